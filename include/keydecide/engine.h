@@ -1,0 +1,88 @@
+// Engine and Session: the C++ API of keydecide.
+//
+//   std::unique_ptr<keydecide::Engine> engine;
+//   Status s = keydecide::Engine::Open(keydecide::EngineOptions(), &engine);
+//   std::unique_ptr<keydecide::Session> session = engine->NewSession({});
+//   session->Type("Hello wor");
+//   keydecide::Decision d;
+//   session->Decide(3, &d);   // d.candidates[0].text == "world", ...
+//
+// Thread-safety: an Engine is immutable after Open and may be shared by any number of
+// threads; NewSession may be called concurrently. A Session must be used by one thread at
+// a time (it holds per-field state and scratch buffers).
+
+#ifndef KEYDECIDE_ENGINE_H_
+#define KEYDECIDE_ENGINE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "keydecide/decision.h"
+#include "keydecide/options.h"
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+// One text field being typed into.
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // Types `text` at the cursor, one keystroke per character: letters extend the word being
+  // composed; a space or punctuation ends it. On invalid UTF-8 returns InvalidArgument and
+  // leaves the session unchanged.
+  virtual Status Type(std::string_view text) = 0;
+
+  // Deletes the character before the cursor (nothing at the start of the text). Deleting
+  // back into a finished word makes it the composition again.
+  virtual Status Backspace() = 0;
+
+  // Replaces the word being composed with `word` (the person picked a candidate). No space
+  // is added. InvalidArgument for invalid UTF-8 or a word containing white space.
+  virtual Status Accept(std::string_view word) = 0;
+
+  // Replaces all text before the cursor (the host moved the cursor or the field changed).
+  // Invalid UTF-8 is refused as in Type.
+  virtual Status SetContext(std::string_view text) = 0;
+
+  // Fills *out with up to `max_candidates` candidates for the current state, best first,
+  // and the stage timings. Reuses *out's storage: keep one Decision per session and the
+  // call does not allocate once warm. InvalidArgument if max_candidates < 0.
+  virtual Status Decide(int max_candidates, Decision* out) = 0;
+
+  // The text before the cursor that the session keeps (the most recent few KB).
+  virtual std::string_view text() const = 0;
+  // The letters of the word being typed, a suffix of text().
+  virtual std::string_view composition() const = 0;
+};
+
+class Engine {
+ public:
+  // Loads the language pack named by `options` (lexicon mapped, keyboard layout parsed)
+  // and warms it up. On success stores the engine in *out. On failure returns the reason
+  // (NotFound for missing files, Corruption for malformed ones, InvalidArgument for bad
+  // options) and leaves *out untouched.
+  static Status Open(const EngineOptions& options, std::unique_ptr<Engine>* out);
+
+  virtual ~Engine() = default;
+
+  // A new, empty session. The session must not outlive the engine.
+  virtual std::unique_ptr<Session> NewSession(const SessionOptions& options) const = 0;
+
+  struct Info {
+    std::string language;
+    std::string lexicon_path;
+    size_t lexicon_words = 0;
+    uint64_t lexicon_bytes = 0;
+    std::string keyboard_layout;
+    std::string scorer;  // "baseline-unigram" until a model is loaded
+  };
+  virtual Info info() const = 0;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_ENGINE_H_

@@ -1,0 +1,47 @@
+// Options for opening an Engine and a Session.
+
+#ifndef KEYDECIDE_OPTIONS_H_
+#define KEYDECIDE_OPTIONS_H_
+
+#include <string>
+
+namespace keydecide {
+
+struct EngineOptions {
+  // --- Behaviour ---
+
+  // Folder with the language packs ("<model_dir>/en/lexicon.kdlex") and keyboard layouts
+  // ("<model_dir>/layouts/"). Empty: $KEYDECIDE_MODEL_DIR, else the folder this build was
+  // configured with (the repository's models/).
+  std::string model_dir;
+
+  // Language pack to load. Only "en" exists so far.
+  std::string language = "en";
+
+  // Overrides the lexicon file of the language pack. Empty: <model_dir>/<language>/lexicon.kdlex.
+  std::string lexicon_path;
+
+  // Keyboard layout name (a file <model_dir>/layouts/<name>.txt) or a path to a layout
+  // file. Drives the typing-slip costs of fuzzy matching.
+  std::string keyboard_layout = "qwerty";
+
+  // --- Performance ---
+
+  // Candidates gathered and scored per keystroke (1..200). Fewer is faster; fewer than ~50
+  // starts to lose corrections that the scorer would have ranked first.
+  int max_candidates = 200;
+};
+
+// Kind of text field a session types into; part of the model's input later on.
+enum class AppType : int { kChat = 0, kSearch = 1, kCode = 2, kEditor = 3, kUrl = 4 };
+
+struct SessionOptions {
+  AppType app = AppType::kChat;
+
+  // Upper-case the first letter of candidates at the start of a sentence.
+  bool auto_capitalize = true;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_OPTIONS_H_

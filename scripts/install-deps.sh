@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages keydecide needs to build and test, skipping those already
+# installed (so re-runs are fast and need no network). Sourced by run.sh and test.sh.
+# Usage: scripts/install-deps.sh [build|test]
+
+set -euo pipefail
+
+BUILD_PACKAGES=(g++ cmake make pkg-config ccache zlib1g-dev nlohmann-json3-dev libcli11-dev
+                libgtest-dev libgmock-dev)
+TEST_PACKAGES=(python3 python3-pytest python3-numpy)
+
+want=("${BUILD_PACKAGES[@]}")
+if [[ "${1:-build}" == "test" ]]; then
+  want+=("${TEST_PACKAGES[@]}")
+fi
+
+missing=()
+for pkg in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,66 @@
+#include "base/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace keydecide {
+
+namespace {
+
+Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
+  std::string msg = what + " " + path + ": " + std::strerror(err);
+  return err == ENOENT ? Status::NotFound(msg) : Status::IOError(msg);
+}
+
+}  // namespace
+
+Status MappedFile::Open(const std::string& path, std::unique_ptr<MappedFile>* out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return ErrnoStatus("cannot stat", path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError("not a regular file: " + path);
+  }
+  size_t size = static_cast<size_t>(st.st_size);
+  void* addr = nullptr;
+  if (size > 0) {
+    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      return ErrnoStatus("cannot map", path, err);
+    }
+  }
+  ::close(fd);  // the mapping keeps the file alive
+  out->reset(new MappedFile(path, addr, size));
+  return Status::OK();
+}
+
+MappedFile::~MappedFile() {
+  if (size_ > 0) ::munmap(addr_, size_);
+}
+
+Status ReadFileToString(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ErrnoStatus("cannot open", path, errno ? errno : ENOENT);
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) return Status::IOError("cannot read " + path);
+  *out = buf.str();
+  return Status::OK();
+}
+
+}  // namespace keydecide

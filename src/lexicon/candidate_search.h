@@ -1,0 +1,88 @@
+// CandidateSearch: the words a typed prefix may be heading for. Finds lexicon entries one
+// of whose prefixes matches the typed letters exactly or within a budget of typing slips
+// (weighted Damerau-Levenshtein over key bytes, costs from TypingCosts), and returns the
+// best of them by SearchScore: log(count) - nats_per_point * cost.
+//
+// Two phases over the trie: a depth-first walk that keeps one edit-distance row per depth
+// (only where a row can still fall within the budget), then a best-first expansion of the
+// subtrees below the walk, bounded by each node's max_count, so the top candidates of a
+// short prefix are found without touching the whole trie.
+//
+// Not thread-safe: one CandidateSearch per session. All buffers are allocated in the
+// constructor; Search does not allocate.
+
+#ifndef KEYDECIDE_LEXICON_CANDIDATE_SEARCH_H_
+#define KEYDECIDE_LEXICON_CANDIDATE_SEARCH_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace keydecide {
+
+class Lexicon;
+class TypingCosts;
+
+struct SearchHit {
+  uint32_t entry;
+  uint16_t cost;  // typing-slip points between the typed text and the word's best prefix
+  float score;    // SearchScore(count, cost)
+};
+
+class CandidateSearch {
+ public:
+  static constexpr size_t kMaxTyped = 48;  // longer compositions find nothing
+  static constexpr size_t kMaxDepth = kMaxTyped + 3;
+
+  struct Options {
+    size_t max_candidates = 200;
+    float nats_per_point = 0.35f;  // one 10-point slip ~ a 33x rarer word
+    uint16_t budget_short = 10;    // 1..3 typed bytes: one slip
+    uint16_t budget_long = 20;     // 4+ typed bytes: two slips
+    size_t max_expansions = 50000;  // safety cap on best-first steps per search
+  };
+
+  // REQUIRES: lexicon and costs outlive this object.
+  CandidateSearch(const Lexicon* lexicon, const TypingCosts* costs, const Options& options);
+
+  // Replaces *out with up to max_candidates hits, best first (ties: lower entry first).
+  // `typed` is lower-cased UTF-8. REQUIRES: out->capacity() >= max_candidates to stay
+  // allocation-free (Search reserves it otherwise).
+  void Search(std::string_view typed, std::vector<SearchHit>* out);
+
+  uint16_t Budget(size_t typed_length) const;
+  static float SearchScore(uint32_t count, uint16_t cost, float nats_per_point);
+  const Options& options() const { return options_; }
+
+ private:
+  struct Frontier {  // a run of siblings [node, end) all reached with the same cost
+    float bound;     // SearchScore of nodes[node].max_count: no word below can beat it
+    uint32_t node;
+    uint32_t end;
+    uint16_t cost;
+  };
+
+  void Visit(uint32_t node, size_t depth, uint16_t inherited);
+  void ComputeRow(size_t depth, uint8_t label);
+  void PushSiblings(uint32_t first, uint32_t end, uint16_t cost);
+  void Offer(uint32_t entry, uint16_t cost);
+  void ExpandBestFirst();
+
+  const Lexicon* lexicon_;
+  const TypingCosts* costs_;
+  Options options_;
+
+  // Per-search state, sized once.
+  std::string_view typed_;
+  uint16_t budget_ = 0;
+  uint16_t insertion_[kMaxTyped];
+  uint16_t rows_[kMaxDepth + 1][kMaxTyped + 1];
+  uint16_t row_min_[kMaxDepth + 1];
+  uint8_t labels_[kMaxDepth + 1];
+  std::vector<Frontier> frontier_;  // binary max-heap on bound
+  std::vector<SearchHit> best_;     // binary min-heap: the worst kept hit on top
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_LEXICON_CANDIDATE_SEARCH_H_

@@ -1,0 +1,190 @@
+#include "lexicon/lexicon_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "lexicon/lexicon_format.h"
+#include "text/letter_case.h"
+#include "text/tokenizer.h"
+#include "text/utf8.h"
+
+namespace keydecide {
+
+using lexicon::Entry;
+using lexicon::TrieNode;
+using lexicon::Variant;
+
+namespace {
+
+struct KeyInfo {
+  std::string key;
+  uint64_t count = 0;
+  std::vector<std::pair<std::string, uint64_t>> spellings;  // most frequent first
+};
+
+// Build-time trie with owned children; flattened breadth-first into TrieNode rows.
+struct BuildNode {
+  std::map<uint8_t, std::unique_ptr<BuildNode>> children;
+  uint32_t entry = lexicon::kNoEntry;
+  uint32_t max_count = 0;
+};
+
+uint32_t ClampCount(uint64_t c) { return static_cast<uint32_t>(std::min<uint64_t>(c, 0xFFFFFFFFu)); }
+
+uint32_t ComputeMaxCount(BuildNode* node, const std::vector<KeyInfo>& keys) {
+  uint32_t best = node->entry == lexicon::kNoEntry ? 0 : ClampCount(keys[node->entry].count);
+  for (auto& [label, child] : node->children) best = std::max(best, ComputeMaxCount(child.get(), keys));
+  node->max_count = best;
+  return best;
+}
+
+template <typename T>
+void AppendRaw(const std::vector<T>& items, std::string* out) {
+  const size_t at = out->size();
+  out->resize(at + items.size() * sizeof(T));
+  if (!items.empty()) std::memcpy(out->data() + at, items.data(), items.size() * sizeof(T));
+}
+
+}  // namespace
+
+void LexiconBuilder::AddText(std::string_view text, double weight) {
+  const std::string repaired = utf8::Validate(text).ok() ? std::string() : utf8::Repair(text);
+  const std::string_view valid = repaired.empty() ? text : std::string_view(repaired);
+  std::vector<Token> tokens;
+  Tokenize(valid, &tokens);
+  for (const Token& t : tokens) {
+    if (t.kind != TokenKind::kWord) continue;
+    std::string_view word = t.text;
+    while (!word.empty()) {  // "well-known" counts as "well" and "known"
+      const size_t hyphen = word.find('-');
+      AddWord(word.substr(0, hyphen), weight);
+      if (hyphen == std::string_view::npos) break;
+      word.remove_prefix(hyphen + 1);
+    }
+  }
+}
+
+void LexiconBuilder::AddWord(std::string_view spelling, double count) {
+  if (spelling.empty() || !utf8::Validate(spelling).ok()) return;
+  counts_[std::string(spelling)] += count;
+}
+
+Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
+  // Group spellings by lower-cased key.
+  std::unordered_map<std::string, KeyInfo> by_key;
+  for (const auto& [spelling, weighted] : counts_) {
+    const uint64_t count = static_cast<uint64_t>(std::llround(weighted));
+    if (count == 0) continue;
+    std::string key = ToLowerUtf8(spelling);
+    if (key.size() > lexicon::kMaxKeyBytes) continue;
+    KeyInfo& info = by_key[key];
+    info.count += count;
+    info.spellings.emplace_back(spelling, count);
+  }
+  std::vector<KeyInfo> keys;
+  for (auto& [key, info] : by_key) {
+    if (info.count < options.min_count) continue;
+    info.key = key;
+    keys.push_back(std::move(info));
+  }
+  if (keys.empty()) return Status::InvalidArgument("no word reaches the minimum count");
+  // Most frequent first; ties by key so the output is deterministic.
+  std::sort(keys.begin(), keys.end(), [](const KeyInfo& a, const KeyInfo& b) {
+    return a.count != b.count ? a.count > b.count : a.key < b.key;
+  });
+  if (keys.size() > options.max_words) keys.resize(options.max_words);
+
+  // String pool, entries and variants.
+  std::string pool;
+  std::vector<Entry> entries;
+  std::vector<Variant> variants;
+  uint64_t total = 0;
+  for (KeyInfo& info : keys) {
+    std::sort(info.spellings.begin(), info.spellings.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    Entry e{};
+    e.key_offset = static_cast<uint32_t>(pool.size());
+    e.key_length = static_cast<uint16_t>(info.key.size());
+    pool += info.key;
+    e.count = ClampCount(info.count);
+    e.first_variant = static_cast<uint32_t>(variants.size());
+    for (const auto& [spelling, count] : info.spellings) {
+      const bool keep = variants.size() == e.first_variant ||
+                        (count >= options.min_variant_share * static_cast<double>(info.count) &&
+                         variants.size() - e.first_variant < options.max_variants);
+      if (!keep) continue;
+      Variant v{};
+      v.count = ClampCount(count);
+      v.length = static_cast<uint32_t>(spelling.size());
+      if (spelling == info.key) {
+        v.offset = e.key_offset;
+      } else {
+        v.offset = static_cast<uint32_t>(pool.size());
+        pool += spelling;
+      }
+      variants.push_back(v);
+    }
+    e.variant_count = static_cast<uint16_t>(variants.size() - e.first_variant);
+    entries.push_back(e);
+    total += e.count;
+  }
+
+  // Trie over key bytes.
+  BuildNode root;
+  for (uint32_t id = 0; id < keys.size(); ++id) {
+    BuildNode* node = &root;
+    for (char c : keys[id].key) {
+      auto& child = node->children[static_cast<uint8_t>(c)];
+      if (!child) child = std::make_unique<BuildNode>();
+      node = child.get();
+    }
+    node->entry = id;
+  }
+  ComputeMaxCount(&root, keys);
+
+  // Breadth-first flattening: each node's children are written as one block when the node
+  // is dequeued, ordered by max_count (descending) for the best-first search.
+  std::vector<TrieNode> nodes;
+  std::vector<const BuildNode*> queue{&root};
+  nodes.push_back({0, root.entry, root.max_count, 0, 0, 0});
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const BuildNode* node = queue[head];
+    std::vector<std::pair<uint8_t, const BuildNode*>> kids;
+    for (const auto& [label, child] : node->children) kids.emplace_back(label, child.get());
+    std::stable_sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) {
+      return a.second->max_count > b.second->max_count;
+    });
+    nodes[head].first_child = static_cast<uint32_t>(nodes.size());
+    nodes[head].child_count = static_cast<uint16_t>(kids.size());
+    for (const auto& [label, child] : kids) {
+      nodes.push_back({0, child->entry, child->max_count, 0, label, 0});
+      queue.push_back(child);
+    }
+  }
+
+  lexicon::Header header;
+  header.node_count = static_cast<uint32_t>(nodes.size());
+  header.entry_count = static_cast<uint32_t>(entries.size());
+  header.variant_count = static_cast<uint32_t>(variants.size());
+  header.pool_size = static_cast<uint32_t>(pool.size());
+  header.total_count = total;
+  header.language = options.language;
+  header.file_size = header.expected_file_size();
+
+  std::string payload;
+  AppendRaw(nodes, &payload);
+  AppendRaw(entries, &payload);
+  AppendRaw(variants, &payload);
+  payload += pool;
+  header.EncodeTo(out);
+  *out += payload;
+  lexicon::SealFile(out);
+  return Status::OK();
+}
+
+}  // namespace keydecide

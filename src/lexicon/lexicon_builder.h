@@ -1,0 +1,45 @@
+// LexiconBuilder: counts words in text and writes a *.kdlex file (lexicon_format.h).
+// Not thread-safe; build once, offline.
+
+#ifndef KEYDECIDE_LEXICON_LEXICON_BUILDER_H_
+#define KEYDECIDE_LEXICON_LEXICON_BUILDER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class LexiconBuilder {
+ public:
+  struct Options {
+    uint32_t min_count = 2;       // words seen fewer times are dropped (mostly typos, names)
+    uint32_t max_words = 100000;  // keep the most frequent keys
+    uint32_t max_variants = 4;    // spellings kept per key ("us", "US", "Us")
+    double min_variant_share = 0.05;  // rarer spellings are dropped but still counted
+    std::string language = "en";
+  };
+
+  // Counts the words of `text` (tokenizer words, split at hyphens so that every stored key
+  // is one typed word), each occurrence adding `weight`. Invalid UTF-8 is repaired first.
+  void AddText(std::string_view text, double weight = 1.0);
+
+  // Adds `count` occurrences of one spelling. Ignored when it is empty or not valid UTF-8.
+  void AddWord(std::string_view spelling, double count);
+
+  size_t distinct_spellings() const { return counts_.size(); }
+
+  // Writes the lexicon file's bytes to *out. InvalidArgument when no word passes the
+  // options' filters.
+  Status Finish(const Options& options, std::string* out) const;
+
+ private:
+  std::unordered_map<std::string, double> counts_;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_LEXICON_LEXICON_BUILDER_H_

@@ -1,0 +1,34 @@
+// Letter classes and case mapping for the scripts keydecide types: Latin (ASCII, Latin-1,
+// Latin Extended-A/B), Greek and Cyrillic. Other scripts have no case; their letters are
+// classified by block. Locale-independent on purpose: the same input always gives the same
+// lexicon key on every machine.
+
+#ifndef KEYDECIDE_TEXT_LETTER_CASE_H_
+#define KEYDECIDE_TEXT_LETTER_CASE_H_
+
+#include <string>
+#include <string_view>
+
+namespace keydecide {
+
+bool IsLetter(char32_t cp);
+bool IsDigit(char32_t cp);  // ASCII digits only
+bool IsSpace(char32_t cp);  // ASCII and Unicode white space
+
+char32_t ToLower(char32_t cp);
+char32_t ToUpper(char32_t cp);
+
+// Lower-cases every letter. Invalid UTF-8 bytes are copied through unchanged.
+std::string ToLowerUtf8(std::string_view s);
+void AppendLowerUtf8(std::string_view s, std::string* out);
+
+// Upper-cases the first code point and leaves the rest as they are.
+std::string CapitalizeUtf8(std::string_view s);
+void AppendCapitalizedUtf8(std::string_view s, std::string* out);
+
+// True when s has at least one letter and its first letter is upper case.
+bool StartsUpper(std::string_view s);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_TEXT_LETTER_CASE_H_

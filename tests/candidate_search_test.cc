@@ -1,0 +1,168 @@
+// CandidateSearch against a brute-force reference: every lexicon word, the weighted
+// optimal-string-alignment distance of each of its prefixes, the best one within budget.
+
+#include "lexicon/candidate_search.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "lexicon/lexicon.h"
+#include "lexicon/lexicon_builder.h"
+#include "lexicon/typing_costs.h"
+#include "text/keyboard_layout.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+// Plain full-matrix version of the distance the search computes row by row.
+int BestPrefixCost(const TypingCosts& costs, std::string_view typed, std::string_view word) {
+  const size_t m = typed.size(), n = word.size();
+  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
+  for (size_t i = 1; i <= m; ++i) d[0][i] = d[0][i - 1] + costs.Insertion(typed, i - 1);
+  int best = d[0][m];
+  for (size_t j = 1; j <= n; ++j) {
+    d[j][0] = d[j - 1][0] + costs.Omission();
+    const auto w = static_cast<uint8_t>(word[j - 1]);
+    for (size_t i = 1; i <= m; ++i) {
+      const auto t = static_cast<uint8_t>(typed[i - 1]);
+      int v = d[j - 1][i - 1] + costs.Substitution(t, w);
+      v = std::min(v, d[j][i - 1] + costs.Insertion(typed, i - 1));
+      v = std::min(v, d[j - 1][i] + costs.Omission());
+      if (i >= 2 && j >= 2 && t == static_cast<uint8_t>(word[j - 2]) &&
+          static_cast<uint8_t>(typed[i - 2]) == w && t != w) {
+        v = std::min(v, d[j - 2][i - 2] + costs.Transposition());
+      }
+      d[j][i] = v;
+    }
+    best = std::min(best, d[j][m]);
+  }
+  return best;
+}
+
+std::vector<SearchHit> BruteForce(const Lexicon& lex, const TypingCosts& costs,
+                                  const CandidateSearch& search, std::string_view typed) {
+  std::vector<SearchHit> all;
+  const uint16_t budget = search.Budget(typed.size());
+  for (uint32_t e = 0; e < lex.entry_count(); ++e) {
+    const int cost = BestPrefixCost(costs, typed, lex.Key(e));
+    if (cost > budget) continue;
+    const auto c = static_cast<uint16_t>(cost);
+    all.push_back({e, c, CandidateSearch::SearchScore(lex.Count(e), c,
+                                                      search.options().nats_per_point)});
+  }
+  std::sort(all.begin(), all.end(), [](const SearchHit& a, const SearchHit& b) {
+    return a.score != b.score ? a.score > b.score : a.entry < b.entry;
+  });
+  if (all.size() > search.options().max_candidates) all.resize(search.options().max_candidates);
+  return all;
+}
+
+class CandidateSearchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(KeyboardLayout::Load(std::string(KD_MODELS_DIR) + "/layouts/qwerty.txt", &layout_).ok());
+    costs_ = std::make_unique<TypingCosts>(&layout_);
+  }
+
+  std::unique_ptr<Lexicon> RandomLexicon(std::mt19937* rng, size_t words) {
+    // Words share prefixes (drawn from a small alphabet, Zipf-like counts) so the trie has
+    // real branching and many near-misses.
+    std::uniform_int_distribution<int> len(1, 9), letter(0, 7), count(1, 5000);
+    const std::string alphabet = "etaoinsh";
+    LexiconBuilder b;
+    for (size_t i = 0; i < words; ++i) {
+      std::string w;
+      for (int k = len(*rng); k > 0; --k) w += alphabet[letter(*rng)];
+      b.AddWord(w, count(*rng) / static_cast<double>(1 + i % 50));
+    }
+    std::string bytes;
+    EXPECT_TRUE(b.Finish(LexiconBuilder::Options{.min_count = 1}, &bytes).ok());
+    std::unique_ptr<Lexicon> lex;
+    EXPECT_TRUE(Lexicon::FromBytes(bytes, &lex).ok());
+    return lex;
+  }
+
+  KeyboardLayout layout_;
+  std::unique_ptr<TypingCosts> costs_;
+};
+
+TEST_F(CandidateSearchTest, MatchesBruteForceOnRandomWords) {
+  std::mt19937 rng(1234);
+  for (size_t max_candidates : {size_t{200}, size_t{5}}) {
+    auto lex = RandomLexicon(&rng, 3000);
+    CandidateSearch::Options options;
+    options.max_candidates = max_candidates;
+    CandidateSearch search(lex.get(), costs_.get(), options);
+    std::uniform_int_distribution<int> len(0, 8), letter(0, 11);
+    const std::string alphabet = "etaoinshrdwq";  // includes letters the lexicon lacks
+    std::vector<SearchHit> got;
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string typed;
+      for (int k = len(rng); k > 0; --k) typed += alphabet[letter(rng)];
+      search.Search(typed, &got);
+      const auto want = BruteForce(*lex, *costs_, search, typed);
+      ASSERT_EQ(got.size(), want.size()) << "typed '" << typed << "'";
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(got[i].entry, want[i].entry) << "typed '" << typed << "' rank " << i;
+        ASSERT_EQ(got[i].cost, want[i].cost) << "typed '" << typed << "' rank " << i;
+      }
+    }
+  }
+}
+
+TEST_F(CandidateSearchTest, FindsTyposOfRealWords) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(testing::FixtureLexiconBytes(), &lex).ok());
+  CandidateSearch search(lex.get(), costs_.get(), CandidateSearch::Options());
+  std::vector<SearchHit> hits;
+  auto contains = [&](std::string_view word, int max_rank) {
+    for (int i = 0; i < static_cast<int>(hits.size()) && i < max_rank; ++i) {
+      if (lex->Key(hits[i].entry) == word) return true;
+    }
+    return false;
+  };
+  search.Search("teh", &hits);  // transposition
+  EXPECT_TRUE(contains("the", 3));
+  search.Search("meetimg", &hits);  // neighbour substitution n -> m
+  EXPECT_TRUE(contains("meeting", 1));
+  search.Search("tomorow", &hits);  // omission
+  EXPECT_TRUE(contains("tomorrow", 1));
+  search.Search("whetther", &hits);  // insertion
+  EXPECT_TRUE(contains("weather", 1) || contains("whether", 1));
+  search.Search("rest", &hits);  // exact words come with cost 0
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(lex->Key(hits[0].entry), "rest");
+  EXPECT_EQ(hits[0].cost, 0);
+  search.Search("", &hits);  // next word: the most frequent words
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(lex->Key(hits[0].entry), "the");
+  search.Search(std::string(CandidateSearch::kMaxTyped + 1, 'a'), &hits);
+  EXPECT_TRUE(hits.empty());
+  search.Search("zzzzzzz", &hits);
+  EXPECT_TRUE(hits.empty());
+}
+
+TEST_F(CandidateSearchTest, CapsAndOrders) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(testing::FixtureLexiconBytes(), &lex).ok());
+  CandidateSearch::Options options;
+  options.max_candidates = 10;
+  CandidateSearch search(lex.get(), costs_.get(), options);
+  std::vector<SearchHit> hits;
+  search.Search("t", &hits);
+  ASSERT_EQ(hits.size(), 10u);
+  std::set<uint32_t> seen;
+  for (size_t i = 0; i < hits.size(); ++i) {
+    EXPECT_TRUE(seen.insert(hits[i].entry).second) << "duplicate";
+    if (i > 0) {
+      EXPECT_GE(hits[i - 1].score, hits[i].score);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace keydecide

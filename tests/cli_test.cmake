@@ -1,0 +1,54 @@
+# End-to-end test of the keydecide CLI: lexicon build, predict, replay, type (scripted),
+# info, and clear errors for a damaged lexicon. Run by ctest with -P.
+
+function(run_ok)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(OUT "${out}" PARENT_SCOPE)
+endfunction()
+
+function(expect_contains haystack needle)
+  string(FIND "${haystack}" "${needle}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected '${needle}' in:\n${haystack}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(LEX ${WORK}/fixture.kdlex)
+
+run_ok(${KEYDECIDE} lexicon build --input ${FIXTURES}/tiny_corpus.txt:2.0 --out ${LEX} --min-count 1)
+expect_contains("${OUT}" "words")
+
+set(ENGINE --model-dir ${MODELS} --lexicon ${LEX})
+run_ok(${KEYDECIDE} predict ${ENGINE} --context "we will meet at the" --prefix "sta" --json)
+expect_contains("${OUT}" "\"text\":\"station\"")
+expect_contains("${OUT}" "\"timings_us\"")
+
+run_ok(${KEYDECIDE} replay ${ENGINE} --text ${FIXTURES}/tiny_corpus.txt --json)
+foreach(key ksr ksr_word_only next_word_top1 next_word_top3 keystrokes characters latency_us p50 p95 p99)
+  expect_contains("${OUT}" "\"${key}\"")
+endforeach()
+
+file(WRITE ${WORK}/keys.txt "the meetimg\t")
+execute_process(COMMAND ${KEYDECIDE} type ${ENGINE} INPUT_FILE ${WORK}/keys.txt
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+expect_contains("${out}" "key=g composition=meetimg candidates=meeting")
+expect_contains("${out}" "key=\\t composition= candidates=")
+
+run_ok(${KEYDECIDE} info ${ENGINE})
+expect_contains("${OUT}" "baseline-unigram")
+
+# A damaged lexicon: a clear error and a non-zero exit, never a crash.
+execute_process(COMMAND ${CMAKE_COMMAND} -E echo_append "" OUTPUT_FILE ${WORK}/empty.kdlex)
+foreach(bad ${WORK}/empty.kdlex ${FIXTURES}/tiny_corpus.txt /nonexistent.kdlex)
+  execute_process(COMMAND ${KEYDECIDE} predict --model-dir ${MODELS} --lexicon ${bad} --prefix x
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 1)
+    message(FATAL_ERROR "expected exit 1 for ${bad}, got ${rc}: ${err}")
+  endif()
+  expect_contains("${err}" "cannot open the engine")
+endforeach()

@@ -1,0 +1,47 @@
+#include "text/letter_case.h"
+
+#include <gtest/gtest.h>
+
+namespace keydecide {
+namespace {
+
+TEST(LetterCaseTest, LowerAndUpperAcrossScripts) {
+  EXPECT_EQ(ToLower(U'A'), U'a');
+  EXPECT_EQ(ToLower(U'\u00C9'), U'\u00E9');  // É
+  EXPECT_EQ(ToLower(U'\u00D7'), U'\u00D7');  // × is not a letter
+  EXPECT_EQ(ToLower(U'\u0100'), U'\u0101');  // Ā, even/odd pairs
+  EXPECT_EQ(ToLower(U'\u0141'), U'\u0142');  // Ł, odd/even pairs
+  EXPECT_EQ(ToLower(U'\u03A3'), U'\u03C3');  // Σ
+  EXPECT_EQ(ToLower(U'\u0414'), U'\u0434');  // Д
+  EXPECT_EQ(ToLower(U'\u0401'), U'\u0451');  // Ё
+  EXPECT_EQ(ToUpper(U'z'), U'Z');
+  EXPECT_EQ(ToUpper(U'\u00E9'), U'\u00C9');
+  EXPECT_EQ(ToUpper(U'\u0142'), U'\u0141');
+  EXPECT_EQ(ToUpper(U'\u0451'), U'\u0401');
+  EXPECT_EQ(ToUpper(U'\u4E2D'), U'\u4E2D');  // no case
+}
+
+TEST(LetterCaseTest, Classes) {
+  EXPECT_TRUE(IsLetter(U'q'));
+  EXPECT_TRUE(IsLetter(U'\u00F1'));
+  EXPECT_TRUE(IsLetter(U'\u4E2D'));
+  EXPECT_FALSE(IsLetter(U'3'));
+  EXPECT_FALSE(IsLetter(U'\''));
+  EXPECT_FALSE(IsLetter(U'\u00F7'));
+  EXPECT_TRUE(IsDigit(U'7'));
+  EXPECT_TRUE(IsSpace(U'\u00A0'));
+  EXPECT_FALSE(IsSpace(U'x'));
+}
+
+TEST(LetterCaseTest, Utf8Helpers) {
+  EXPECT_EQ(ToLowerUtf8("Hello \xC3\x89T\xC3\x89"), "hello \xC3\xA9t\xC3\xA9");
+  EXPECT_EQ(ToLowerUtf8("A\xFF" "B"), "a\xFF" "b");  // invalid bytes pass through
+  EXPECT_EQ(CapitalizeUtf8("\xC3\xA9lan"), "\xC3\x89lan");
+  EXPECT_EQ(CapitalizeUtf8(""), "");
+  EXPECT_TRUE(StartsUpper("'Tis"));
+  EXPECT_FALSE(StartsUpper("iPhone"));
+  EXPECT_FALSE(StartsUpper("123"));
+}
+
+}  // namespace
+}  // namespace keydecide

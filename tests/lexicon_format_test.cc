@@ -1,0 +1,138 @@
+// Round trip of the lexicon file, and refusal of every kind of damaged file.
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "lexicon/lexicon.h"
+#include "lexicon/lexicon_builder.h"
+#include "lexicon/lexicon_format.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+using testing::FixtureLexiconBytes;
+
+std::string SmallLexicon() {
+  LexiconBuilder b;
+  b.AddText("I think I can. The the THE the. London london London. well-known don't");
+  std::string bytes;
+  EXPECT_TRUE(b.Finish(LexiconBuilder::Options{.min_count = 1}, &bytes).ok());
+  return bytes;
+}
+
+TEST(LexiconFormatTest, RoundTrip) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(SmallLexicon(), &lex).ok());
+  EXPECT_EQ(lex->header().language, "en");
+  const uint32_t the = lex->Find("the");
+  ASSERT_NE(the, lexicon::kNoEntry);
+  EXPECT_EQ(lex->Count(the), 4u);  // every case variant counts
+  EXPECT_EQ(lex->CommonSpelling(the), "the");
+  const uint32_t i = lex->Find("i");
+  ASSERT_NE(i, lexicon::kNoEntry);
+  EXPECT_EQ(lex->CommonSpelling(i), "I");
+  EXPECT_EQ(lex->CommonSpelling(lex->Find("london")), "London");
+  EXPECT_EQ(lex->Variants(lex->Find("london")).size(), 2u);
+  EXPECT_NE(lex->Find("well"), lexicon::kNoEntry);  // hyphenated words are split
+  EXPECT_NE(lex->Find("known"), lexicon::kNoEntry);
+  EXPECT_NE(lex->Find("don't"), lexicon::kNoEntry);
+  EXPECT_EQ(lex->Find("th"), lexicon::kNoEntry);
+  EXPECT_EQ(lex->Find("thee"), lexicon::kNoEntry);
+  EXPECT_EQ(lex->total_count(), 14u);
+  // The most frequent entry is entry 0 and the root bounds everything.
+  EXPECT_EQ(lex->Key(0), "the");
+  EXPECT_EQ(lex->nodes()[0].max_count, 4u);
+}
+
+TEST(LexiconFormatTest, FiltersByCount) {
+  LexiconBuilder b;
+  b.AddText("a a a b b c");
+  std::string bytes;
+  ASSERT_TRUE(b.Finish(LexiconBuilder::Options{.min_count = 2}, &bytes).ok());
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(bytes, &lex).ok());
+  EXPECT_EQ(lex->entry_count(), 2u);
+  EXPECT_EQ(lex->Find("c"), lexicon::kNoEntry);
+  EXPECT_FALSE(b.Finish(LexiconBuilder::Options{.min_count = 10}, &bytes).ok());
+}
+
+TEST(LexiconFormatTest, TruncatedFilesAreRefused) {
+  const std::string bytes = FixtureLexiconBytes();
+  for (size_t cut = 0; cut < bytes.size(); cut += 1 + cut / 7) {
+    std::unique_ptr<Lexicon> lex;
+    const Status s = Lexicon::FromBytes(bytes.substr(0, cut), &lex);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << "cut at " << cut << ": " << s.ToString();
+  }
+  std::unique_ptr<Lexicon> lex;
+  EXPECT_FALSE(Lexicon::FromBytes(bytes + "x", &lex).ok());
+}
+
+TEST(LexiconFormatTest, FlippedBytesAreRefused) {
+  const std::string bytes = FixtureLexiconBytes();
+  for (size_t i = 0; i < bytes.size(); i += 1 + i / 13) {
+    std::string bad = bytes;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+    std::unique_ptr<Lexicon> lex;
+    const Status s = Lexicon::FromBytes(bad, &lex);
+    EXPECT_FALSE(s.ok()) << "flip at " << i;
+  }
+}
+
+TEST(LexiconFormatTest, NewerVersionIsNotSupported) {
+  std::string bytes = FixtureLexiconBytes();
+  const uint32_t v = lexicon::kFormatVersion + 1;
+  std::memcpy(bytes.data() + 8, &v, sizeof(v));
+  std::unique_ptr<Lexicon> lex;
+  EXPECT_EQ(Lexicon::FromBytes(bytes, &lex).code(), Status::Code::kNotSupported);
+}
+
+// A file whose checksum is right but whose structure is not (as a buggy or hostile writer
+// would make) must still be refused: the checksum is not the only guard.
+TEST(LexiconFormatTest, BadStructureWithValidChecksumIsRefused) {
+  const std::string good = FixtureLexiconBytes();
+  lexicon::Header h;
+  ASSERT_TRUE(h.DecodeFrom(good).ok());
+  ASSERT_GT(h.node_count, 2u);
+  struct Damage {
+    const char* what;
+    uint64_t offset;
+    uint32_t value;
+  };
+  const Damage damages[] = {
+      {"root child out of range", h.nodes_offset() + 0, h.node_count + 5},
+      {"root child pointing at itself", h.nodes_offset() + 0, 0},
+      {"node entry out of range", h.nodes_offset() + 16 + 4, h.entry_count + 1},
+      {"entry key outside the pool", h.entries_offset() + 0, h.pool_size},
+      {"entry variants out of range", h.entries_offset() + 12, h.variant_count},
+      {"variant outside the pool", h.variants_offset() + 4, h.pool_size + 1},
+  };
+  for (const Damage& d : damages) {
+    std::string bad = good;
+    std::memcpy(bad.data() + d.offset, &d.value, sizeof(d.value));
+    lexicon::SealFile(&bad);
+    std::unique_ptr<Lexicon> lex;
+    const Status s = Lexicon::FromBytes(bad, &lex);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << d.what << ": " << s.ToString();
+  }
+}
+
+TEST(LexiconFormatTest, FilesOnDisk) {
+  std::unique_ptr<Lexicon> lex;
+  EXPECT_EQ(Lexicon::Open("/nonexistent/lexicon.kdlex", &lex).code(), Status::Code::kNotFound);
+  const std::string empty = testing::TempPath("empty.kdlex");
+  testing::WriteFile(empty, "");
+  const Status s = Lexicon::Open(empty, &lex);
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  EXPECT_NE(s.message().find(empty), std::string::npos);  // names the file
+  std::remove(empty.c_str());
+  EXPECT_FALSE(Lexicon::Open("/tmp", &lex).ok());  // a folder
+  const std::string good = testing::TempPath("good.kdlex");
+  testing::WriteFile(good, FixtureLexiconBytes());
+  EXPECT_TRUE(Lexicon::Open(good, &lex).ok());
+  std::remove(good.c_str());
+}
+
+}  // namespace
+}  // namespace keydecide

@@ -1,0 +1,124 @@
+// Replay arithmetic on tiny texts, checked by hand against a scripted session.
+
+#include "tools/replay.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <map>
+
+#include "keydecide/engine.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+// A session that suggests, for each word, a fixed list once `needed` letters are typed.
+class ScriptedSession : public Session {
+ public:
+  // word -> letters that must be typed before the word is offered (as the only candidate)
+  explicit ScriptedSession(std::map<std::string, size_t> needed) : needed_(std::move(needed)) {}
+
+  Status Type(std::string_view t) override {
+    text_ += t;
+    return Status::OK();
+  }
+  Status Backspace() override { return Status::OK(); }
+  Status Accept(std::string_view word) override {
+    text_.resize(text_.size() - composition().size());
+    text_ += word;
+    ++accepted_;
+    return Status::OK();
+  }
+  Status SetContext(std::string_view t) override {
+    text_ = t;
+    return Status::OK();
+  }
+  Status Decide(int k, Decision* out) override {
+    out->candidates.clear();
+    std::string typed(composition());
+    for (char& c : typed) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const auto& [word, need] : needed_) {
+      if (static_cast<int>(out->candidates.size()) < k && typed.size() >= need &&
+          std::string_view(word).starts_with(typed)) {
+        out->candidates.push_back({word, 0, 0, CandidateKind::kCompletion});
+      }
+    }
+    return Status::OK();
+  }
+  std::string_view text() const override { return text_; }
+  std::string_view composition() const override {
+    size_t start = text_.size();
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(text_[start - 1]))) --start;
+    return std::string_view(text_).substr(start);
+  }
+  int accepted_ = 0;
+
+ private:
+  std::map<std::string, size_t> needed_;
+  std::string text_;
+};
+
+TEST(ReplayTest, HandCheckedArithmetic) {
+  // "the cat, the dog." = 17 characters.
+  // the: offered with 0 letters -> 1 keystroke, free space (auto-space variant).
+  // cat: offered after 2 letters -> "c","a", pick = 3 keystrokes; "," and " " typed.
+  // the: 1 keystroke, free space.  dog: never offered -> 3 keystrokes; "." typed.
+  ScriptedSession session({{"the", 0}, {"cat", 2}});
+  ReplayResult r;
+  ReplayOptions options;
+  options.progress = false;
+  ASSERT_TRUE(Replay("the cat, the dog.", &session, options, &r).ok());
+  EXPECT_EQ(r.characters, 17u);
+  EXPECT_EQ(r.keystrokes, 1u + 3u + 2u + 1u + 3u + 1u);            // 11
+  EXPECT_EQ(r.keystrokes_word_only, 1u + 1u + 3u + 2u + 1u + 1u + 3u + 1u);  // 13
+  EXPECT_DOUBLE_EQ(r.ksr(), 1.0 - 11.0 / 17.0);
+  EXPECT_DOUBLE_EQ(r.ksr_word_only(), 1.0 - 13.0 / 17.0);
+  EXPECT_EQ(r.words, 4u);
+  EXPECT_EQ(r.words_picked, 3u);
+  EXPECT_EQ(r.next_word_top1, 2u);  // "the" twice
+  EXPECT_EQ(r.next_word_top3, 2u);
+  EXPECT_EQ(r.latency_us.size(), 1u + 3u + 1u + 3u);  // one Decide per keystroke in words
+  EXPECT_EQ(session.text(), "the cat, the dog.");    // the session saw the real text
+  EXPECT_EQ(session.accepted_, 3);
+}
+
+TEST(ReplayTest, NonAsciiAndCaseInsensitivity) {
+  // "Café ok": "Caf" is a word (é is not an ASCII letter); "ok" likewise.
+  // Characters: C a f é space o k = 7 code points.
+  ScriptedSession session({{"caf", 1}, {"ok", 0}});
+  ReplayResult r;
+  ReplayOptions options;
+  options.progress = false;
+  ASSERT_TRUE(Replay("Caf\xC3\xA9 ok", &session, options, &r).ok());
+  EXPECT_EQ(r.characters, 7u);
+  // "Caf": "C" typed, then "caf" offered and matches case-insensitively: 2 keystrokes.
+  // "é", " ": 2 keystrokes. "ok": picked at once: 1. Nothing follows, so no free space.
+  EXPECT_EQ(r.keystrokes, 5u);
+  EXPECT_EQ(r.keystrokes_word_only, 5u);
+}
+
+TEST(ReplayTest, RefusesBadOptions) {
+  ScriptedSession session({});
+  ReplayResult r;
+  ReplayOptions options;
+  options.suggestions = 0;
+  EXPECT_FALSE(Replay("x", &session, options, &r).ok());
+}
+
+TEST(ReplayTest, RealEngineSavesKeystrokes) {
+  auto engine = testing::FixtureEngine();
+  auto session = engine->NewSession(SessionOptions());
+  ReplayResult r;
+  ReplayOptions options;
+  options.progress = false;
+  const std::string text = testing::ReadFixture("tiny_corpus.txt");
+  ASSERT_TRUE(Replay(text, session.get(), options, &r).ok());
+  EXPECT_GT(r.ksr(), 0.3);  // the text the lexicon was built from: most words come early
+  EXPECT_GE(r.ksr(), r.ksr_word_only());
+  EXPECT_GE(r.next_word_top3, r.next_word_top1);
+  EXPECT_LE(r.LatencyQuantile(0.5), r.LatencyQuantile(0.99));
+}
+
+}  // namespace
+}  // namespace keydecide

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include "keydecide/engine.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine_ = testing::FixtureEngine();
+    ASSERT_NE(engine_, nullptr);
+    session_ = engine_->NewSession(SessionOptions());
+  }
+
+  std::vector<std::string> Top(int k) {
+    Decision d;
+    EXPECT_TRUE(session_->Decide(k, &d).ok());
+    std::vector<std::string> out;
+    for (const auto& c : d.candidates) out.push_back(c.text);
+    return out;
+  }
+
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(SessionTest, CompositionFollowsTyping) {
+  ASSERT_TRUE(session_->Type("I don").ok());
+  EXPECT_EQ(session_->composition(), "don");
+  ASSERT_TRUE(session_->Type("'").ok());
+  EXPECT_EQ(session_->composition(), "don'");
+  ASSERT_TRUE(session_->Type("t ").ok());
+  EXPECT_EQ(session_->composition(), "");
+  ASSERT_TRUE(session_->Type("'qu").ok());  // an opening quote is not part of the word
+  EXPECT_EQ(session_->composition(), "qu");
+  EXPECT_EQ(session_->text(), "I don't 'qu");
+}
+
+TEST_F(SessionTest, BackspaceReturnsIntoTheWord) {
+  ASSERT_TRUE(session_->Type("the dog ").ok());
+  ASSERT_TRUE(session_->Backspace().ok());
+  EXPECT_EQ(session_->composition(), "dog");
+  ASSERT_TRUE(session_->Backspace().ok());
+  EXPECT_EQ(session_->composition(), "do");
+  ASSERT_TRUE(session_->Type("\xC3\xA9").ok());
+  ASSERT_TRUE(session_->Backspace().ok());  // removes a whole code point
+  EXPECT_EQ(session_->text(), "the do");
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(session_->Backspace().ok());
+  EXPECT_EQ(session_->text(), "");
+}
+
+TEST_F(SessionTest, InvalidUtf8LeavesStateUnchanged) {
+  ASSERT_TRUE(session_->Type("good").ok());
+  EXPECT_EQ(session_->Type("a\xFF").code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(session_->Accept("\xC0\x80").code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(session_->Accept("two words").code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(session_->SetContext("\xED\xA0\x80").code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(session_->text(), "good");
+  Decision d;
+  EXPECT_EQ(session_->Decide(-1, &d).code(), Status::Code::kInvalidArgument);
+}
+
+TEST_F(SessionTest, CompletesAndCorrects) {
+  ASSERT_TRUE(session_->Type("we will meet at the sta").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"station"});
+  ASSERT_TRUE(session_->SetContext("see you at the meetimg").ok());
+  Decision d;
+  ASSERT_TRUE(session_->Decide(3, &d).ok());
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "meeting");
+  EXPECT_EQ(d.candidates[0].kind, CandidateKind::kCorrection);
+  EXPECT_EQ(d.composition, "meetimg");
+  EXPECT_GE(d.timings.total_us, d.timings.candidates_us);
+}
+
+TEST_F(SessionTest, CasingFollowsPositionAndTyping) {
+  EXPECT_EQ(Top(1), std::vector<std::string>{"The"});  // start of text
+  ASSERT_TRUE(session_->Type("and ").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"the"});
+  ASSERT_TRUE(session_->Type("so. ").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"The"});
+  ASSERT_TRUE(session_->Type("they went to lon").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"London"});  // its usual spelling
+  ASSERT_TRUE(session_->SetContext("and Sta").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"Station"});  // typed with a capital
+}
+
+TEST_F(SessionTest, RemembersItsOwnWords) {
+  ASSERT_TRUE(session_->Type("my cat zyzzyva likes zyzzyva and ").ok());
+  ASSERT_TRUE(session_->Type("zyz").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"zyzzyva"});
+  // A word just used rises above equally likely ones.
+  auto other = engine_->NewSession(SessionOptions());
+  ASSERT_TRUE(other->Type("and zyz").ok());
+  Decision d;
+  ASSERT_TRUE(other->Decide(3, &d).ok());
+  EXPECT_TRUE(d.candidates.empty());  // sessions do not share history
+}
+
+TEST_F(SessionTest, AcceptReplacesTheComposition) {
+  ASSERT_TRUE(session_->Type("see you tomo").ok());
+  ASSERT_TRUE(session_->Accept("tomorrow").ok());
+  EXPECT_EQ(session_->text(), "see you tomorrow");
+  EXPECT_EQ(session_->composition(), "tomorrow");
+  ASSERT_TRUE(session_->Type(" ").ok());
+  EXPECT_EQ(session_->composition(), "");
+}
+
+TEST_F(SessionTest, LongTextIsBounded) {
+  std::string line = "the quick brown fox jumps over the lazy dog ";
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(session_->Type(line).ok());
+  EXPECT_LE(session_->text().size(), 4096u + 64u);
+  ASSERT_TRUE(session_->Type("sta").ok());
+  EXPECT_EQ(session_->composition(), "sta");
+  std::string huge(100000, 'a');
+  ASSERT_TRUE(session_->SetContext(huge).ok());
+  EXPECT_LE(session_->text().size(), 4096u);
+  Decision d;
+  EXPECT_TRUE(session_->Decide(3, &d).ok());  // a composition too long to search
+  EXPECT_TRUE(d.candidates.empty());
+}
+
+TEST(EngineTest, BadOptionsAndMissingFiles) {
+  std::unique_ptr<Engine> engine;
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.lexicon_path = "/nonexistent.kdlex";
+  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kNotFound);
+  options.max_candidates = 0;
+  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kInvalidArgument);
+  options.max_candidates = 200;
+  options.language = "xx";
+  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kNotSupported);
+  EXPECT_EQ(engine, nullptr);
+}
+
+}  // namespace
+}  // namespace keydecide

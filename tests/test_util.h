@@ -1,0 +1,61 @@
+// Helpers shared by the tests: a lexicon built from the fixture text, and an engine on it.
+
+#ifndef KEYDECIDE_TESTS_TEST_UTIL_H_
+#define KEYDECIDE_TESTS_TEST_UTIL_H_
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "keydecide/engine.h"
+#include "keydecide/lexicon_tool.h"
+
+namespace keydecide::testing {
+
+inline std::string ReadFixture(const std::string& name) {
+  std::ifstream in(std::string(KD_TEST_FIXTURES) + "/" + name, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir && *dir ? dir : "/tmp") + "/kd_test_" + std::to_string(::getpid()) +
+         "_" + name;
+}
+
+inline void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Lexicon bytes of the fixture corpus, every word kept (min_count 1).
+inline std::string FixtureLexiconBytes() {
+  std::string bytes;
+  const Status s = BuildLexiconFromText(ReadFixture("tiny_corpus.txt"), 1, &bytes);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return bytes;
+}
+
+// An engine on the fixture lexicon and the bundled QWERTY layout.
+inline std::unique_ptr<Engine> FixtureEngine() {
+  const std::string path = TempPath("fixture.kdlex");
+  WriteFile(path, FixtureLexiconBytes());
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.lexicon_path = path;
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(options, &engine);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::remove(path.c_str());  // mapped: the engine keeps it alive
+  return engine;
+}
+
+}  // namespace keydecide::testing
+
+#endif  // KEYDECIDE_TESTS_TEST_UTIL_H_

@@ -1,0 +1,70 @@
+// keydecide predict: one decision for a given context and typed prefix.
+
+#include <cctype>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/commands.h"
+
+namespace keydecide {
+
+void AddPredictCommand(CLI::App* app) {
+  struct Args {
+    EngineFlags engine;
+    std::string context, prefix;
+    int k = 3;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app->add_subcommand("predict", "Candidates for a context and a typed prefix");
+  args->engine.AddTo(cmd);
+  cmd->add_option("--context", args->context,
+                  "Text before the word being typed (a space is added before --prefix when the "
+                  "context ends in a letter)");
+  cmd->add_option("--prefix", args->prefix, "Letters of the word typed so far");
+  cmd->add_option("-k,--candidates", args->k, "Number of candidates")
+      ->check(CLI::Range(1, 200))
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->callback([args] {
+    auto engine = args->engine.OpenOrDie();
+    auto session = engine->NewSession(SessionOptions());
+    std::string context = args->context;
+    if (!context.empty() && !args->prefix.empty() && std::isalpha(static_cast<unsigned char>(context.back()))) {
+      context += ' ';
+    }
+    CheckOrDie(session->SetContext(context), "bad --context");
+    CheckOrDie(session->Type(args->prefix), "bad --prefix");
+    Decision d;
+    CheckOrDie(session->Decide(args->k, &d), "decide");
+    if (args->json) {
+      nlohmann::json out;
+      out["composition"] = d.composition;
+      out["candidates"] = nlohmann::json::array();
+      for (const Candidate& c : d.candidates) {
+        out["candidates"].push_back({{"text", c.text},
+                                     {"score", c.score},
+                                     {"typing_cost", c.typing_cost},
+                                     {"kind", CandidateKindName(c.kind)}});
+      }
+      out["tier"] = TierName(d.tier);
+      out["timings_us"] = {{"features", d.timings.features_us},
+                           {"candidates", d.timings.candidates_us},
+                           {"model", d.timings.model_us},
+                           {"heads", d.timings.heads_us},
+                           {"post", d.timings.post_us},
+                           {"total", d.timings.total_us}};
+      std::cout << out.dump() << "\n";
+      return;
+    }
+    for (size_t i = 0; i < d.candidates.size(); ++i) {
+      const Candidate& c = d.candidates[i];
+      std::cout << i + 1 << ". " << c.text << "\t" << c.score << "\t" << CandidateKindName(c.kind)
+                << "\n";
+    }
+    std::cout << "total " << d.timings.total_us << " us\n";
+  });
+}
+
+}  // namespace keydecide

@@ -1,0 +1,167 @@
+// keydecide type: the interactive demo. On a terminal it switches to raw mode and redraws
+// the text, the top candidates and the stage timings on every key. With input from a pipe
+// it types the input and prints one line per keystroke (scriptable, used by the tests).
+//
+// Keys: letters and punctuation type; Backspace deletes; Tab or 1/2/3 accepts a candidate
+// (and adds a space); Enter starts a new line; Ctrl-C or Ctrl-D quits.
+
+#include <termios.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "tools/commands.h"
+
+namespace keydecide {
+
+namespace {
+
+constexpr int kShown = 3;
+
+struct termios g_saved_termios;
+bool g_raw = false;
+
+void RestoreTerminal() {
+  if (g_raw) {
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &g_saved_termios);
+    g_raw = false;
+    std::fputs("\x1b[?25h\n", stdout);  // show the cursor again
+    std::fflush(stdout);
+  }
+}
+
+void OnSignal(int sig) {
+  RestoreTerminal();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+bool EnterRawMode() {
+  if (tcgetattr(STDIN_FILENO, &g_saved_termios) != 0) return false;
+  struct termios raw = g_saved_termios;
+  raw.c_lflag &= ~static_cast<tcflag_t>(ECHO | ICANON | ISIG | IEXTEN);
+  raw.c_iflag &= ~static_cast<tcflag_t>(IXON | ICRNL);
+  raw.c_cc[VMIN] = 1;
+  raw.c_cc[VTIME] = 0;
+  if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) != 0) return false;
+  g_raw = true;
+  std::atexit(RestoreTerminal);
+  std::signal(SIGTERM, OnSignal);
+  std::signal(SIGHUP, OnSignal);
+  return true;
+}
+
+// Length of the UTF-8 sequence that starts with byte b (1 for invalid lead bytes).
+int SequenceLength(unsigned char b) {
+  if (b >= 0xF0 && b < 0xF8) return 4;
+  if (b >= 0xE0) return 3;
+  if (b >= 0xC0) return 2;
+  return 1;
+}
+
+std::string Tail(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t cut = text.size() - max_bytes;
+  while (cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) ++cut;
+  return "…" + std::string(text.substr(cut));
+}
+
+void Redraw(const Session& session, const Decision& d, bool first) {
+  std::string last_line(session.text());
+  const size_t nl = last_line.rfind('\n');
+  if (nl != std::string::npos) last_line.erase(0, nl + 1);
+  if (!first) std::fputs("\x1b[3A", stdout);  // back to the first of our three lines
+  std::printf("\r\x1b[2K> %s\x1b[7m \x1b[0m\n", Tail(last_line, 70).c_str());
+  std::fputs("\r\x1b[2K ", stdout);
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    std::printf("  [%zu] %s", i + 1, d.candidates[i].text.c_str());
+  }
+  std::fputs("\n", stdout);
+  const StageTimings& t = d.timings;
+  std::printf(
+      "\r\x1b[2K  features %.1fus  candidates %.1fus  model %.1fus  scoring %.1fus  post %.1fus"
+      "  total %.1fus  tier %s\n",
+      t.features_us, t.candidates_us, t.model_us, t.heads_us, t.post_us, t.total_us,
+      TierName(d.tier));
+  std::fflush(stdout);
+}
+
+void PrintScripted(std::string_view key, const Session& session, const Decision& d) {
+  std::string shown(key == "\n" ? "\\n" : key == "\t" ? "\\t" : std::string(key));
+  std::printf("key=%s composition=%s candidates=", shown.c_str(),
+              std::string(session.composition()).c_str());
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    std::printf("%s%s", i ? "," : "", d.candidates[i].text.c_str());
+  }
+  std::printf(" total_us=%.1f\n", d.timings.total_us);
+}
+
+// Applies one key; returns false when the demo should end.
+bool HandleKey(const std::string& key, Session* session, const Decision& d) {
+  const unsigned char c = static_cast<unsigned char>(key[0]);
+  if (c == 0x03 || c == 0x04) return false;  // Ctrl-C, Ctrl-D
+  int pick = -1;
+  if (c == '\t') pick = 0;
+  if (c >= '1' && c <= '0' + kShown) pick = c - '1';
+  if (pick >= 0) {
+    if (static_cast<size_t>(pick) < d.candidates.size()) {
+      CheckOrDie(session->Accept(d.candidates[pick].text), "accept");
+      CheckOrDie(session->Type(" "), "type");
+    }
+    return true;
+  }
+  if (c == 0x7F || c == 0x08) {
+    CheckOrDie(session->Backspace(), "backspace");
+  } else if (c == '\r' || c == '\n') {
+    CheckOrDie(session->Type("\n"), "type");
+  } else if (c >= 0x20 || c == 0x09) {
+    const Status s = session->Type(key);
+    if (!s.ok()) return true;  // an invalid byte from the terminal: ignore it
+  }
+  return true;
+}
+
+}  // namespace
+
+void AddTypeCommand(CLI::App* app) {
+  auto flags = std::make_shared<EngineFlags>();
+  auto* cmd = app->add_subcommand("type", "Interactive demo: type and watch the decisions");
+  flags->AddTo(cmd);
+  cmd->callback([flags] {
+    auto engine = flags->OpenOrDie();
+    auto session = engine->NewSession(SessionOptions());
+    Decision d;
+    CheckOrDie(session->Decide(kShown, &d), "decide");
+    const bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && EnterRawMode();
+    if (interactive) {
+      std::printf("keydecide demo (%s, %zu words). Tab or 1-%d accepts, Ctrl-C quits.\n",
+                  engine->info().language.c_str(), engine->info().lexicon_words, kShown);
+      Redraw(*session, d, true);
+    }
+    std::string key;
+    int ch;
+    while ((ch = std::getchar()) != EOF) {
+      key.assign(1, static_cast<char>(ch));
+      if (ch == 0x1B) {  // escape sequence (arrows, ...): read and ignore "[X"
+        if ((ch = std::getchar()) == '[') std::getchar();
+        continue;
+      }
+      for (int i = 1; i < SequenceLength(static_cast<unsigned char>(key[0])); ++i) {
+        if ((ch = std::getchar()) == EOF) break;
+        key.push_back(static_cast<char>(ch));
+      }
+      if (!HandleKey(key, session.get(), d)) break;
+      CheckOrDie(session->Decide(kShown, &d), "decide");
+      if (interactive) {
+        Redraw(*session, d, false);
+      } else {
+        PrintScripted(key, *session, d);
+      }
+    }
+    RestoreTerminal();
+  });
+}
+
+}  // namespace keydecide

@@ -1,0 +1,61 @@
+// keydecide: the command-line front end. Sees only include/keydecide.
+
+#include <iostream>
+
+#include "tools/commands.h"
+
+namespace keydecide {
+
+void EngineFlags::AddTo(CLI::App* cmd) {
+  cmd->add_option("--model-dir", model_dir,
+                  "Models folder (default: $KEYDECIDE_MODEL_DIR, else the bundled models/)");
+  cmd->add_option("--lexicon", lexicon, "Lexicon file (default: <model-dir>/<lang>/lexicon.kdlex)");
+  cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
+  cmd->add_option("--lang", language, "Language pack")->capture_default_str();
+}
+
+std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
+  EngineOptions options;
+  options.model_dir = model_dir;
+  options.lexicon_path = lexicon;
+  options.keyboard_layout = layout;
+  options.language = language;
+  std::unique_ptr<Engine> engine;
+  CheckOrDie(Engine::Open(options, &engine), "cannot open the engine");
+  return engine;
+}
+
+void CheckOrDie(const Status& status, const std::string& what) {
+  if (status.ok()) return;
+  std::cerr << "keydecide: " << what << ": " << status.ToString() << "\n";
+  throw CLI::RuntimeError(1);
+}
+
+void AddInfoCommand(CLI::App* app) {
+  auto* cmd = app->add_subcommand("info", "Show what the engine loads");
+  auto flags = std::make_shared<EngineFlags>();
+  flags->AddTo(cmd);
+  cmd->callback([flags] {
+    const Engine::Info info = flags->OpenOrDie()->info();
+    std::cout << "language:        " << info.language << "\n"
+              << "lexicon:         " << info.lexicon_path << "\n"
+              << "lexicon words:   " << info.lexicon_words << "\n"
+              << "lexicon bytes:   " << info.lexicon_bytes << "\n"
+              << "keyboard layout: " << info.keyboard_layout << "\n"
+              << "scorer:          " << info.scorer << "\n";
+  });
+}
+
+}  // namespace keydecide
+
+int main(int argc, char** argv) {
+  CLI::App app{"keydecide: on-device typing decisions (candidates, popup, autocorrect, intent)"};
+  app.require_subcommand(1);
+  keydecide::AddTypeCommand(&app);
+  keydecide::AddPredictCommand(&app);
+  keydecide::AddReplayCommand(&app);
+  keydecide::AddLexiconCommand(&app);
+  keydecide::AddInfoCommand(&app);
+  CLI11_PARSE(app, argc, argv);
+  return 0;
+}

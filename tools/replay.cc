@@ -1,0 +1,117 @@
+#include "tools/replay.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "keydecide/engine.h"
+#include "tools/progress_bar.h"
+
+namespace keydecide {
+
+namespace {
+
+bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+bool EqualsNoCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x += 32;
+    if (y >= 'A' && y <= 'Z') y += 32;
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// Rank of `word` among the candidates (case-insensitive), or -1.
+int RankOf(const Decision& d, std::string_view word) {
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    if (EqualsNoCase(d.candidates[i].text, word)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+double Rate(uint64_t num, uint64_t den) { return den ? static_cast<double>(num) / den : 0.0; }
+
+}  // namespace
+
+double ReplayResult::ksr() const { return characters ? 1.0 - Rate(keystrokes, characters) : 0; }
+double ReplayResult::ksr_word_only() const {
+  return characters ? 1.0 - Rate(keystrokes_word_only, characters) : 0;
+}
+double ReplayResult::next_word_top1_rate() const { return Rate(next_word_top1, words); }
+double ReplayResult::next_word_top3_rate() const { return Rate(next_word_top3, words); }
+
+double ReplayResult::LatencyQuantile(double q) const {
+  if (latency_us.empty()) return 0;
+  std::vector<float> v = latency_us;
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v.end());
+  return v[i];
+}
+
+Status Replay(std::string_view text, Session* session, const ReplayOptions& options,
+              ReplayResult* result) {
+  if (options.suggestions < 1 || options.suggestions > 200) {
+    return Status::InvalidArgument("suggestions must be in 1..200");
+  }
+  *result = ReplayResult();
+  ProgressBar progress(options.progress ? "replay" : "", options.progress ? text.size() : 0);
+  const size_t k = static_cast<size_t>(options.suggestions);
+  Decision decision;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    progress.Update(pos);
+    if (!IsAsciiLetter(text[pos])) {
+      // One keystroke for one character (a whole UTF-8 sequence).
+      size_t end = pos + 1;
+      while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+      KD_RETURN_IF_ERROR(session->Type(text.substr(pos, end - pos)));
+      ++result->characters;
+      ++result->keystrokes;
+      ++result->keystrokes_word_only;
+      pos = end;
+      continue;
+    }
+    size_t end = pos;
+    while (end < text.size() && IsAsciiLetter(text[end])) ++end;
+    const std::string_view word = text.substr(pos, end - pos);
+    ++result->words;
+    result->characters += word.size();
+    bool picked = false;
+    for (size_t i = 0; i < word.size() && !picked; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      KD_RETURN_IF_ERROR(session->Decide(static_cast<int>(i == 0 ? std::max<size_t>(k, 3) : k),
+                                         &decision));
+      result->latency_us.push_back(std::chrono::duration<float, std::micro>(
+                                       std::chrono::steady_clock::now() - start)
+                                       .count());
+      const int rank = RankOf(decision, word);
+      if (i == 0) {
+        result->next_word_top1 += rank == 0;
+        result->next_word_top3 += rank >= 0 && rank < 3;
+      }
+      ++result->keystrokes;
+      ++result->keystrokes_word_only;
+      if (rank >= 0 && static_cast<size_t>(rank) < k) {
+        picked = true;
+        KD_RETURN_IF_ERROR(session->Accept(word));
+      } else {
+        KD_RETURN_IF_ERROR(session->Type(word.substr(i, 1)));
+      }
+    }
+    pos = end;
+    if (picked) {
+      ++result->words_picked;
+      if (pos < text.size() && text[pos] == ' ') {  // auto-space: the space comes free
+        KD_RETURN_IF_ERROR(session->Type(" "));
+        ++result->characters;
+        ++result->keystrokes_word_only;
+        ++pos;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace keydecide

@@ -1,0 +1,56 @@
+// Replay: a simulated typist, so that keystroke savings compare across engines.
+//
+// Rules: a word is a maximal run of ASCII letters; every other character is typed, one
+// keystroke each. Before each letter of a word (also at its start, with nothing typed) the
+// session is asked for `suggestions` candidates; if the intended word is among them
+// (ASCII case-insensitive) the typist picks it (1 keystroke) and the rest of the word is
+// free; otherwise the letter is typed (1 keystroke). The auto-space variant also gets the
+// following space for free after a pick.
+//   ksr_word_only = 1 - keystrokes_word_only / characters
+//   ksr           = 1 - keystrokes / characters          (auto-space)
+
+#ifndef KEYDECIDE_TOOLS_REPLAY_H_
+#define KEYDECIDE_TOOLS_REPLAY_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class Session;
+
+struct ReplayOptions {
+  int suggestions = 3;   // K candidates the typist looks at (1..200)
+  bool progress = true;  // progress bar on a terminal
+};
+
+struct ReplayResult {
+  uint64_t characters = 0;           // code points of the text
+  uint64_t keystrokes = 0;           // auto-space variant
+  uint64_t keystrokes_word_only = 0;
+  uint64_t words = 0;                // ASCII-letter words
+  uint64_t words_picked = 0;         // words completed by picking a candidate
+  uint64_t next_word_top1 = 0;       // intended word ranked first at its start
+  uint64_t next_word_top3 = 0;       // ... among the first three
+  std::vector<float> latency_us;     // wall time of every Decide call
+
+  double ksr() const;
+  double ksr_word_only() const;
+  double next_word_top1_rate() const;
+  double next_word_top3_rate() const;
+  // q-quantile of latency_us (0 <= q <= 1), 0 when empty.
+  double LatencyQuantile(double q) const;
+};
+
+// Types `text` (valid UTF-8) into `session`, which should start empty. Returns
+// InvalidArgument for invalid UTF-8 or suggestions outside 1..200, or the first error the
+// session reports.
+Status Replay(std::string_view text, Session* session, const ReplayOptions& options,
+              ReplayResult* result);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_TOOLS_REPLAY_H_
