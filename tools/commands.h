@@ -20,6 +20,7 @@ struct EngineFlags {
   std::string lexicon;
   std::string layout = "qwerty";
   std::string language = "en";
+  int max_candidates = EngineOptions().max_candidates;
 
   void AddTo(CLI::App* cmd);
   // Opens the engine or prints the error and throws CLI::RuntimeError.

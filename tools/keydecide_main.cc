@@ -12,6 +12,9 @@ void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--lexicon", lexicon, "Lexicon file (default: <model-dir>/<lang>/lexicon.kdlex)");
   cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
   cmd->add_option("--lang", language, "Language pack")->capture_default_str();
+  cmd->add_option("--max-candidates", max_candidates, "Candidates searched and scored per key")
+      ->check(CLI::Range(1, 200))
+      ->capture_default_str();
 }
 
 std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
@@ -20,6 +23,7 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   options.lexicon_path = lexicon;
   options.keyboard_layout = layout;
   options.language = language;
+  options.max_candidates = max_candidates;
   std::unique_ptr<Engine> engine;
   CheckOrDie(Engine::Open(options, &engine), "cannot open the engine");
   return engine;

@@ -27,9 +27,11 @@ struct EngineOptions {
 
   // --- Performance ---
 
-  // Candidates gathered and scored per keystroke (1..200). Fewer is faster; fewer than ~50
-  // starts to lose corrections that the scorer would have ranked first.
-  int max_candidates = 200;
+  // Candidates gathered from the lexicon and scored per keystroke (1..200). The search
+  // returns the best by count and typing cost, so a scorer that re-ranks them mostly needs
+  // the first few dozen: on the English dev text 32 and 200 give the same keystroke
+  // savings, and 32 is ~6x faster at P50 (docs/BENCHMARKS.md).
+  int max_candidates = 32;
 };
 
 // Kind of text field a session types into; part of the model's input later on.

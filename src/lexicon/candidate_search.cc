@@ -35,7 +35,7 @@ float CandidateSearch::SearchScore(uint32_t count, uint16_t cost, float nats_per
 
 uint16_t CandidateSearch::Budget(size_t typed_length) const {
   if (typed_length == 0) return 0;
-  return typed_length <= 3 ? options_.budget_short : options_.budget_long;
+  return typed_length < options_.long_from ? options_.budget_short : options_.budget_long;
 }
 
 void CandidateSearch::Search(std::string_view typed, std::vector<SearchHit>* out) {
@@ -55,6 +55,7 @@ void CandidateSearch::Search(std::string_view typed, std::vector<SearchHit>* out
     rows_[0][i + 1] = static_cast<uint16_t>(rows_[0][i] + insertion_[i]);
   }
   row_min_[0] = 0;
+  swap_min_[0] = m >= 2 ? 0 : kUnreachable;
   labels_[0] = 0;
   Visit(0, 0, UINT16_MAX);
   ExpandBestFirst();
@@ -72,12 +73,13 @@ void CandidateSearch::Visit(uint32_t node_index, size_t depth, uint16_t inherite
   if (node.child_count == 0) return;
   const uint32_t first = node.first_child;
   const uint32_t end = first + node.child_count;
-  // A deeper row takes its values from the two rows above it (transposition reaches back
-  // two), so once both exceed the budget no deeper prefix can match better: every word
+  // A deeper row takes its values from the row above (plus a cost >= 0) or, through a
+  // transposition, from the row two above plus its cost. Once neither can get below both
+  // the budget and the cost already reached, no deeper prefix matches better: every word
   // below completes this prefix at `cost`.
-  const bool can_improve =
-      depth < kMaxDepth &&
-      (row_min_[depth] <= budget_ || (depth > 0 && row_min_[depth - 1] <= budget_));
+  int floor = row_min_[depth];
+  if (depth > 0) floor = std::min(floor, swap_min_[depth - 1] + costs_->Transposition());
+  const bool can_improve = depth < kMaxDepth && floor <= budget_ && floor < cost;
   if (!can_improve) {
     if (cost <= budget_) PushSiblings(first, end, cost);
     return;
@@ -94,12 +96,14 @@ void CandidateSearch::ComputeRow(size_t d, uint8_t label) {
   labels_[d] = label;
   const uint16_t* prev = rows_[d - 1];
   uint16_t* row = rows_[d];
-  const uint16_t omission = costs_->Omission();
+  const uint16_t omission = costs_->Omission(d - 1);
   row[0] = static_cast<uint16_t>(prev[0] + omission);
   uint16_t row_min = row[0];
+  // Transpositions read cells 0..m-2 of this row when filling the row two below.
+  uint16_t swap_min = typed_.size() >= 2 ? row[0] : kUnreachable;
   for (size_t i = 1; i <= typed_.size(); ++i) {
     const auto t = static_cast<uint8_t>(typed_[i - 1]);
-    int v = prev[i - 1] + costs_->Substitution(t, label);
+    int v = prev[i - 1] + costs_->Substitution(t, label, i - 1);
     v = std::min(v, row[i - 1] + insertion_[i - 1]);
     v = std::min(v, prev[i] + omission);
     if (d >= 2 && i >= 2 && t == labels_[d - 1] && static_cast<uint8_t>(typed_[i - 2]) == label &&
@@ -108,8 +112,10 @@ void CandidateSearch::ComputeRow(size_t d, uint8_t label) {
     }
     row[i] = static_cast<uint16_t>(v);
     row_min = std::min(row_min, row[i]);
+    if (i + 2 <= typed_.size()) swap_min = std::min(swap_min, row[i]);
   }
   row_min_[d] = row_min;
+  swap_min_[d] = swap_min;
 }
 
 void CandidateSearch::PushSiblings(uint32_t first, uint32_t end, uint16_t cost) {

@@ -37,8 +37,9 @@ class CandidateSearch {
   struct Options {
     size_t max_candidates = 200;
     float nats_per_point = 0.35f;  // one 10-point slip ~ a 33x rarer word
-    uint16_t budget_short = 10;    // 1..3 typed bytes: one slip
-    uint16_t budget_long = 20;     // 4+ typed bytes: two slips
+    uint16_t budget_short = 10;    // fewer than long_from typed bytes: one slip
+    uint16_t budget_long = 20;     // from long_from typed bytes: two slips
+    size_t long_from = 6;
     size_t max_expansions = 50000;  // safety cap on best-first steps per search
   };
 
@@ -77,7 +78,9 @@ class CandidateSearch {
   uint16_t budget_ = 0;
   uint16_t insertion_[kMaxTyped];
   uint16_t rows_[kMaxDepth + 1][kMaxTyped + 1];
-  uint16_t row_min_[kMaxDepth + 1];
+  uint16_t row_min_[kMaxDepth + 1];   // min of each row
+  uint16_t swap_min_[kMaxDepth + 1];  // min of the cells a transposition can read
+  static constexpr uint16_t kUnreachable = 0x7FFF;
   uint8_t labels_[kMaxDepth + 1];
   std::vector<Frontier> frontier_;  // binary max-heap on bound
   std::vector<SearchHit> best_;     // binary min-heap: the worst kept hit on top

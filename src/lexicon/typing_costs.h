@@ -17,11 +17,13 @@ class TypingCosts {
  public:
   struct Options {
     uint8_t neighbour_substitution = 7;  // typed a key next to the intended one
-    uint8_t far_substitution = 10;       // any other wrong key
+    uint8_t far_substitution = 13;       // any other wrong key (rarer than any other slip)
     uint8_t omission = 9;                // left out an intended letter
     uint8_t insertion = 8;               // typed an extra letter
     uint8_t neighbour_insertion = 7;     // extra letter next to (or same as) the one before/after
     uint8_t transposition = 7;           // swapped two adjacent letters
+    uint8_t first_letter_extra = 4;      // added to a slip on the first letter: people
+                                         // rarely miss it, and it keeps the search narrow
     float neighbour_distance = 1.5f;     // key centres closer than this are neighbours
   };
 
@@ -30,14 +32,22 @@ class TypingCosts {
   explicit TypingCosts(const KeyboardLayout* layout) : TypingCosts(layout, Options()) {}
   TypingCosts(const KeyboardLayout* layout, const Options& options);
 
-  // 0 when typed == intended.
-  uint8_t Substitution(uint8_t typed, uint8_t intended) const { return sub_[typed][intended]; }
-  uint8_t Omission() const { return options_.omission; }
+  // Typing `typed` at position typed_pos for `intended`; 0 when they are equal.
+  uint8_t Substitution(uint8_t typed, uint8_t intended, size_t typed_pos) const {
+    const uint8_t c = sub_[typed][intended];
+    return (typed_pos == 0 && c != 0) ? c + options_.first_letter_extra : c;
+  }
+  // Leaving out the intended letter at word_pos.
+  uint8_t Omission(size_t word_pos) const {
+    return word_pos == 0 ? options_.omission + options_.first_letter_extra : options_.omission;
+  }
   uint8_t Transposition() const { return options_.transposition; }
   // Cost of typed[i] being an extra key press, given its neighbours in the typed text.
   // REQUIRES: i < typed.size().
   uint8_t Insertion(std::string_view typed, size_t i) const;
-  bool AreNeighbours(uint8_t a, uint8_t b) const { return sub_[a][b] == options_.neighbour_substitution; }
+  bool AreNeighbours(uint8_t a, uint8_t b) const {
+    return sub_[a][b] == options_.neighbour_substitution;
+  }
 
  private:
   Options options_;

