@@ -19,6 +19,10 @@ TEST(LetterCaseTest, LowerAndUpperAcrossScripts) {
   EXPECT_EQ(ToUpper(U'\u0142'), U'\u0141');
   EXPECT_EQ(ToUpper(U'\u0451'), U'\u0401');
   EXPECT_EQ(ToUpper(U'\u4E2D'), U'\u4E2D');  // no case
+  EXPECT_EQ(ToLower(U'\u0178'), U'\u00FF');  // Ÿ pairs with Latin-1 ÿ
+  EXPECT_EQ(ToUpper(U'\u00FF'), U'\u0178');
+  EXPECT_EQ(ToUpper(U'\u017F'), U'\u017F');  // long s: left alone
+  EXPECT_EQ(ToLower(U'\u017D'), U'\u017E');  // Ž
 }
 
 TEST(LetterCaseTest, Classes) {

@@ -118,6 +118,54 @@ TEST(LexiconFormatTest, BadStructureWithValidChecksumIsRefused) {
   }
 }
 
+// Hand-made structures a buggy or hostile writer could produce, each sealed with a valid
+// checksum: a shared graph (children blocks overlapping) would make the search walk an
+// exponential number of paths; bad strings would reach hosts as invalid UTF-8.
+TEST(LexiconFormatTest, HostileStructuresAreRefused) {
+  const std::string good = FixtureLexiconBytes();
+  lexicon::Header h;
+  ASSERT_TRUE(h.DecodeFrom(good).ok());
+  auto node_at = [&](std::string* bytes, uint32_t i) {
+    return reinterpret_cast<lexicon::TrieNode*>(bytes->data() + h.nodes_offset() + 16 * i);
+  };
+  auto refused = [](std::string bytes, const char* what) {
+    lexicon::SealFile(&bytes);
+    std::unique_ptr<Lexicon> lex;
+    const Status s = Lexicon::FromBytes(bytes, &lex);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << what << ": " << s.ToString();
+  };
+  {  // the root's second child shares the root's children block
+    std::string bad = good;
+    const lexicon::TrieNode* root = node_at(&bad, 0);
+    lexicon::TrieNode* second = node_at(&bad, root->first_child + 1);
+    second->first_child = root->first_child;
+    second->child_count = root->child_count;
+    refused(bad, "shared children");
+  }
+  {  // two siblings with the same label
+    std::string bad = good;
+    const lexicon::TrieNode* root = node_at(&bad, 0);
+    node_at(&bad, root->first_child + 1)->label = node_at(&bad, root->first_child)->label;
+    refused(bad, "repeated label");
+  }
+  {  // a child bounded above its parent
+    std::string bad = good;
+    node_at(&bad, node_at(&bad, 0)->first_child)->max_count = 0xFFFFFFFF;
+    refused(bad, "max_count order");
+  }
+  {  // invalid UTF-8 in the pool (every key and variant lives there)
+    std::string bad = good;
+    bad[h.pool_offset()] = '\xFF';
+    refused(bad, "invalid UTF-8");
+  }
+  {  // total count that does not add up
+    std::string bad = good;
+    const uint64_t total = h.total_count + 1;
+    std::memcpy(bad.data() + 40, &total, sizeof(total));
+    refused(bad, "total count");
+  }
+}
+
 TEST(LexiconFormatTest, FilesOnDisk) {
   std::unique_ptr<Lexicon> lex;
   EXPECT_EQ(Lexicon::Open("/nonexistent/lexicon.kdlex", &lex).code(), Status::Code::kNotFound);

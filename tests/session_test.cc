@@ -57,6 +57,7 @@ TEST_F(SessionTest, InvalidUtf8LeavesStateUnchanged) {
   EXPECT_EQ(session_->Accept("\xC0\x80").code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(session_->Accept("two words").code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(session_->SetContext("\xED\xA0\x80").code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(session_->Accept(std::string(300, 'a')).code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(session_->text(), "good");
   Decision d;
   EXPECT_EQ(session_->Decide(-1, &d).code(), Status::Code::kInvalidArgument);
@@ -97,6 +98,16 @@ TEST_F(SessionTest, RemembersItsOwnWords) {
   Decision d;
   ASSERT_TRUE(other->Decide(3, &d).ok());
   EXPECT_TRUE(d.candidates.empty());  // sessions do not share history
+}
+
+TEST_F(SessionTest, ACorrectedTypoIsForgotten) {
+  ASSERT_TRUE(session_->Type("I saw zzyzx ").ok());
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(session_->Backspace().ok());  // back into "zzyzx"
+  ASSERT_TRUE(session_->Type("the ").ok());
+  ASSERT_TRUE(session_->Type("zz").ok());
+  Decision d;
+  ASSERT_TRUE(session_->Decide(3, &d).ok());
+  EXPECT_TRUE(d.candidates.empty());  // "zzyzx" was deleted, so it is not remembered
 }
 
 TEST_F(SessionTest, AcceptReplacesTheComposition) {

@@ -53,6 +53,14 @@ TEST(TokenizerTest, UrlsAndEmailsStayWhole) {
   EXPECT_EQ(kinds[7], "email");
 }
 
+TEST(TokenizerTest, EmailAtTheEndOfASentence) {
+  std::vector<std::string> texts;
+  auto kinds = Kinds("write to bob@example.org.", &texts);
+  std::vector<std::string> want = {"write", "to", "bob@example.org", "."};
+  EXPECT_EQ(texts, want);
+  EXPECT_EQ(kinds[2], "email");
+}
+
 TEST(TokenizerTest, NotAnEmail) {
   std::vector<std::string> texts;
   Kinds("a@b x@y.z @home", &texts);

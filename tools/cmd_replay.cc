@@ -7,6 +7,7 @@
 
 #include "tools/commands.h"
 #include "tools/replay.h"
+#include "tools/utf8_boundary.h"
 
 namespace keydecide {
 
@@ -40,8 +41,8 @@ void AddReplayCommand(CLI::App* app) {
     while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
     std::fclose(f);
     if (args->max_chars > 0 && text.size() > args->max_chars) {
-      const size_t nl = text.rfind('\n', args->max_chars);
-      text.resize(nl == std::string::npos ? args->max_chars : nl + 1);
+      const size_t nl = text.rfind('\n', args->max_chars - 1);
+      text.resize(nl == std::string::npos ? BoundaryAtOrAfter(text, args->max_chars) : nl + 1);
     }
     auto engine = args->engine.OpenOrDie();
     auto session = engine->NewSession(SessionOptions());

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "tools/commands.h"
+#include "tools/utf8_boundary.h"
 
 namespace keydecide {
 
@@ -53,19 +54,18 @@ bool EnterRawMode() {
   return true;
 }
 
-// Length of the UTF-8 sequence that starts with byte b (1 for invalid lead bytes).
+// Length of the UTF-8 sequence a lead byte announces (1 for bytes that cannot lead one:
+// the engine then refuses the invalid byte and the demo ignores it).
 int SequenceLength(unsigned char b) {
-  if (b >= 0xF0 && b < 0xF8) return 4;
-  if (b >= 0xE0) return 3;
-  if (b >= 0xC0) return 2;
+  if (b >= 0xC2 && b <= 0xDF) return 2;
+  if (b >= 0xE0 && b <= 0xEF) return 3;
+  if (b >= 0xF0 && b <= 0xF4) return 4;
   return 1;
 }
 
 std::string Tail(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
-  size_t cut = text.size() - max_bytes;
-  while (cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) ++cut;
-  return "…" + std::string(text.substr(cut));
+  return "…" + std::string(text.substr(BoundaryAtOrAfter(text, text.size() - max_bytes)));
 }
 
 void Redraw(const Session& session, const Decision& d, bool first) {

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "keydecide/engine.h"
+#include "tools/utf8_boundary.h"
 #include "tools/progress_bar.h"
 
 namespace keydecide {
@@ -39,8 +40,8 @@ double ReplayResult::ksr() const { return characters ? 1.0 - Rate(keystrokes, ch
 double ReplayResult::ksr_word_only() const {
   return characters ? 1.0 - Rate(keystrokes_word_only, characters) : 0;
 }
-double ReplayResult::next_word_top1_rate() const { return Rate(next_word_top1, words); }
-double ReplayResult::next_word_top3_rate() const { return Rate(next_word_top3, words); }
+double ReplayResult::next_word_top1_rate() const { return Rate(next_word_top1, word_starts); }
+double ReplayResult::next_word_top3_rate() const { return Rate(next_word_top3, word_starts); }
 
 double ReplayResult::LatencyQuantile(double q) const {
   if (latency_us.empty()) return 0;
@@ -64,8 +65,7 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
     progress.Update(pos);
     if (!IsAsciiLetter(text[pos])) {
       // One keystroke for one character (a whole UTF-8 sequence).
-      size_t end = pos + 1;
-      while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+      const size_t end = BoundaryAtOrAfter(text, pos + 1);
       KD_RETURN_IF_ERROR(session->Type(text.substr(pos, end - pos)));
       ++result->characters;
       ++result->keystrokes;
@@ -79,6 +79,10 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
     ++result->words;
     result->characters += word.size();
     bool picked = false;
+    // After an apostrophe or a non-ASCII letter the engine is still inside a word ("t" of
+    // "don't"): that fragment is no word start for the next-word statistics.
+    const bool word_start = session->composition().empty();
+    result->word_starts += word_start;
     for (size_t i = 0; i < word.size() && !picked; ++i) {
       const auto start = std::chrono::steady_clock::now();
       KD_RETURN_IF_ERROR(session->Decide(static_cast<int>(i == 0 ? std::max<size_t>(k, 3) : k),
@@ -87,7 +91,7 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
                                        std::chrono::steady_clock::now() - start)
                                        .count());
       const int rank = RankOf(decision, word);
-      if (i == 0) {
+      if (i == 0 && word_start) {
         result->next_word_top1 += rank == 0;
         result->next_word_top3 += rank >= 0 && rank < 3;
       }
@@ -95,7 +99,9 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
       ++result->keystrokes_word_only;
       if (rank >= 0 && static_cast<size_t>(rank) < k) {
         picked = true;
-        KD_RETURN_IF_ERROR(session->Accept(word));
+        // The pick completes the word as written in the text. Typing the rest (free of
+        // keystrokes) leaves the session exactly where the text goes on.
+        KD_RETURN_IF_ERROR(session->Type(word.substr(i)));
       } else {
         KD_RETURN_IF_ERROR(session->Type(word.substr(i, 1)));
       }

@@ -5,7 +5,8 @@
 // session is asked for `suggestions` candidates; if the intended word is among them
 // (ASCII case-insensitive) the typist picks it (1 keystroke) and the rest of the word is
 // free; otherwise the letter is typed (1 keystroke). The auto-space variant also gets the
-// following space for free after a pick.
+// following space for free after a pick. Next-word top-1/top-3 count the words that start
+// where the engine sees a new word (not the "t" of "don't", which it sees as "don'...").
 //   ksr_word_only = 1 - keystrokes_word_only / characters
 //   ksr           = 1 - keystrokes / characters          (auto-space)
 
@@ -32,8 +33,9 @@ struct ReplayResult {
   uint64_t keystrokes = 0;           // auto-space variant
   uint64_t keystrokes_word_only = 0;
   uint64_t words = 0;                // ASCII-letter words
+  uint64_t word_starts = 0;          // ... that start where the engine sees a new word
   uint64_t words_picked = 0;         // words completed by picking a candidate
-  uint64_t next_word_top1 = 0;       // intended word ranked first at its start
+  uint64_t next_word_top1 = 0;       // intended word ranked first at its start (of word_starts)
   uint64_t next_word_top3 = 0;       // ... among the first three
   std::vector<float> latency_us;     // wall time of every Decide call
 

@@ -41,9 +41,33 @@ struct StageTimings {
   float total_us = 0;
 };
 
+// Whether showing the suggestion bar now helps. Without a model: shown whenever there are
+// candidates, probability 0.
+struct PopupDecision {
+  float probability = 0;  // the model's P(the intended word is offered now and saves keys)
+  bool show = false;
+};
+
+// What to do if the word being typed ends now (the host applies it on space/punctuation).
+struct AutocorrectDecision {
+  bool apply = false;       // replace the typed letters with `replacement`
+  std::string replacement;  // the best candidate when it differs from what was typed
+  float confidence = 0;     // the model's P(typed word is wrong and the replacement right)
+};
+
+// What kind of text this is. Empty without a model.
+struct IntentDecision {
+  std::string label;                // the most likely of Engine::Info::intent_labels
+  std::vector<float> probabilities;  // one per label, in that order
+};
+
 struct Decision {
   std::vector<Candidate> candidates;  // best first; at most the requested number
   std::string composition;            // the letters of the word being typed ("" after a space)
+  bool has_model = false;             // popup, autocorrect and intent come from a model
+  PopupDecision popup;
+  AutocorrectDecision autocorrect;
+  IntentDecision intent;
   StageTimings timings;
   Tier tier = Tier::kLexiconOnly;
 };

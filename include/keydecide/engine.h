@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "keydecide/decision.h"
 #include "keydecide/options.h"
@@ -41,7 +42,7 @@ class Session {
   virtual Status Backspace() = 0;
 
   // Replaces the word being composed with `word` (the person picked a candidate). No space
-  // is added. InvalidArgument for invalid UTF-8 or a word containing white space.
+  // is added. InvalidArgument for invalid UTF-8, white space, or more than 256 bytes.
   virtual Status Accept(std::string_view word) = 0;
 
   // Replaces all text before the cursor (the host moved the cursor or the field changed).
@@ -50,7 +51,8 @@ class Session {
 
   // Fills *out with up to `max_candidates` candidates for the current state, best first,
   // and the stage timings. Reuses *out's storage: keep one Decision per session and the
-  // call does not allocate once warm. InvalidArgument if max_candidates < 0.
+  // call does not allocate once warm. InvalidArgument if max_candidates < 0; more than
+  // 200 are capped at 200.
   virtual Status Decide(int max_candidates, Decision* out) = 0;
 
   // The text before the cursor that the session keeps (the most recent few KB).
@@ -78,7 +80,10 @@ class Engine {
     size_t lexicon_words = 0;
     uint64_t lexicon_bytes = 0;
     std::string keyboard_layout;
-    std::string scorer;  // "baseline-unigram" until a model is loaded
+    std::string scorer;      // "model" or "baseline-unigram"
+    std::string model_path;  // empty without a model
+    size_t model_words = 0;
+    std::vector<std::string> intent_labels;
   };
   virtual Info info() const = 0;
 };

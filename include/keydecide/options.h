@@ -21,6 +21,10 @@ struct EngineOptions {
   // Overrides the lexicon file of the language pack. Empty: <model_dir>/<language>/lexicon.kdlex.
   std::string lexicon_path;
 
+  // The typing model. Empty: <model_dir>/<language>/model.safetensors if that file exists,
+  // else the count baseline. "none": the count baseline even when a model exists.
+  std::string model_path;
+
   // Keyboard layout name (a file <model_dir>/layouts/<name>.txt) or a path to a layout
   // file. Drives the typing-slip costs of fuzzy matching.
   std::string keyboard_layout = "qwerty";
@@ -42,6 +46,11 @@ struct SessionOptions {
 
   // Upper-case the first letter of candidates at the start of a sentence.
   bool auto_capitalize = true;
+
+  // Show the suggestion bar when the model's popup probability reaches this.
+  float popup_threshold = 0.5f;
+  // Propose autocorrection when the model's autocorrect probability reaches this.
+  float autocorrect_threshold = 0.5f;
 };
 
 }  // namespace keydecide

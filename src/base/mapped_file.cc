@@ -7,8 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace keydecide {
 
@@ -53,13 +51,14 @@ MappedFile::~MappedFile() {
   if (size_ > 0) ::munmap(addr_, size_);
 }
 
-Status ReadFileToString(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ErrnoStatus("cannot open", path, errno ? errno : ENOENT);
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) return Status::IOError("cannot read " + path);
-  *out = buf.str();
+Status ReadFileToString(const std::string& path, std::string* out, size_t max_bytes) {
+  std::unique_ptr<MappedFile> file;  // regular files only: no FIFO or /dev/zero to hang on
+  KD_RETURN_IF_ERROR(MappedFile::Open(path, &file));
+  if (file->data().size() > max_bytes) {
+    return Status::InvalidArgument(path + " is larger than " + std::to_string(max_bytes) +
+                                   " bytes");
+  }
+  out->assign(file->data());
   return Status::OK();
 }
 

@@ -36,8 +36,9 @@ class MappedFile {
   size_t size_;
 };
 
-// Reads a whole file into *out (for small text inputs such as keyboard layouts).
-Status ReadFileToString(const std::string& path, std::string* out);
+// Reads a whole regular file of at most max_bytes into *out (small text inputs such as
+// keyboard layouts). NotFound/IOError as Open; InvalidArgument when it is larger.
+Status ReadFileToString(const std::string& path, std::string* out, size_t max_bytes = 1 << 20);
 
 }  // namespace keydecide
 

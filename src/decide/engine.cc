@@ -1,4 +1,4 @@
-// The per-keystroke pipeline: features -> candidates -> (model) -> scoring -> post.
+// The per-keystroke pipeline: features -> candidates -> model -> scoring and heads -> post.
 // ConcreteEngine and ConcreteSession stay in this file; callers see include/keydecide.
 
 #include "keydecide/engine.h"
@@ -6,14 +6,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
 
 #include "decide/baseline_scorer.h"
+#include "decide/model_scorer.h"
+#include "decide/model_track.h"
 #include "decide/session_history.h"
 #include "decide/surface_form.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"
+#include "model/transformer.h"
 #include "text/keyboard_layout.h"
 #include "text/letter_case.h"
 #include "text/utf8.h"
@@ -22,9 +26,13 @@ namespace keydecide {
 
 namespace {
 
-constexpr size_t kMaxTextBytes = 4096;  // context kept before the cursor
-constexpr size_t kTrimTextBytes = 1024; // dropped at once when the context is full
+constexpr size_t kMaxTextBytes = 4096;   // context kept before the cursor
+constexpr size_t kTrimTextBytes = 1024;  // dropped at once beyond that, to amortise
+constexpr size_t kMaxAcceptBytes = 256;
+constexpr size_t kCandidateTextReserve = 4 * lexicon::kMaxKeyBytes + 16;
 constexpr int kMaxCandidatesLimit = 200;
+constexpr int kModelProposals = 16;     // model words added at a word start
+constexpr float kNatsPerPoint = 0.35f;  // search and baseline: one 10-point slip ~ 3.5 nats
 
 using Clock = std::chrono::steady_clock;
 
@@ -35,33 +43,29 @@ float MicrosSince(Clock::time_point* t) {
   return us;
 }
 
+char32_t CharBefore(std::string_view text, size_t end, size_t* start) {
+  *start = utf8::LastCharStart(text.substr(0, end));
+  size_t pos = *start;
+  char32_t cp;
+  utf8::Decode(text, &pos, &cp);
+  return cp;
+}
+
 // Byte offset where the word being typed starts in `text`: after the last character that
 // is neither a letter nor an apostrophe following a letter ("don'" on the way to "don't").
 size_t CompositionStart(std::string_view text) {
   size_t start = text.size();
   while (start > 0) {
-    const size_t prev = utf8::LastCharStart(text.substr(0, start));
-    size_t pos = prev;
-    char32_t cp;
-    utf8::Decode(text, &pos, &cp);
-    if (IsLetter(cp)) {
+    size_t prev;
+    const char32_t cp = CharBefore(text, start, &prev);
+    size_t before;
+    if (IsLetter(cp) || (cp == '\'' && prev > 0 && IsLetter(CharBefore(text, prev, &before)))) {
       start = prev;
       continue;
     }
-    if (cp == '\'' && prev > 0) {
-      size_t before = utf8::LastCharStart(text.substr(0, prev));
-      size_t p2 = before;
-      char32_t c2;
-      utf8::Decode(text, &p2, &c2);
-      if (IsLetter(c2)) {
-        start = prev;
-        continue;
-      }
-    }
     break;
   }
-  // A leading apostrophe is a quote mark, not part of the word.
-  while (start < text.size() && text[start] == '\'') ++start;
+  while (start < text.size() && text[start] == '\'') ++start;  // a quote mark, not the word
   return start;
 }
 
@@ -82,21 +86,29 @@ class ConcreteSession : public Session {
   }
 
  private:
-  void AppendChar(std::string_view ch);
+  void AppendChar(std::string_view ch, char32_t cp);
   void TrimText();
-  void CollectHistoryCandidates();
+  void GatherCandidates();
+  void AddModelProposals(const float* hidden);
+  void ResizeCandidates(size_t k, std::vector<Candidate>* out);
+  void FillHeads(const float* hidden, const Decision& d, Decision* out);
 
   const ConcreteEngine* engine_;
   SessionOptions options_;
   std::string text_;
   size_t composition_start_ = 0;
+  size_t pushed_word_end_ = std::string::npos;  // where the last remembered word ended
   SessionHistory history_;
   CandidateSearch search_;
+  std::unique_ptr<ModelTrack> track_;  // when the engine has a model
 
   // Scratch reused by every Decide.
   std::string typed_;
   std::vector<SearchHit> hits_;
   std::vector<ScoredCandidate> scored_;
+  std::vector<Candidate> spare_;  // candidate slots kept with their string buffers
+  std::vector<float> logits_;
+  std::vector<std::pair<float, int>> proposals_;
 };
 
 class ConcreteEngine : public Engine {
@@ -111,12 +123,21 @@ class ConcreteEngine : public Engine {
   const Lexicon& lexicon() const { return *lexicon_; }
   const TypingCosts& costs() const { return *costs_; }
   const Scorer& scorer() const { return *scorer_; }
+  const Transformer* model() const { return model_.get(); }
   const CandidateSearch::Options& search_options() const { return search_options_; }
+  // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
+  int32_t WordOf(uint32_t entry) const { return model_ ? entry_word_[entry] : -1; }
+  uint32_t EntryOf(int word) const { return word_entry_[word]; }
 
  private:
+  Status LoadModel(const std::string& path);
+
   std::unique_ptr<Lexicon> lexicon_;
   KeyboardLayout layout_;
   std::unique_ptr<TypingCosts> costs_;
+  std::unique_ptr<Transformer> model_;
+  std::vector<int32_t> entry_word_;
+  std::vector<uint32_t> word_entry_;
   std::unique_ptr<Scorer> scorer_;
   CandidateSearch::Options search_options_;
   Info info_;
@@ -127,28 +148,46 @@ ConcreteSession::ConcreteSession(const ConcreteEngine* engine, const SessionOpti
       options_(options),
       history_(&engine->lexicon()),
       search_(&engine->lexicon(), &engine->costs(), engine->search_options()) {
-  text_.reserve(kMaxTextBytes + 8);
+  text_.reserve(kMaxTextBytes + kMaxAcceptBytes + 8);
   typed_.reserve(CandidateSearch::kMaxTyped * 2);
   hits_.reserve(engine->search_options().max_candidates);
-  scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity);
+  scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
+                  kModelProposals);
+  // Every candidate slot a Decision can need, made now with room for any spelling, so that
+  // Decide moves slots and their buffers around instead of allocating.
+  spare_.resize(kMaxCandidatesLimit);
+  for (Candidate& c : spare_) c.text.reserve(kCandidateTextReserve);
+  if (const Transformer* model = engine->model()) {
+    track_ = std::make_unique<ModelTrack>(model, static_cast<int>(options.app));
+    logits_.resize(model->n_words());
+    proposals_.reserve(kModelProposals + 1);
+  }
 }
 
 void ConcreteSession::TrimText() {
   if (text_.size() <= kMaxTextBytes) return;
-  size_t cut = kTrimTextBytes;
-  while (cut < text_.size() && (static_cast<unsigned char>(text_[cut]) & 0xC0) == 0x80) ++cut;
+  const size_t cut = utf8::BoundaryAtOrAfter(text_, text_.size() - kMaxTextBytes + kTrimTextBytes);
   text_.erase(0, cut);
   composition_start_ = CompositionStart(text_);
+  pushed_word_end_ = std::string::npos;
+  if (track_) track_->OnTextTrimmed(cut);
 }
 
-void ConcreteSession::AppendChar(std::string_view ch) {
+void ConcreteSession::AppendChar(std::string_view ch, char32_t cp) {
   const size_t old_start = composition_start_;
   const size_t old_size = text_.size();
+  const bool in_word = old_start < old_size;
   text_.append(ch);
-  composition_start_ = CompositionStart(text_);
-  // The character ended the word being typed: remember that word.
-  if (old_start < old_size && composition_start_ != old_start) {
-    history_.Push(std::string_view(text_).substr(old_start, old_size - old_start));
+  // The word goes on with a letter, or with an apostrophe after a letter ("don'").
+  const bool extends = IsLetter(cp) ? in_word : (cp == '\'' && in_word && text_[old_size - 1] != '\'');
+  if (IsLetter(cp) && !in_word) {
+    composition_start_ = old_size;
+  } else if (!extends) {
+    composition_start_ = text_.size();
+    if (in_word) {  // the character ended the word being typed: remember that word
+      history_.Push(std::string_view(text_).substr(old_start, old_size - old_start));
+      pushed_word_end_ = old_size;
+    }
   }
   TrimText();
 }
@@ -160,7 +199,7 @@ Status ConcreteSession::Type(std::string_view text) {
     const size_t start = pos;
     char32_t cp;
     utf8::Decode(text, &pos, &cp);
-    AppendChar(text.substr(start, pos - start));
+    AppendChar(text.substr(start, pos - start), cp);
   }
   return Status::OK();
 }
@@ -169,11 +208,16 @@ Status ConcreteSession::Backspace() {
   if (text_.empty()) return Status::OK();
   text_.resize(utf8::LastCharStart(text_));
   composition_start_ = CompositionStart(text_);
+  if (text_.size() == pushed_word_end_) {  // back into the word just remembered
+    history_.PopLast();
+    pushed_word_end_ = std::string::npos;
+  }
   return Status::OK();
 }
 
 Status ConcreteSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(utf8::Validate(word));
+  if (word.size() > kMaxAcceptBytes) return Status::InvalidArgument("accepted word is too long");
   size_t pos = 0;
   while (pos < word.size()) {
     char32_t cp;
@@ -182,39 +226,119 @@ Status ConcreteSession::Accept(std::string_view word) {
   }
   text_.resize(composition_start_);
   text_.append(word);
-  TrimText();
   composition_start_ = CompositionStart(text_);
+  TrimText();
   return Status::OK();
 }
 
 Status ConcreteSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
   if (text.size() > kMaxTextBytes) {
-    size_t cut = text.size() - kMaxTextBytes;
-    while (cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) ++cut;
-    text.remove_prefix(cut);
+    text.remove_prefix(utf8::BoundaryAtOrAfter(text, text.size() - kMaxTextBytes));
   }
   text_.assign(text);
   composition_start_ = CompositionStart(text_);
+  pushed_word_end_ = std::string::npos;
+  if (track_) track_->Reset();
   return Status::OK();
 }
 
-// History words that complete the typed letters exactly and that the lexicon search did
-// not already return (unknown words, or known words below the search's cut).
-void ConcreteSession::CollectHistoryCandidates() {
+// Lexicon hits, then the session's own words that complete the typed letters exactly and
+// that the search did not return (unknown words, or known ones below its cut).
+void ConcreteSession::GatherCandidates() {
+  for (const SearchHit& h : hits_) {
+    scored_.push_back({h.entry, engine_->WordOf(h.entry), {}, h.cost, history_.CountOf(h.entry), 0});
+  }
   for (const SessionHistory::Word& w : history_) {
     if (!w.key().starts_with(typed_)) continue;
-    bool seen = false;
-    if (w.entry != lexicon::kNoEntry) {
-      for (const SearchHit& h : hits_) {
-        if (h.entry == w.entry) {
-          seen = true;
-          break;
-        }
-      }
+    const bool known = w.entry != lexicon::kNoEntry;
+    if (known && std::any_of(hits_.begin(), hits_.end(),
+                             [&](const SearchHit& h) { return h.entry == w.entry; })) {
+      continue;
     }
-    if (!seen) scored_.push_back({w.entry, w.entry == lexicon::kNoEntry ? &w : nullptr, 0, 0});
+    scored_.push_back({w.entry, known ? engine_->WordOf(w.entry) : -1, known ? "" : w.key(), 0,
+                       w.count, 0});
   }
+}
+
+// At a word start the lexicon offers only its most frequent words; the model's own best
+// next words join them.
+void ConcreteSession::AddModelProposals(const float* hidden) {
+  const Transformer& model = *engine_->model();
+  model.WordLogits(hidden, logits_.data());
+  proposals_.clear();
+  auto worse = [](const auto& a, const auto& b) { return a.first > b.first; };  // min-heap
+  for (int w = 0; w < model.n_words(); ++w) {
+    if (!model.IsLetterWord(w)) continue;
+    if (proposals_.size() < kModelProposals) {
+      proposals_.push_back({logits_[w], w});
+      std::push_heap(proposals_.begin(), proposals_.end(), worse);
+    } else if (logits_[w] > proposals_.front().first) {
+      std::pop_heap(proposals_.begin(), proposals_.end(), worse);
+      proposals_.back() = {logits_[w], w};
+      std::push_heap(proposals_.begin(), proposals_.end(), worse);
+    }
+  }
+  for (const auto& [logit, w] : proposals_) {
+    const uint32_t entry = engine_->EntryOf(w);
+    const bool present = std::any_of(scored_.begin(), scored_.end(), [&](const auto& c) {
+      return c.word == w || (entry != lexicon::kNoEntry && c.entry == entry);
+    });
+    if (present) continue;
+    scored_.push_back({entry, w, entry == lexicon::kNoEntry ? model.Word(w) : "", 0,
+                       entry != lexicon::kNoEntry ? history_.CountOf(entry) : uint16_t{0}, 0});
+  }
+}
+
+// Grows or shrinks out to k slots, keeping removed slots (and their string buffers) aside.
+void ConcreteSession::ResizeCandidates(size_t k, std::vector<Candidate>* out) {
+  if (out->capacity() < static_cast<size_t>(kMaxCandidatesLimit)) out->reserve(kMaxCandidatesLimit);
+  while (out->size() > k) {
+    spare_.push_back(std::move(out->back()));
+    out->pop_back();
+  }
+  while (out->size() < k) {
+    if (!spare_.empty()) {
+      out->push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    } else {
+      out->emplace_back();
+      out->back().text.reserve(kCandidateTextReserve);
+    }
+  }
+}
+
+void ConcreteSession::FillHeads(const float* hidden, const Decision& d, Decision* out) {
+  const Transformer& model = *engine_->model();
+  const auto& labels = model.config().intent_labels;
+  out->popup.probability = model.Popup(hidden);
+  out->popup.show = !d.candidates.empty() && out->popup.probability >= options_.popup_threshold;
+  out->autocorrect.apply = false;
+  out->autocorrect.confidence = 0;
+  out->autocorrect.replacement.clear();
+  if (!d.composition.empty() && !d.candidates.empty()) {
+    out->autocorrect.confidence = model.Autocorrect(hidden);
+    const std::string& best = d.candidates[0].text;
+    // Only a replacement that differs from the typed letters (ignoring case) is one.
+    bool differs = best.size() != d.composition.size();
+    for (size_t i = 0; !differs && i < best.size(); ++i) {
+      differs = ToLower(static_cast<unsigned char>(best[i])) !=
+                ToLower(static_cast<unsigned char>(d.composition[i]));
+    }
+    if (differs) {
+      if (out->autocorrect.replacement.capacity() < kCandidateTextReserve) {
+        out->autocorrect.replacement.reserve(kCandidateTextReserve);
+      }
+      out->autocorrect.replacement.assign(best);
+      out->autocorrect.apply = out->autocorrect.confidence >= options_.autocorrect_threshold;
+    }
+  }
+  out->intent.probabilities.resize(labels.size());
+  model.Intent(hidden, out->intent.probabilities.data());
+  const size_t best = std::max_element(out->intent.probabilities.begin(),
+                                       out->intent.probabilities.end()) -
+                      out->intent.probabilities.begin();
+  out->intent.label.assign(labels[best]);
 }
 
 Status ConcreteSession::Decide(int max_candidates, Decision* out) {
@@ -226,41 +350,49 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
   // Features: the composition, lower-cased for the search, and where we are in a sentence.
   const std::string_view word = composition();
   typed_.clear();
-  AppendLowerUtf8(word, &typed_);
+  const bool searchable = word.size() <= CandidateSearch::kMaxTyped;
+  if (searchable) AppendLowerUtf8(word, &typed_);
   const bool capitalize = StartsUpper(word) ||
                           (options_.auto_capitalize && AtSentenceStart(text_, composition_start_));
   timings.features_us = MicrosSince(&t);
 
   // Candidates: lexicon (exact and fuzzy), then the session's own words.
-  search_.Search(typed_, &hits_);
+  hits_.clear();
   scored_.clear();
-  for (const SearchHit& h : hits_) scored_.push_back({h.entry, nullptr, h.cost, 0});
-  CollectHistoryCandidates();
+  if (searchable) {  // a "word" longer than any word has no candidates
+    search_.Search(typed_, &hits_);
+    GatherCandidates();
+  }
   timings.candidates_us = MicrosSince(&t);
-  timings.model_us = 0;
+
+  // Model: one step per new token; at a word start, its own proposals.
+  const float* hidden = nullptr;
+  if (track_ && searchable) {
+    hidden = track_->Sync(text_, composition_start_);
+    if (word.empty()) AddModelProposals(hidden);
+  }
+  timings.model_us = MicrosSince(&t);
 
   // Scoring.
-  const Lexicon& lex = engine_->lexicon();
-  engine_->scorer().Score({typed_, &history_}, scored_);
+  engine_->scorer().Score({typed_, history_.size(), hidden}, scored_);
   timings.heads_us = MicrosSince(&t);
 
-  // Post: top-k by score (ties: lexicon order), cased for the cursor position.
+  // Post: top-k by score (ties: lexicon order, then spelling), cased for the cursor.
+  const Lexicon& lex = engine_->lexicon();
   const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), scored_.size(),
                                      static_cast<size_t>(kMaxCandidatesLimit)});
   std::partial_sort(scored_.begin(), scored_.begin() + k, scored_.end(),
                     [](const ScoredCandidate& a, const ScoredCandidate& b) {
-                      return a.score != b.score ? a.score > b.score : a.entry < b.entry;
+                      if (a.score != b.score) return a.score > b.score;
+                      if (a.entry != b.entry) return a.entry < b.entry;
+                      return a.text < b.text;
                     });
-  if (out->candidates.size() < k) out->candidates.resize(k);
-  out->candidates.erase(out->candidates.begin() + k, out->candidates.end());
+  ResizeCandidates(k, &out->candidates);
   for (size_t i = 0; i < k; ++i) {
     const ScoredCandidate& s = scored_[i];
     Candidate& c = out->candidates[i];
-    const std::string_view spelling =
-        s.entry != lexicon::kNoEntry
-            ? lex.CommonSpelling(s.entry)
-            : static_cast<const SessionHistory::Word*>(s.history)->key();
-    WriteSurfaceForm(spelling, capitalize, &c.text);
+    WriteSurfaceForm(s.entry != lexicon::kNoEntry ? lex.CommonSpelling(s.entry) : s.text,
+                     capitalize, &c.text);
     c.score = s.score;
     c.typing_cost = s.cost;
     c.kind = word.empty()  ? CandidateKind::kNextWord
@@ -268,7 +400,18 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
                            : CandidateKind::kCorrection;
   }
   out->composition.assign(word);
-  out->tier = Tier::kLexiconOnly;
+  out->has_model = hidden != nullptr;
+  if (hidden != nullptr) {
+    FillHeads(hidden, *out, out);
+  } else {
+    out->popup = {0, !out->candidates.empty()};
+    out->autocorrect.apply = false;
+    out->autocorrect.replacement.clear();
+    out->autocorrect.confidence = 0;
+    out->intent.label.clear();
+    out->intent.probabilities.clear();
+  }
+  out->tier = hidden != nullptr ? Tier::kFullModel : Tier::kLexiconOnly;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();
@@ -282,6 +425,30 @@ std::string ResolveModelDir(const EngineOptions& options) {
   return KEYDECIDE_DEFAULT_MODEL_DIR;
 }
 
+Status ConcreteEngine::LoadModel(const std::string& path) {
+  KD_RETURN_IF_ERROR(Transformer::Open(path, &model_));
+  // Map lexicon entries to vocabulary words and back, once, so the hot path does no
+  // string lookups.
+  entry_word_.assign(lexicon_->entry_count(), -1);
+  word_entry_.assign(model_->n_words(), lexicon::kNoEntry);
+  double oov_count = 0;
+  for (uint32_t e = 0; e < lexicon_->entry_count(); ++e) {
+    const int w = model_->WordIndex(lexicon_->Key(e));
+    if (w > ModelConfig::kEmailWord) {
+      entry_word_[e] = w;
+      word_entry_[w] = e;
+    } else {
+      oov_count += lexicon_->Count(e);
+    }
+  }
+  scorer_ = std::make_unique<ModelScorer>(lexicon_.get(), model_.get(), oov_count,
+                                          ModelScorer::Options());
+  info_.model_path = path;
+  info_.model_words = model_->n_words();
+  info_.intent_labels = model_->config().intent_labels;
+  return Status::OK();
+}
+
 Status ConcreteEngine::Init(const EngineOptions& options) {
   if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
     return Status::InvalidArgument("max_candidates must be in 1..200");
@@ -290,9 +457,9 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
     return Status::NotSupported("language '" + options.language + "' (only 'en' so far)");
   }
   const std::string dir = ResolveModelDir(options);
-  const std::string lexicon_path = options.lexicon_path.empty()
-                                       ? dir + "/" + options.language + "/lexicon.kdlex"
-                                       : options.lexicon_path;
+  const std::string pack = dir + "/" + options.language;
+  const std::string lexicon_path =
+      options.lexicon_path.empty() ? pack + "/lexicon.kdlex" : options.lexicon_path;
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
   const std::string& name = options.keyboard_layout;
   const bool is_path = name.find('/') != std::string::npos || name.ends_with(".txt");
@@ -300,13 +467,26 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
       KeyboardLayout::Load(is_path ? name : dir + "/layouts/" + name + ".txt", &layout_));
   costs_ = std::make_unique<TypingCosts>(&layout_);
   search_options_.max_candidates = static_cast<size_t>(options.max_candidates);
-  scorer_ = std::make_unique<BaselineScorer>(lexicon_.get(), BaselineScorer::Options());
+  search_options_.nats_per_point = kNatsPerPoint;
 
   info_.language = options.language;
   info_.lexicon_path = lexicon_path;
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;
   info_.keyboard_layout = layout_.name();
+
+  std::string model_path = options.model_path;
+  if (model_path.empty()) {
+    model_path = pack + "/model.safetensors";
+    if (!std::filesystem::exists(model_path)) model_path = "none";
+  }
+  if (model_path != "none") {
+    KD_RETURN_IF_ERROR(LoadModel(model_path));
+  } else {
+    BaselineScorer::Options o;
+    o.nats_per_point = kNatsPerPoint;
+    scorer_ = std::make_unique<BaselineScorer>(lexicon_.get(), o);
+  }
   info_.scorer = scorer_->name();
 
   // Warm-up: touch the top of the trie and the code paths once, so the first real

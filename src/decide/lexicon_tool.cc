@@ -31,7 +31,9 @@ Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* repo
   LexiconBuilder builder;
   *report = LexiconBuildReport();
   for (const auto& input : options.inputs) {
-    if (!(input.weight > 0)) return Status::InvalidArgument("weight of " + input.path + " <= 0");
+    if (!(input.weight > 0) || input.weight > 1e6) {
+      return Status::InvalidArgument("weight of " + input.path + " must be in (0, 1e6]");
+    }
     std::unique_ptr<MappedFile> file;
     KD_RETURN_IF_ERROR(MappedFile::Open(input.path, &file));
     builder.AddText(file->data(), input.weight);

@@ -1,5 +1,5 @@
 // Scorer: ranks the candidates of one keystroke. The count-based BaselineScorer and the
-// neural model's scorer implement it, so the pipeline does not change when a model loads.
+// model's ModelScorer implement it, so the pipeline does not change when a model loads.
 
 #ifndef KEYDECIDE_DECIDE_SCORER_H_
 #define KEYDECIDE_DECIDE_SCORER_H_
@@ -10,18 +10,19 @@
 
 namespace keydecide {
 
-class SessionHistory;
-
 struct ScoredCandidate {
-  uint32_t entry;        // lexicon entry, or lexicon::kNoEntry for a history-only word
-  const void* history;   // the SessionHistory::Word it came from, when not in the lexicon
-  uint16_t cost;         // typing-slip points
-  float score;           // set by the scorer: a log-score, higher is better
+  uint32_t entry;         // lexicon entry, or lexicon::kNoEntry
+  int32_t word;           // model word index, or -1 (no model, or not in its vocabulary)
+  std::string_view text;  // the spelling when entry is kNoEntry (a history or model word)
+  uint16_t cost;          // typing-slip points between the typed letters and this word
+  uint16_t recent;        // occurrences among the session's recent words
+  float score;            // set by the scorer: a log-score, higher is better
 };
 
 struct ScoringInput {
-  std::string_view typed;          // lower-cased composition ("" at a word start)
-  const SessionHistory* history;   // the session's recent words
+  std::string_view typed;   // lower-cased composition ("" at a word start)
+  size_t history_size;      // words the session remembers (the denominator of `recent`)
+  const float* hidden;      // the model's final-norm state at the cursor, or nullptr
 };
 
 class Scorer {

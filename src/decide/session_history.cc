@@ -37,10 +37,17 @@ void SessionHistory::Push(std::string_view word) {
 
 void SessionHistory::Clear() { next_ = size_ = distinct_size_ = 0; }
 
+void SessionHistory::PopLast() {
+  if (size_ == 0) return;
+  next_ = (next_ + kCapacity - 1) % kCapacity;
+  --size_;
+  RebuildDistinct();
+}
+
 // Called once per finished word (not per keystroke): sorts at most kCapacity items.
 void SessionHistory::RebuildDistinct() {
-  for (size_t i = 0; i < size_; ++i) {
-    const Slot& s = ring_[i];
+  for (size_t i = 0; i < size_; ++i) {  // the size_ most recent slots, oldest first
+    const Slot& s = ring_[(next_ + kCapacity - size_ + i) % kCapacity];
     Word& w = distinct_[i];
     w.entry = s.entry;
     w.count = 1;

@@ -34,6 +34,8 @@ class SessionHistory {
   // kMaxWordBytes or without letters are ignored. Forgets the oldest beyond kCapacity.
   void Push(std::string_view word);
   void Clear();
+  // Forgets the most recent Push (the person deleted back into that word).
+  void PopLast();
 
   size_t size() const { return size_; }  // remembered occurrences (<= kCapacity)
 

@@ -1,6 +1,9 @@
 #include "lexicon/lexicon.h"
 
+#include <vector>
+
 #include "base/mapped_file.h"
+#include "text/utf8.h"
 
 namespace keydecide {
 
@@ -42,30 +45,74 @@ Status Lexicon::Init(std::string_view data, Lexicon* lex) {
   return lex->Validate();
 }
 
+// Everything the search and the accessors rely on, so that a file with a valid checksum but
+// a hostile structure is refused rather than trusted:
+//  - the breadth-first layout the builder writes (children blocks in node order, each node
+//    the child of exactly one parent), which makes the trie a tree, so walks terminate;
+//  - distinct sibling labels, and max_count never rising downwards or along siblings (the
+//    best-first search's bounds depend on it);
+//  - every entry reached from exactly one node, with a valid UTF-8 key of at most
+//    kMaxKeyBytes; variants valid UTF-8 without white space and of bounded length.
 Status Lexicon::Validate() const {
+  auto bad = [](const std::string& what, uint64_t i) {
+    return Status::Corruption(what + " " + std::to_string(i));
+  };
   const uint64_t n = nodes_.size();
+  uint64_t next_block = 1;
+  std::vector<uint8_t> entry_seen(entries_.size(), 0);
   for (uint64_t i = 0; i < n; ++i) {
     const TrieNode& node = nodes_[i];
-    if (node.child_count > 0 &&
-        (node.first_child <= i || uint64_t{node.first_child} + node.child_count > n)) {
-      return Status::Corruption("trie node " + std::to_string(i) + " has bad children");
+    if (node.child_count > 0) {
+      if (node.first_child != next_block || uint64_t{node.first_child} + node.child_count > n) {
+        return bad("trie node has bad children:", i);
+      }
+      next_block += node.child_count;
+      uint32_t labels[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // a 256-bit set
+      for (uint32_t k = 0; k < node.child_count; ++k) {
+        const TrieNode& child = nodes_[node.first_child + k];
+        const uint8_t label = child.label;
+        if (labels[label >> 5] & (1u << (label & 31))) return bad("trie node repeats a label:", i);
+        labels[label >> 5] |= 1u << (label & 31);
+        if (child.max_count > node.max_count ||
+            (k > 0 && child.max_count > nodes_[node.first_child + k - 1].max_count)) {
+          return bad("trie node breaks the max_count order:", i);
+        }
+      }
     }
-    if (node.entry != lexicon::kNoEntry && node.entry >= entries_.size()) {
-      return Status::Corruption("trie node " + std::to_string(i) + " has a bad entry");
+    if (node.entry != lexicon::kNoEntry) {
+      if (node.entry >= entries_.size() || entry_seen[node.entry]) {
+        return bad("trie node has a bad entry:", i);
+      }
+      entry_seen[node.entry] = 1;
+      if (entries_[node.entry].count > node.max_count) return bad("trie node bound is low:", i);
     }
   }
+  if (next_block != n) return Status::Corruption("trie has unreachable nodes");
+  uint64_t total = 0;
   for (size_t e = 0; e < entries_.size(); ++e) {
     const Entry& entry = entries_[e];
-    if (uint64_t{entry.key_offset} + entry.key_length > pool_.size() || entry.key_length == 0 ||
+    if (!entry_seen[e] || entry.key_length == 0 || entry.key_length > lexicon::kMaxKeyBytes ||
+        uint64_t{entry.key_offset} + entry.key_length > pool_.size() ||
         entry.variant_count == 0 ||
-        uint64_t{entry.first_variant} + entry.variant_count > variants_.size()) {
-      return Status::Corruption("lexicon entry " + std::to_string(e) + " is out of range");
+        uint64_t{entry.first_variant} + entry.variant_count > variants_.size() ||
+        !utf8::Validate(Key(static_cast<uint32_t>(e))).ok()) {
+      return bad("lexicon entry is malformed:", e);
     }
+    total += entry.count;
   }
   for (size_t v = 0; v < variants_.size(); ++v) {
-    if (uint64_t{variants_[v].offset} + variants_[v].length > pool_.size()) {
-      return Status::Corruption("lexicon variant " + std::to_string(v) + " is out of range");
+    const Variant& var = variants_[v];
+    if (var.length == 0 || var.length > 4 * lexicon::kMaxKeyBytes ||
+        uint64_t{var.offset} + var.length > pool_.size()) {
+      return bad("lexicon variant is out of range:", v);
     }
+    const std::string_view text = VariantText(var);
+    if (!utf8::Validate(text).ok() || text.find_first_of(" \t\r\n") != std::string_view::npos) {
+      return bad("lexicon variant is not a word:", v);
+    }
+  }
+  if (total != header_.total_count || total == 0) {
+    return Status::Corruption("lexicon total count does not match its entries");
   }
   return Status::OK();
 }

@@ -19,8 +19,9 @@ class MappedFile;
 
 class Lexicon {
  public:
-  // Maps and validates the file at `path`: header, checksum, and every node, entry and
-  // variant index (so a file with a valid checksum but bad structure is still refused).
+  // Maps and validates the file at `path`: header, checksum, and the whole structure (a
+  // tree in the builder's layout, bounded valid UTF-8 strings, consistent counts), so a
+  // file with a valid checksum but a hostile structure is still refused.
   // On failure returns NotFound/IOError/Corruption/NotSupported naming the path.
   static Status Open(const std::string& path, std::unique_ptr<Lexicon>* out);
 

@@ -69,11 +69,12 @@ void LexiconBuilder::AddText(std::string_view text, double weight) {
 }
 
 void LexiconBuilder::AddWord(std::string_view spelling, double count) {
-  if (spelling.empty() || !utf8::Validate(spelling).ok()) return;
+  if (spelling.empty() || !utf8::Validate(spelling).ok() || !(count > 0) || count > 1e9) return;
   counts_[std::string(spelling)] += count;
 }
 
 Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
+  if (options.max_words == 0) return Status::InvalidArgument("max_words is 0");
   // Group spellings by lower-cased key.
   std::unordered_map<std::string, KeyInfo> by_key;
   for (const auto& [spelling, weighted] : counts_) {

@@ -27,7 +27,8 @@ class LexiconBuilder {
   // is one typed word), each occurrence adding `weight`. Invalid UTF-8 is repaired first.
   void AddText(std::string_view text, double weight = 1.0);
 
-  // Adds `count` occurrences of one spelling. Ignored when it is empty or not valid UTF-8.
+  // Adds `count` occurrences of one spelling. Ignored when it is empty or not valid UTF-8,
+  // or when count is not in (0, 1e9].
   void AddWord(std::string_view spelling, double count);
 
   size_t distinct_spellings() const { return counts_.size(); }

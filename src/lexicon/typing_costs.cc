@@ -26,11 +26,11 @@ uint8_t TypingCosts::Insertion(std::string_view typed, size_t i) const {
     const auto o = static_cast<uint8_t>(typed[j]);
     return o == c || AreNeighbours(o, c);
   };
-  const uint8_t extra = i == 0 ? options_.first_letter_extra : 0;
+  const int extra = i == 0 ? options_.first_letter_extra : 0;
   if ((i > 0 && close(i - 1)) || (i + 1 < typed.size() && close(i + 1))) {
-    return options_.neighbour_insertion + extra;
+    return Saturate(options_.neighbour_insertion + extra);
   }
-  return options_.insertion + extra;
+  return Saturate(options_.insertion + extra);
 }
 
 }  // namespace keydecide

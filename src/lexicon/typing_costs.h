@@ -34,12 +34,13 @@ class TypingCosts {
 
   // Typing `typed` at position typed_pos for `intended`; 0 when they are equal.
   uint8_t Substitution(uint8_t typed, uint8_t intended, size_t typed_pos) const {
-    const uint8_t c = sub_[typed][intended];
-    return (typed_pos == 0 && c != 0) ? c + options_.first_letter_extra : c;
+    const int c = sub_[typed][intended];
+    return static_cast<uint8_t>((typed_pos == 0 && c != 0) ? Saturate(c + options_.first_letter_extra) : c);
   }
   // Leaving out the intended letter at word_pos.
   uint8_t Omission(size_t word_pos) const {
-    return word_pos == 0 ? options_.omission + options_.first_letter_extra : options_.omission;
+    return word_pos == 0 ? Saturate(options_.omission + options_.first_letter_extra)
+                         : options_.omission;
   }
   uint8_t Transposition() const { return options_.transposition; }
   // Cost of typed[i] being an extra key press, given its neighbours in the typed text.
@@ -50,6 +51,8 @@ class TypingCosts {
   }
 
  private:
+  static uint8_t Saturate(int c) { return static_cast<uint8_t>(c < 255 ? c : 255); }
+
   Options options_;
   std::array<std::array<uint8_t, 256>, 256> sub_;
 };

@@ -92,8 +92,8 @@ Status KeyboardLayout::Parse(std::string_view text, KeyboardLayout* out) {
 Status KeyboardLayout::Load(const std::string& path, KeyboardLayout* out) {
   std::string text;
   KD_RETURN_IF_ERROR(ReadFileToString(path, &text));
-  Status s = Parse(text, out);
-  if (!s.ok()) return Status::InvalidArgument(path + ": " + s.message());
+  const Status s = Parse(text, out);
+  if (!s.ok()) return Status::Corruption(path + ": " + s.message());  // a malformed file
   return s;
 }
 

@@ -30,6 +30,7 @@ class KeyboardLayout {
   // Parses a layout file's text. Returns InvalidArgument with the line number on a
   // malformed line, a duplicate key, or a layout with no keys.
   static Status Parse(std::string_view text, KeyboardLayout* out);
+  // Reads and parses a layout file: NotFound/IOError, or Corruption for malformed content.
   static Status Load(const std::string& path, KeyboardLayout* out);
 
   const std::string& name() const { return name_; }

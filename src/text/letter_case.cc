@@ -39,11 +39,13 @@ bool IsSpace(char32_t cp) {
 char32_t ToLower(char32_t cp) {
   if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
   if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;
-  if (cp >= 0x100 && cp <= 0x17F && cp != 0x130 && cp != 0x138 && cp != 0x149) {
+  if ((cp >= 0x100 && cp <= 0x177 && cp != 0x130 && cp != 0x138 && cp != 0x149) ||
+      (cp >= 0x179 && cp <= 0x17E)) {
     const bool upper = OddIsUpperInLatinExtA(cp) ? (cp & 1) : !(cp & 1);
     return upper ? cp + 1 : cp;
   }
   if (cp == 0x130) return 'i';
+  if (cp == 0x178) return 0xFF;  // Ÿ
   if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) return cp + 32;  // Greek
   if (cp >= 0x410 && cp <= 0x42F) return cp + 32;                  // Cyrillic basic
   if (cp >= 0x400 && cp <= 0x40F) return cp + 80;                  // Cyrillic Ѐ..Џ
@@ -53,7 +55,8 @@ char32_t ToLower(char32_t cp) {
 char32_t ToUpper(char32_t cp) {
   if (cp < 0x80) return (cp >= 'a' && cp <= 'z') ? cp - 32 : cp;
   if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 32;
-  if (cp >= 0x100 && cp <= 0x17F && cp != 0x131 && cp != 0x138 && cp != 0x149) {
+  if (cp == 0xFF) return 0x178;  // ÿ
+  if (cp >= 0x100 && cp <= 0x17E && cp != 0x131 && cp != 0x138 && cp != 0x149) {
     const bool lower = OddIsUpperInLatinExtA(cp) ? !(cp & 1) : (cp & 1);
     return lower ? cp - 1 : cp;
   }

@@ -1,6 +1,7 @@
 // Letter classes and case mapping for the scripts keydecide types: Latin (ASCII, Latin-1,
-// Latin Extended-A/B), Greek and Cyrillic. Other scripts have no case; their letters are
-// classified by block. Locale-independent on purpose: the same input always gives the same
+// Latin Extended-A), basic Greek and basic Cyrillic. Other letters (Latin Extended-B,
+// accented Greek capitals, historic Cyrillic, scripts without case) keep their case; they
+// are classified by block. Locale-independent on purpose: the same input always gives the same
 // lexicon key on every machine.
 
 #ifndef KEYDECIDE_TEXT_LETTER_CASE_H_

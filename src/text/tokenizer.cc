@@ -54,13 +54,12 @@ size_t MatchEmail(std::string_view text) {
   while (at < text.size() && IsEmailLocalChar(text[at])) ++at;
   if (at == 0 || at >= text.size() || text[at] != '@') return 0;
   size_t end = at + 1;
-  size_t last_dot = 0;
   while (end < text.size() && (IsAsciiAlnum(text[end]) || text[end] == '-' || text[end] == '.')) {
-    if (text[end] == '.') last_dot = end;
     ++end;
   }
   while (end > at + 1 && (text[end - 1] == '.' || text[end - 1] == '-')) --end;
-  if (last_dot <= at + 1 || last_dot + 3 > end) return 0;
+  const size_t last_dot = text.substr(0, end).rfind('.');  // the sentence's full stop is trimmed above
+  if (last_dot == std::string_view::npos || last_dot <= at + 1 || last_dot + 3 > end) return 0;
   for (size_t i = last_dot + 1; i < end; ++i) {
     if (!((text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z')) return 0;
   }

@@ -1,5 +1,7 @@
 #include "text/utf8.h"
 
+#include <algorithm>
+
 namespace keydecide::utf8 {
 
 namespace {
@@ -108,6 +110,11 @@ size_t LastCharStart(std::string_view s) {
   size_t i = s.size() - 1;
   while (i > 0 && IsContinuation(static_cast<unsigned char>(s[i]))) --i;
   return i;
+}
+
+size_t BoundaryAtOrAfter(std::string_view s, size_t pos) {
+  while (pos < s.size() && IsContinuation(static_cast<unsigned char>(s[pos]))) ++pos;
+  return std::min(pos, s.size());
 }
 
 }  // namespace keydecide::utf8

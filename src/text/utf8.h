@@ -38,6 +38,10 @@ size_t Length(std::string_view s);
 // REQUIRES: s is valid UTF-8.
 size_t LastCharStart(std::string_view s);
 
+// The smallest character boundary at or after `pos` (s.size() when none), so that
+// s.substr(result) does not start inside a UTF-8 sequence.
+size_t BoundaryAtOrAfter(std::string_view s, size_t pos);
+
 }  // namespace keydecide::utf8
 
 #endif  // KEYDECIDE_TEXT_UTF8_H_

@@ -1,0 +1,127 @@
+#include "decide/model_track.h"
+
+#include <algorithm>
+
+#include "text/letter_case.h"
+#include "text/utf8.h"
+
+namespace keydecide {
+
+ModelTrack::ModelTrack(const Transformer* model, int app)
+    : model_(model), app_(app), cache_(model->config()) {
+  const int max_len = model->config().max_len;
+  encoded_.reserve(max_len);
+  wanted_.reserve(4 * max_len);
+  scratch_tokens_.reserve(4 * max_len);
+  lowered_.reserve(256);
+  y_.resize(static_cast<size_t>(max_len) * model->config().d_model);
+}
+
+void ModelTrack::OnTextTrimmed(size_t bytes) {
+  window_start_ = window_start_ > bytes ? window_start_ - bytes : 0;
+}
+
+void ModelTrack::AppendContextToken(const Token& t) {
+  auto push = [&](int word) { wanted_.push_back({ModelConfig::kWordOffset + word, 0, 0}); };
+  switch (t.kind) {
+    case TokenKind::kNumber:
+      return push(ModelConfig::kNumWord);
+    case TokenKind::kUrl:
+      return push(ModelConfig::kUrlWord);
+    case TokenKind::kEmail:
+      return push(ModelConfig::kEmailWord);
+    case TokenKind::kWord: {
+      // Hyphenated words are split, the hyphen a token of its own (docs/MODEL.md).
+      std::string_view w = t.text;
+      while (true) {
+        const size_t hyphen = w.find('-');
+        lowered_.clear();
+        AppendLowerUtf8(w.substr(0, hyphen), &lowered_);
+        push(model_->WordIndex(lowered_));
+        if (hyphen == std::string_view::npos) return;
+        push(model_->WordIndex("-"));
+        w.remove_prefix(hyphen + 1);
+      }
+    }
+    default:
+      lowered_.clear();
+      AppendLowerUtf8(t.text, &lowered_);
+      return push(model_->WordIndex(lowered_));
+  }
+}
+
+void ModelTrack::BuildSequence(std::string_view text, size_t composition_start) {
+  const int max_len = model_->config().max_len;
+  const std::string_view word = text.substr(composition_start);
+  const int chars = static_cast<int>(std::min<size_t>(utf8::Length(word), max_len / 4));
+  // Room for the context: all but [BOS] [APP] [SEP] and the keystrokes.
+  const int room = max_len - 3 - chars;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    wanted_.clear();
+    wanted_.push_back({ModelConfig::kBos, 0, 0});
+    wanted_.push_back({ModelConfig::kFirstApp + app_, 0, 0});
+    scratch_tokens_.clear();
+    const size_t start = std::min(window_start_, composition_start);
+    Tokenize(text.substr(start, composition_start - start), &scratch_tokens_);
+    for (const Token& t : scratch_tokens_) AppendContextToken(t);
+    const int context = static_cast<int>(wanted_.size()) - 2;
+    if (context <= room) break;
+    // Overflow: keep the newest half of the room and move the window start there, so
+    // the next words append to a stable prefix again.
+    const int drop = context - room / 2;
+    int dropped = 0;
+    size_t new_start = composition_start;
+    for (const Token& t : scratch_tokens_) {  // token -> how many model tokens it made
+      if (dropped >= drop) {
+        new_start = start + t.offset;
+        break;
+      }
+      dropped += t.kind == TokenKind::kWord
+                     ? 1 + 2 * static_cast<int>(std::count(t.text.begin(), t.text.end(), '-'))
+                     : 1;
+    }
+    window_start_ = new_start;
+  }
+  if (static_cast<int>(wanted_.size()) > max_len - 1 - chars) {  // a single huge token run
+    wanted_.erase(wanted_.begin() + 2, wanted_.end() - (max_len - 3 - chars));
+  }
+  wanted_.push_back({ModelConfig::kSep, 0, 0});
+  size_t pos = 0;
+  for (int c = 0; c < chars; ++c) {
+    char32_t cp;
+    utf8::Decode(word, &pos, &cp);
+    wanted_.push_back({ModelConfig::CharToken(cp), kDefaultInterval, 0});
+  }
+}
+
+const float* ModelTrack::Sync(std::string_view text, size_t composition_start) {
+  if (!window_set_) {
+    window_start_ = 0;
+    window_set_ = true;
+  }
+  BuildSequence(text, composition_start);
+  // Longest common prefix of what is encoded and what is wanted.
+  size_t common = 0;
+  while (common < encoded_.size() && common < wanted_.size() &&
+         encoded_[common].id == wanted_[common].id &&
+         encoded_[common].interval == wanted_[common].interval &&
+         encoded_[common].after_backspace == wanted_[common].after_backspace) {
+    ++common;
+  }
+  if (common == wanted_.size() && common > 0) {
+    // Nothing new (e.g. Decide twice): the last hidden state is still in y_ unless the
+    // sequence got shorter, in which case step the last token again.
+    if (common == encoded_.size()) return y_.data();
+    --common;
+  }
+  encoded_.resize(common);
+  cache_.Truncate(static_cast<int>(common));
+  for (size_t i = common; i < wanted_.size(); ++i) {
+    model_->Step(wanted_[i], &cache_, y_.data());
+    encoded_.push_back(wanted_[i]);
+    ++steps_;
+  }
+  return y_.data();
+}
+
+}  // namespace keydecide

@@ -1,0 +1,60 @@
+// ModelTrack: keeps a session's model input — [BOS] [APP] context words [SEP] keystrokes —
+// in step with its text, and the KvCache with it. Sync compares the sequence the text
+// calls for with the one already encoded and steps only the difference: a keystroke costs
+// one step, a backspace none, a finished word a few. The context window's start moves
+// only when the sequence would overflow max_len; then half of the context is dropped and
+// the rest re-encoded (DESIGN.md, "The model").
+
+#ifndef KEYDECIDE_DECIDE_MODEL_TRACK_H_
+#define KEYDECIDE_DECIDE_MODEL_TRACK_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/kv_cache.h"
+#include "model/transformer.h"
+#include "text/tokenizer.h"
+
+namespace keydecide {
+
+class ModelTrack {
+ public:
+  // Keystrokes without timing get this interval bucket (150-220 ms, a typical pace).
+  static constexpr uint8_t kDefaultInterval = 4;
+
+  // REQUIRES: model outlives this object. app is the AppType's index.
+  ModelTrack(const Transformer* model, int app);
+
+  // Brings the encoded sequence in line with `text`, whose word being typed starts at
+  // byte composition_start. Returns the final-norm hidden state of the last position
+  // (valid until the next Sync).
+  const float* Sync(std::string_view text, size_t composition_start);
+
+  // The text before the cursor lost its first `bytes` bytes (the session trimmed it).
+  void OnTextTrimmed(size_t bytes);
+  // The text was replaced: choose a new window start.
+  void Reset() { window_start_ = 0, window_set_ = false; }
+
+  int steps_taken() const { return steps_; }  // model steps so far (for stats/tests)
+
+ private:
+  void BuildSequence(std::string_view text, size_t composition_start);
+  void AppendContextToken(const Token& t);
+
+  const Transformer* model_;
+  int app_;
+  KvCache cache_;
+  std::vector<TokenInput> encoded_;  // what the cache holds
+  std::vector<TokenInput> wanted_;   // what the text calls for
+  std::vector<Token> scratch_tokens_;
+  std::string lowered_;
+  std::vector<float> y_;
+  size_t window_start_ = 0;  // byte offset in the text where the context window begins
+  bool window_set_ = false;
+  int steps_ = 0;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_MODEL_TRACK_H_

@@ -1,0 +1,66 @@
+// SafetensorsFile: reads the safetensors layout (8-byte little-endian header length, a JSON
+// header naming each tensor's dtype, shape and byte range, then the raw data), memory
+// mapped. Every range is validated against the file before any tensor is handed out.
+
+#ifndef KEYDECIDE_MODEL_SAFETENSORS_H_
+#define KEYDECIDE_MODEL_SAFETENSORS_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class MappedFile;
+
+class SafetensorsFile {
+ public:
+  // Values are the strings the format uses; part of the format.
+  enum class DType { kF32, kF16 };
+
+  struct Tensor {
+    DType dtype;
+    std::vector<int64_t> shape;
+    std::string_view data;  // into the mapped file
+    int64_t elements() const;
+  };
+
+  static constexpr uint64_t kMaxHeaderBytes = 64 << 20;  // refuse absurd headers
+
+  // Maps and parses `path`. Corruption when the header length, the JSON, a dtype, a shape
+  // or a byte range is malformed or points outside the file; NotSupported for other dtypes.
+  static Status Open(const std::string& path, std::unique_ptr<SafetensorsFile>* out);
+  // Same over bytes owned by the result (tests).
+  static Status FromBytes(std::string bytes, std::unique_ptr<SafetensorsFile>* out);
+
+  ~SafetensorsFile();
+
+  // nullptr when absent. Valid while this object lives.
+  const Tensor* Find(const std::string& name) const;
+  const std::map<std::string, Tensor>& tensors() const { return tensors_; }
+  // "" when absent.
+  std::string_view Metadata(const std::string& key) const;
+  uint64_t size_bytes() const { return bytes_.size(); }
+
+ private:
+  SafetensorsFile() = default;
+  Status Parse();
+
+  std::unique_ptr<MappedFile> file_;
+  std::string owned_;
+  std::string_view bytes_;
+  std::map<std::string, Tensor> tensors_;
+  std::map<std::string, std::string> metadata_;
+};
+
+// Converts IEEE half to float (exact; handles subnormals, infinities and NaN).
+float HalfToFloat(uint16_t h);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_MODEL_SAFETENSORS_H_
