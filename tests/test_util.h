@@ -42,17 +42,25 @@ inline std::string FixtureLexiconBytes() {
   return bytes;
 }
 
-// An engine on the fixture lexicon and the bundled QWERTY layout.
-inline std::unique_ptr<Engine> FixtureEngine() {
+// An engine on the fixture lexicon and the bundled QWERTY layout; with `model_bytes`, on
+// that model too (else the count baseline).
+inline std::unique_ptr<Engine> FixtureEngine(const std::string& model_bytes = "") {
   const std::string path = TempPath("fixture.kdlex");
   WriteFile(path, FixtureLexiconBytes());
   EngineOptions options;
   options.model_dir = KD_MODELS_DIR;
   options.lexicon_path = path;
+  options.model_path = "none";
+  const std::string model_path = TempPath("fixture.safetensors");
+  if (!model_bytes.empty()) {
+    WriteFile(model_path, model_bytes);
+    options.model_path = model_path;
+  }
   std::unique_ptr<Engine> engine;
   const Status s = Engine::Open(options, &engine);
   EXPECT_TRUE(s.ok()) << s.ToString();
   std::remove(path.c_str());  // mapped: the engine keeps it alive
+  std::remove(model_path.c_str());
   return engine;
 }
 

@@ -1,0 +1,93 @@
+// A tiny random typing model written in the safetensors layout of docs/MODEL.md, for tests
+// that need a model file without Python.
+
+#ifndef KEYDECIDE_TESTS_MODEL_FIXTURE_H_
+#define KEYDECIDE_TESTS_MODEL_FIXTURE_H_
+
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace keydecide::testing {
+
+struct TinyModelSpec {
+  int n_layers = 2, d_model = 16, n_heads = 2, d_ff = 32, max_len = 24;
+  std::vector<std::string> words = {"<unk>", "<num>", "<url>", "<email>", ".", ",", "the",
+                                    "a", "dog", "cat", "meeting", "station", "we", "will"};
+  uint32_t seed = 7;
+};
+
+// Returns the bytes of a model file; `edit` may change the header JSON before writing.
+inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
+                                  void (*edit)(nlohmann::json*) = nullptr) {
+  const int d = spec.d_model, ff = spec.d_ff;
+  const int vocab = 36 + static_cast<int>(spec.words.size());
+  std::map<std::string, std::vector<int64_t>> shapes = {
+      {"tok_emb.weight", {vocab, d}}, {"pos_emb.weight", {spec.max_len, d}},
+      {"ivl_emb.weight", {8, d}},     {"bs_emb.weight", {2, d}},
+      {"ln_f.weight", {d}},           {"ln_f.bias", {d}},
+      {"heads.popup.weight", {1, d}}, {"heads.popup.bias", {1}},
+      {"heads.autocorrect.weight", {1, d}}, {"heads.autocorrect.bias", {1}},
+      {"heads.intent.weight", {4, d}}, {"heads.intent.bias", {4}},
+  };
+  for (int i = 0; i < spec.n_layers; ++i) {
+    const std::string p = "layers." + std::to_string(i) + ".";
+    shapes[p + "ln1.weight"] = {d};
+    shapes[p + "ln1.bias"] = {d};
+    shapes[p + "ln2.weight"] = {d};
+    shapes[p + "ln2.bias"] = {d};
+    shapes[p + "attn.qkv.weight"] = {3 * d, d};
+    shapes[p + "attn.qkv.bias"] = {3 * d};
+    shapes[p + "attn.out.weight"] = {d, d};
+    shapes[p + "attn.out.bias"] = {d};
+    shapes[p + "mlp.fc1.weight"] = {ff, d};
+    shapes[p + "mlp.fc1.bias"] = {ff};
+    shapes[p + "mlp.fc2.weight"] = {d, ff};
+    shapes[p + "mlp.fc2.bias"] = {d};
+  }
+  std::mt19937 rng(spec.seed);
+  std::normal_distribution<float> normal(0.0f, 0.5f);
+  nlohmann::json header;
+  std::string data;
+  for (const auto& [name, shape] : shapes) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    const bool is_norm_weight = name.find("ln") != std::string::npos &&
+                                name.find(".weight") != std::string::npos;
+    std::vector<float> v(n);
+    for (float& x : v) x = is_norm_weight ? 1.0f + 0.1f * normal(rng) : normal(rng);
+    header[name] = {{"dtype", "F32"},
+                    {"shape", shape},
+                    {"data_offsets", {data.size(), data.size() + n * 4}}};
+    data.append(reinterpret_cast<const char*>(v.data()), n * 4);
+  }
+  nlohmann::json config = {{"n_layers", spec.n_layers}, {"d_model", d},
+                           {"n_heads", spec.n_heads},   {"d_ff", ff},
+                           {"max_len", spec.max_len},   {"vocab_size", vocab},
+                           {"word_offset", 36},         {"n_interval_buckets", 8},
+                           {"interval_edges_ms", {60, 100, 150, 220, 350, 600}},
+                           {"norm_eps", 1e-5},
+                           {"intent_labels", {"prose", "code", "url", "command"}},
+                           {"app_types", {"chat", "search", "code", "editor", "url"}}};
+  std::string words;
+  for (size_t i = 0; i < spec.words.size(); ++i) words += (i ? "\n" : "") + spec.words[i];
+  header["__metadata__"] = {{"format", "keydecide-model"},
+                            {"format_version", "1"},
+                            {"config", config.dump()},
+                            {"words", words}};
+  if (edit) edit(&header);
+  std::string h = header.dump();
+  while (h.size() % 8) h += ' ';
+  std::string out(8, '\0');
+  const uint64_t len = h.size();
+  std::memcpy(out.data(), &len, 8);
+  return out + h + data;
+}
+
+}  // namespace keydecide::testing
+
+#endif  // KEYDECIDE_TESTS_MODEL_FIXTURE_H_

@@ -1,0 +1,98 @@
+// Sessions on an engine with a (tiny, random) model: the decision carries the heads, and
+// the incrementally kept model state equals a fresh encoding of the same text.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "keydecide/engine.h"
+#include "model_fixture.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+testing::TinyModelSpec Spec(int max_len) {
+  testing::TinyModelSpec spec;
+  spec.max_len = max_len;
+  return spec;
+}
+
+TEST(ModelSessionTest, DecisionCarriesTheHeads) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes(Spec(64)));
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->info().scorer, "model");
+  ASSERT_EQ(engine->info().intent_labels.size(), 4u);
+  auto session = engine->NewSession(SessionOptions());
+  ASSERT_TRUE(session->Type("we will meet at the sta").ok());
+  Decision d;
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_TRUE(d.has_model);
+  EXPECT_EQ(d.tier, Tier::kFullModel);
+  EXPECT_FALSE(d.candidates.empty());
+  EXPECT_GT(d.popup.probability, 0.0f);
+  EXPECT_LT(d.popup.probability, 1.0f);
+  EXPECT_GT(d.autocorrect.confidence, 0.0f);
+  ASSERT_EQ(d.intent.probabilities.size(), 4u);
+  EXPECT_FALSE(d.intent.label.empty());
+  EXPECT_GE(d.timings.model_us, 0.0f);
+  // At a word start the model proposes words of its own vocabulary too.
+  ASSERT_TRUE(session->Type("tion ").ok());
+  ASSERT_TRUE(session->Decide(200, &d).ok());
+  EXPECT_GT(d.candidates.size(), 3u);
+}
+
+// Whatever path led to a text, the decision must be the one a fresh session computes for
+// that text: the token sequence diffing in ModelTrack must not drift.
+TEST(ModelSessionTest, IncrementalStateEqualsFreshState) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes(Spec(64)));
+  ASSERT_NE(engine, nullptr);
+  auto session = engine->NewSession(SessionOptions());
+  std::mt19937 rng(5);
+  const std::string keys = "the dog cat, a meeting. we will";
+  Decision d1, d2;
+  for (int step = 0; step < 120; ++step) {
+    const int op = static_cast<int>(rng() % 10);
+    if (op < 7) {
+      ASSERT_TRUE(session->Type(std::string(1, keys[rng() % keys.size()])).ok());
+    } else if (op < 9) {
+      ASSERT_TRUE(session->Backspace().ok());
+    } else {
+      ASSERT_TRUE(session->Accept("station").ok());
+    }
+    if (session->text().size() > 60) {
+      ASSERT_TRUE(session->SetContext("a dog ").ok());
+    }
+    ASSERT_TRUE(session->Decide(5, &d1).ok());
+    auto fresh = engine->NewSession(SessionOptions());
+    ASSERT_TRUE(fresh->SetContext(session->text()).ok());
+    ASSERT_TRUE(fresh->Decide(5, &d2).ok());
+    // The heads read only the model state (candidate scores also weigh the session's
+    // history, which the fresh session lacks).
+    ASSERT_NEAR(d1.popup.probability, d2.popup.probability, 1e-5) << "text '" << session->text() << "'";
+    ASSERT_NEAR(d1.autocorrect.confidence, d2.autocorrect.confidence, 1e-5);
+    ASSERT_EQ(d1.intent.probabilities.size(), d2.intent.probabilities.size());
+    for (size_t i = 0; i < d1.intent.probabilities.size(); ++i) {
+      ASSERT_NEAR(d1.intent.probabilities[i], d2.intent.probabilities[i], 1e-5);
+    }
+  }
+}
+
+TEST(ModelSessionTest, LongTypingOverflowsTheWindowSafely) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes(Spec(16)));
+  ASSERT_NE(engine, nullptr);
+  auto session = engine->NewSession(SessionOptions());
+  Decision d;
+  const std::string text = testing::ReadFixture("tiny_corpus.txt");
+  for (size_t i = 0; i < 1500 && i < text.size(); ++i) {
+    ASSERT_TRUE(session->Type(text.substr(i, 1)).ok());
+    ASSERT_TRUE(session->Decide(3, &d).ok());
+    ASSERT_TRUE(d.has_model);
+  }
+  std::string word(40, 'q');  // a composition longer than the window's keystroke share
+  ASSERT_TRUE(session->Type(" " + word).ok());
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+}
+
+}  // namespace
+}  // namespace keydecide

@@ -1,0 +1,141 @@
+// The fp32 reference model: file validation, incremental steps against block encoding,
+// and KV-cache truncation. Parity with PyTorch is in model_parity_test.
+
+#include "model/transformer.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "model/safetensors.h"
+#include "model_fixture.h"
+
+namespace keydecide {
+namespace {
+
+constexpr float kTolerance = 1e-4f;
+
+std::unique_ptr<Transformer> Load(const std::string& bytes, Status* status = nullptr) {
+  std::unique_ptr<SafetensorsFile> file;
+  Status s = SafetensorsFile::FromBytes(bytes, &file);
+  std::unique_ptr<Transformer> model;
+  if (s.ok()) s = Transformer::Load(*file, &model);
+  if (status) *status = s;
+  return model;
+}
+
+std::vector<TokenInput> RandomTokens(int n, int vocab, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<TokenInput> t;
+  for (int i = 0; i < n; ++i) {
+    t.push_back({static_cast<int32_t>(rng() % vocab), static_cast<uint8_t>(rng() % 8),
+                 static_cast<uint8_t>(rng() % 2)});
+  }
+  return t;
+}
+
+TEST(TransformerTest, StepsMatchBlockEncoding) {
+  auto model = Load(testing::TinyModelBytes());
+  ASSERT_NE(model, nullptr);
+  const ModelConfig& c = model->config();
+  const auto tokens = RandomTokens(c.max_len, c.vocab_size, 1);
+  KvCache a(c), b(c);
+  std::vector<float> block(static_cast<size_t>(c.max_len) * c.d_model), y(c.d_model);
+  model->Encode(tokens, &a, block.data());
+  for (int t = 0; t < c.max_len; ++t) {
+    model->Step(tokens[t], &b, y.data());
+    for (int i = 0; i < c.d_model; ++i) {
+      ASSERT_NEAR(y[i], block[t * c.d_model + i], kTolerance) << "position " << t;
+    }
+  }
+  EXPECT_EQ(b.length(), c.max_len);
+}
+
+TEST(TransformerTest, TruncateThenStepEqualsFreshEncoding) {
+  auto model = Load(testing::TinyModelBytes());
+  ASSERT_NE(model, nullptr);
+  const ModelConfig& c = model->config();
+  auto tokens = RandomTokens(12, c.vocab_size, 2);
+  KvCache cache(c);
+  std::vector<float> y(c.d_model), block(static_cast<size_t>(c.max_len) * c.d_model);
+  for (const auto& t : tokens) model->Step(t, &cache, y.data());
+  // Backspace twice, type two other keys.
+  cache.Truncate(10);
+  tokens.resize(10);
+  for (const auto& t : RandomTokens(2, c.vocab_size, 3)) {
+    tokens.push_back(t);
+    model->Step(t, &cache, y.data());
+  }
+  KvCache fresh(c);
+  model->Encode(tokens, &fresh, block.data());
+  for (int i = 0; i < c.d_model; ++i) ASSERT_NEAR(y[i], block[11 * c.d_model + i], kTolerance);
+}
+
+TEST(TransformerTest, HeadsAreProbabilities) {
+  auto model = Load(testing::TinyModelBytes());
+  ASSERT_NE(model, nullptr);
+  KvCache cache(model->config());
+  std::vector<float> y(model->config().d_model), intent(4), logits(model->n_words());
+  model->Step({ModelConfig::kBos, 0, 0}, &cache, y.data());
+  const float p = model->Popup(y.data());
+  EXPECT_GT(p, 0.0f);
+  EXPECT_LT(p, 1.0f);
+  model->Intent(y.data(), intent.data());
+  EXPECT_NEAR(intent[0] + intent[1] + intent[2] + intent[3], 1.0f, 1e-5f);
+  model->WordLogits(y.data(), logits.data());
+  EXPECT_FLOAT_EQ(logits[6], model->WordLogit(y.data(), 6));
+  EXPECT_EQ(model->WordIndex("dog"), 8);
+  EXPECT_EQ(model->WordIndex("unicorn"), ModelConfig::kUnkWord);
+  EXPECT_TRUE(model->IsLetterWord(8));
+  EXPECT_FALSE(model->IsLetterWord(4));  // "."
+  EXPECT_FALSE(model->IsLetterWord(0));  // <unk>
+}
+
+TEST(TransformerTest, F16WeightsAndHalfConversion) {
+  EXPECT_EQ(HalfToFloat(0x3C00), 1.0f);
+  EXPECT_EQ(HalfToFloat(0xC000), -2.0f);
+  EXPECT_EQ(HalfToFloat(0x0001), 5.9604644775390625e-08f);  // smallest subnormal
+  EXPECT_EQ(HalfToFloat(0x7BFF), 65504.0f);
+  EXPECT_TRUE(std::isinf(HalfToFloat(0x7C00)));
+  EXPECT_TRUE(std::isnan(HalfToFloat(0x7E00)));
+}
+
+TEST(TransformerTest, MalformedFilesAreRefused) {
+  const std::string good = testing::TinyModelBytes();
+  Status s;
+  ASSERT_NE(Load(good, &s), nullptr) << s.ToString();
+  // Truncated anywhere: never a crash, always an error.
+  for (size_t cut = 0; cut < good.size(); cut += 1 + cut / 5) {
+    EXPECT_EQ(Load(good.substr(0, cut), &s), nullptr) << "cut " << cut;
+    EXPECT_FALSE(s.ok());
+  }
+  using Edit = void (*)(nlohmann::json*);
+  const std::pair<const char*, Edit> edits[] = {
+      {"missing tensor", [](nlohmann::json* h) { h->erase("ln_f.bias"); }},
+      {"wrong shape", [](nlohmann::json* h) { (*h)["ln_f.bias"]["shape"] = {15}; }},
+      {"offsets outside",
+       [](nlohmann::json* h) { (*h)["ln_f.bias"]["data_offsets"] = {0, 1u << 30}; }},
+      {"bad dtype", [](nlohmann::json* h) { (*h)["ln_f.bias"]["dtype"] = "I64"; }},
+      {"not our format", [](nlohmann::json* h) { (*h)["__metadata__"]["format"] = "other"; }},
+      {"newer version",
+       [](nlohmann::json* h) { (*h)["__metadata__"]["format_version"] = "9"; }},
+      {"bad config", [](nlohmann::json* h) { (*h)["__metadata__"]["config"] = "{\"n_layers\": -1}"; }},
+      {"config not JSON", [](nlohmann::json* h) { (*h)["__metadata__"]["config"] = "{"; }},
+      {"short vocabulary", [](nlohmann::json* h) { (*h)["__metadata__"]["words"] = "<unk>"; }},
+      {"long vocabulary",
+       [](nlohmann::json* h) {
+         (*h)["__metadata__"]["words"] = (*h)["__metadata__"]["words"].get<std::string>() + "\nx";
+       }},
+  };
+  for (const auto& [what, edit] : edits) {
+    EXPECT_EQ(Load(testing::TinyModelBytes({}, edit), &s), nullptr) << what;
+    EXPECT_FALSE(s.ok()) << what;
+  }
+  EXPECT_EQ(Load(std::string(8, '\xFF') + "{}", &s), nullptr);  // absurd header length
+  EXPECT_EQ(Load(std::string("\x02\0\0\0\0\0\0\0[]", 10), &s), nullptr);  // not an object
+  std::unique_ptr<Transformer> m;
+  EXPECT_EQ(Transformer::Open("/nonexistent.safetensors", &m).code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace keydecide
