@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 #include <map>
 
 #include "keydecide/engine.h"
@@ -113,6 +114,15 @@ TEST(ReplayTest, WordFragmentsAreNoWordStarts) {
   ASSERT_TRUE(Replay("don't", &session, options, &r).ok());
   EXPECT_EQ(r.words, 2u);
   EXPECT_EQ(r.word_starts, 1u);
+}
+
+TEST(ReplayTest, RocAuc) {
+  EXPECT_DOUBLE_EQ(RocAuc({{0.9f, true}, {0.1f, false}}), 1.0);
+  EXPECT_DOUBLE_EQ(RocAuc({{0.1f, true}, {0.9f, false}}), 0.0);
+  EXPECT_DOUBLE_EQ(RocAuc({{0.5f, true}, {0.5f, false}}), 0.5);  // a tie counts half
+  // 2 positives, 2 negatives: pairs (0.8>0.3 yes, 0.8>0.6 yes, 0.4>0.3 yes, 0.4>0.6 no) = 3/4.
+  EXPECT_DOUBLE_EQ(RocAuc({{0.8f, true}, {0.4f, true}, {0.3f, false}, {0.6f, false}}), 0.75);
+  EXPECT_TRUE(std::isnan(RocAuc({{0.5f, true}})));
 }
 
 TEST(ReplayTest, RefusesBadOptions) {

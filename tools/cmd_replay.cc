@@ -1,5 +1,6 @@
 // keydecide replay: simulated typing of a text file; keystroke savings and latency.
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -69,6 +70,8 @@ void AddReplayCommand(CLI::App* app) {
           {"decisions", r.latency_us.size()},
           {"latency_us", {{"p50", p50}, {"p95", p95}, {"p99", p99}}},
       };
+      const double auc = r.PopupAuc();
+      out["popup_auc"] = std::isnan(auc) ? nlohmann::json(nullptr) : nlohmann::json(auc);
       std::cout << out.dump(2) << "\n";
       return;
     }
@@ -82,6 +85,7 @@ void AddReplayCommand(CLI::App* app) {
     std::printf("words picked    %.4f of %llu\n",
                 r.words ? static_cast<double>(r.words_picked) / r.words : 0.0,
                 static_cast<unsigned long long>(r.words));
+    if (!r.popup.empty()) std::printf("popup AUC       %.4f\n", r.PopupAuc());
     std::printf("latency         p50 %.1f us, p95 %.1f us, p99 %.1f us over %zu decisions\n",
                 p50, p95, p99, r.latency_us.size());
   });

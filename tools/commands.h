@@ -18,6 +18,7 @@ namespace keydecide {
 struct EngineFlags {
   std::string model_dir;
   std::string lexicon;
+  std::string model;
   std::string layout = "qwerty";
   std::string language = "en";
   int max_candidates = EngineOptions().max_candidates;
@@ -35,6 +36,7 @@ void AddPredictCommand(CLI::App* app);
 void AddReplayCommand(CLI::App* app);
 void AddLexiconCommand(CLI::App* app);
 void AddInfoCommand(CLI::App* app);
+void AddEvalCommand(CLI::App* app);
 
 }  // namespace keydecide
 

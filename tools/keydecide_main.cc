@@ -10,6 +10,9 @@ void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--model-dir", model_dir,
                   "Models folder (default: $KEYDECIDE_MODEL_DIR, else the bundled models/)");
   cmd->add_option("--lexicon", lexicon, "Lexicon file (default: <model-dir>/<lang>/lexicon.kdlex)");
+  cmd->add_option("--model", model,
+                  "Model file, or 'none' for the count baseline (default: <model-dir>/<lang>/"
+                  "model.safetensors when present)");
   cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
   cmd->add_option("--lang", language, "Language pack")->capture_default_str();
   cmd->add_option("--max-candidates", max_candidates, "Candidates searched and scored per key")
@@ -24,6 +27,7 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   options.keyboard_layout = layout;
   options.language = language;
   options.max_candidates = max_candidates;
+  options.model_path = model;
   std::unique_ptr<Engine> engine;
   CheckOrDie(Engine::Open(options, &engine), "cannot open the engine");
   return engine;
@@ -46,7 +50,9 @@ void AddInfoCommand(CLI::App* app) {
               << "lexicon words:   " << info.lexicon_words << "\n"
               << "lexicon bytes:   " << info.lexicon_bytes << "\n"
               << "keyboard layout: " << info.keyboard_layout << "\n"
-              << "scorer:          " << info.scorer << "\n";
+              << "scorer:          " << info.scorer << "\n"
+              << "model:           " << (info.model_path.empty() ? "(none)" : info.model_path)
+              << "\n";
   });
 }
 
@@ -60,6 +66,7 @@ int main(int argc, char** argv) {
   keydecide::AddReplayCommand(&app);
   keydecide::AddLexiconCommand(&app);
   keydecide::AddInfoCommand(&app);
+  keydecide::AddEvalCommand(&app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

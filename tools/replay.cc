@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "keydecide/engine.h"
 #include "tools/utf8_boundary.h"
@@ -36,6 +37,30 @@ double Rate(uint64_t num, uint64_t den) { return den ? static_cast<double>(num) 
 
 }  // namespace
 
+double RocAuc(std::vector<std::pair<float, bool>> scored) {
+  // Mann-Whitney U: the mean rank of the positives among all, ties sharing their ranks.
+  std::sort(scored.begin(), scored.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  double positive_rank_sum = 0;
+  uint64_t positives = 0;
+  for (size_t i = 0; i < scored.size();) {
+    size_t j = i;
+    while (j < scored.size() && scored[j].first == scored[i].first) ++j;
+    const double mid_rank = (static_cast<double>(i) + static_cast<double>(j - 1)) / 2.0 + 1.0;
+    for (size_t k = i; k < j; ++k) {
+      if (scored[k].second) {
+        positive_rank_sum += mid_rank;
+        ++positives;
+      }
+    }
+    i = j;
+  }
+  const uint64_t negatives = scored.size() - positives;
+  if (positives == 0 || negatives == 0) return std::nan("");
+  const double p = static_cast<double>(positives);
+  return (positive_rank_sum - p * (p + 1) / 2.0) / (p * static_cast<double>(negatives));
+}
+
 double ReplayResult::ksr() const { return characters ? 1.0 - Rate(keystrokes, characters) : 0; }
 double ReplayResult::ksr_word_only() const {
   return characters ? 1.0 - Rate(keystrokes_word_only, characters) : 0;
@@ -49,6 +74,10 @@ double ReplayResult::LatencyQuantile(double q) const {
   const size_t i = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v.end());
   return v[i];
+}
+
+double ReplayResult::PopupAuc() const {
+  return RocAuc(popup);
 }
 
 Status Replay(std::string_view text, Session* session, const ReplayOptions& options,
@@ -91,6 +120,10 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
                                        std::chrono::steady_clock::now() - start)
                                        .count());
       const int rank = RankOf(decision, word);
+      if (decision.has_model) {
+        result->popup.push_back(
+            {decision.popup.probability, rank >= 0 && rank < 3 && word.size() - i >= 2});
+      }
       if (i == 0 && word_start) {
         result->next_word_top1 += rank == 0;
         result->next_word_top3 += rank >= 0 && rank < 3;

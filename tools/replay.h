@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "keydecide/status.h"
@@ -38,6 +39,9 @@ struct ReplayResult {
   uint64_t next_word_top1 = 0;       // intended word ranked first at its start (of word_starts)
   uint64_t next_word_top3 = 0;       // ... among the first three
   std::vector<float> latency_us;     // wall time of every Decide call
+  // With a model: every decision's popup probability and whether showing it would have
+  // helped (the intended word in the top 3 with at least 2 letters left to type).
+  std::vector<std::pair<float, bool>> popup;
 
   double ksr() const;
   double ksr_word_only() const;
@@ -45,7 +49,13 @@ struct ReplayResult {
   double next_word_top3_rate() const;
   // q-quantile of latency_us (0 <= q <= 1), 0 when empty.
   double LatencyQuantile(double q) const;
+  // Area under the ROC curve of the popup probabilities (ties count half); NaN when
+  // there is no model or only one class.
+  double PopupAuc() const;
 };
+
+// Area under the ROC curve of (score, is_positive) pairs; NaN with one class only.
+double RocAuc(std::vector<std::pair<float, bool>> scored);
 
 // Types `text` (valid UTF-8) into `session`, which should start empty. Returns
 // InvalidArgument for invalid UTF-8 or suggestions outside 1..200, or the first error the

@@ -1,0 +1,68 @@
+#include "tools/eval.h"
+
+#include <gtest/gtest.h>
+
+#include "keydecide/engine.h"
+#include "model_fixture.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+TEST(EvalTest, ParsesTypoPairs) {
+  std::unordered_map<std::string, std::string> typo_of;
+  size_t skipped = 0;
+  ASSERT_TRUE(ParseTypoPairs("teh\tthe\nstasion\tStation\r\nalot\ta lot\ndont\tdon't\n"
+                             "teh2\tthe\nthe\tThe\nrecieve\treceive\nrecieev\treceive\n",
+                             &typo_of, &skipped)
+                  .ok());
+  EXPECT_EQ(typo_of.size(), 4u);
+  EXPECT_EQ(typo_of["the"], "teh");
+  EXPECT_EQ(typo_of["station"], "stasion");
+  EXPECT_EQ(typo_of["don't"], "dont");
+  EXPECT_EQ(typo_of["receive"], "recieve");  // the first misspelling wins
+  EXPECT_EQ(skipped, 3u);                     // "a lot", "teh2", "the"/"The"
+  EXPECT_FALSE(ParseTypoPairs("no tab here\n", &typo_of, &skipped).ok());
+}
+
+TEST(EvalTest, AutocorrectCountsAndRestoresTheText) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes());
+  ASSERT_NE(engine, nullptr);
+  auto session = engine->NewSession(SessionOptions());
+  const std::unordered_map<std::string, std::string> typo_of = {{"the", "teh"},
+                                                                {"station", "stasion"}};
+  const std::string text = "The meeting is at the station.\nWe go.";
+  AutocorrectEvalResult r;
+  ASSERT_TRUE(EvalAutocorrect(text, typo_of, session.get(), &r).ok());
+  EXPECT_EQ(r.typos, 3u);
+  EXPECT_EQ(r.correct_words, 5u);
+  EXPECT_LE(r.corrected + r.wrongly_corrected, r.typos);
+  EXPECT_LE(r.false_corrections, r.correct_words);
+  EXPECT_EQ(session->text(), text);  // every typo was put right again
+}
+
+TEST(EvalTest, AutocorrectWithoutAModelNeverCorrects) {
+  auto engine = testing::FixtureEngine();
+  auto session = engine->NewSession(SessionOptions());
+  AutocorrectEvalResult r;
+  ASSERT_TRUE(EvalAutocorrect("see teh dog", {{"the", "teh"}}, session.get(), &r).ok());
+  EXPECT_EQ(r.typos, 0u);  // "teh" is not the correct side of a pair
+  EXPECT_EQ(r.false_corrections, 0u);
+}
+
+TEST(EvalTest, Intent) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes());
+  IntentEvalResult r;
+  ASSERT_TRUE(EvalIntent("prose\tthe dog sleeps\ncode\tint main() {\n\nurl\twww.debian.org\n",
+                         *engine, &r)
+                  .ok());
+  EXPECT_EQ(r.total, 3u);
+  EXPECT_EQ(r.labels.size(), 3u);
+  EXPECT_LE(r.correct, r.total);
+  EXPECT_FALSE(EvalIntent("no label here\n", *engine, &r).ok());
+  auto baseline = testing::FixtureEngine();
+  EXPECT_EQ(EvalIntent("prose\tx\n", *baseline, &r).code(), Status::Code::kNotSupported);
+}
+
+}  // namespace
+}  // namespace keydecide

@@ -1,0 +1,146 @@
+#include "tools/eval.h"
+
+#include <cctype>
+
+#include "keydecide/engine.h"
+
+namespace keydecide {
+
+namespace {
+
+bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool IsSimpleWord(std::string_view w) {
+  if (w.empty() || !IsAsciiLetter(w.front()) || !IsAsciiLetter(w.back())) return false;
+  for (char c : w) {
+    if (!IsAsciiLetter(c) && c != '\'') return false;
+  }
+  return true;
+}
+
+// Calls fn(line) for each line without its newline (and a trailing '\r').
+template <typename Fn>
+Status ForEachLine(std::string_view text, Fn fn) {
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    KD_RETURN_IF_ERROR(fn(line));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+double AutocorrectEvalResult::corrected_rate() const {
+  return typos ? static_cast<double>(corrected) / static_cast<double>(typos) : 0.0;
+}
+
+double AutocorrectEvalResult::false_correction_rate() const {
+  return correct_words ? static_cast<double>(false_corrections) / static_cast<double>(correct_words)
+                       : 0.0;
+}
+
+Status ParseTypoPairs(std::string_view tsv, std::unordered_map<std::string, std::string>* typo_of,
+                      size_t* skipped) {
+  *skipped = 0;
+  int line_no = 0;
+  return ForEachLine(tsv, [&](std::string_view line) {
+    ++line_no;
+    const size_t tab = line.find('\t');
+    if (tab == std::string_view::npos) {
+      return Status::InvalidArgument("typo pairs line " + std::to_string(line_no) + " has no tab");
+    }
+    const std::string_view typo = line.substr(0, tab), fix = line.substr(tab + 1);
+    if (!IsSimpleWord(typo) || !IsSimpleWord(fix) || Lower(typo) == Lower(fix)) {
+      ++*skipped;
+    } else {
+      typo_of->emplace(Lower(fix), std::string(typo));
+    }
+    return Status::OK();
+  });
+}
+
+Status EvalAutocorrect(std::string_view text,
+                       const std::unordered_map<std::string, std::string>& typo_of,
+                       Session* session, AutocorrectEvalResult* result) {
+  *result = AutocorrectEvalResult();
+  Decision d;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    if (!IsAsciiLetter(text[pos])) {
+      size_t end = pos + 1;  // one character, a whole UTF-8 sequence
+      while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+      KD_RETURN_IF_ERROR(session->Type(text.substr(pos, end - pos)));
+      pos = end;
+      continue;
+    }
+    size_t end = pos;
+    while (end < text.size() &&
+           (IsAsciiLetter(text[end]) ||
+            (text[end] == '\'' && end + 1 < text.size() && IsAsciiLetter(text[end + 1])))) {
+      ++end;
+    }
+    const std::string_view word = text.substr(pos, end - pos);
+    auto it = typo_of.find(Lower(word));
+    std::string typed(it != typo_of.end() ? it->second : std::string(word));
+    if (it != typo_of.end() && std::isupper(static_cast<unsigned char>(word[0]))) {
+      typed[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(typed[0])));
+    }
+    KD_RETURN_IF_ERROR(session->Type(typed));
+    KD_RETURN_IF_ERROR(session->Decide(3, &d));
+    const bool apply = d.autocorrect.apply;
+    if (it != typo_of.end()) {
+      ++result->typos;
+      if (apply && Lower(d.autocorrect.replacement) == Lower(word)) {
+        ++result->corrected;
+      } else if (apply) {
+        ++result->wrongly_corrected;
+      }
+      for (size_t i = 0; i < typed.size(); ++i) KD_RETURN_IF_ERROR(session->Backspace());
+      KD_RETURN_IF_ERROR(session->Type(word));  // the text goes on as written
+    } else {
+      ++result->correct_words;
+      result->false_corrections += apply;
+    }
+    pos = end;
+  }
+  return Status::OK();
+}
+
+Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result) {
+  *result = IntentEvalResult();
+  if (engine.info().intent_labels.empty()) {
+    return Status::NotSupported("intent needs a model; the engine runs the count baseline");
+  }
+  Decision d;
+  int line_no = 0;
+  return ForEachLine(tsv, [&](std::string_view line) {
+    ++line_no;
+    const size_t tab = line.find('\t');
+    if (tab == std::string_view::npos || tab == 0) {
+      return Status::InvalidArgument("intent line " + std::to_string(line_no) +
+                                     " is not label<TAB>text");
+    }
+    auto session = engine.NewSession(SessionOptions());
+    KD_RETURN_IF_ERROR(session->SetContext(line.substr(tab + 1)));
+    KD_RETURN_IF_ERROR(session->Decide(1, &d));
+    auto& per = result->labels[std::string(line.substr(0, tab))];
+    const bool ok = d.intent.label == line.substr(0, tab);
+    ++per.total;
+    per.correct += ok;
+    ++result->total;
+    result->correct += ok;
+    return Status::OK();
+  });
+}
+
+}  // namespace keydecide

@@ -1,0 +1,60 @@
+// Offline evaluations of the decision heads, through the public Session API:
+//   autocorrect: typos from a pairs file typed in context; is the typo replaced by the
+//                right word, and are correctly typed words left alone?
+//   intent:      labelled lines; is the predicted intent the label?
+
+#ifndef KEYDECIDE_TOOLS_EVAL_H_
+#define KEYDECIDE_TOOLS_EVAL_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class Engine;
+class Session;
+
+// correction (lower case) -> misspelling, from "misspelling<TAB>correction" lines. Pairs
+// whose sides are not single words of letters and apostrophes are skipped (counted in
+// *skipped); the first misspelling of a correction wins. InvalidArgument for a line
+// without a tab or invalid UTF-8.
+Status ParseTypoPairs(std::string_view tsv, std::unordered_map<std::string, std::string>* typo_of,
+                      size_t* skipped);
+
+struct AutocorrectEvalResult {
+  uint64_t typos = 0;              // words typed as their misspelling
+  uint64_t corrected = 0;          // ... whose decision replaced them by the right word
+  uint64_t wrongly_corrected = 0;  // ... replaced by another word
+  uint64_t correct_words = 0;      // words typed as written
+  uint64_t false_corrections = 0;  // ... that the decision would have changed
+  double corrected_rate() const;
+  double false_correction_rate() const;
+};
+
+// Types `text` (valid UTF-8) into `session`, every word (letters and inner apostrophes)
+// whose lower case is a key of typo_of replaced by its misspelling (first letter's case
+// kept), asks for a decision at the end of each word, then restores the true word.
+Status EvalAutocorrect(std::string_view text,
+                       const std::unordered_map<std::string, std::string>& typo_of,
+                       Session* session, AutocorrectEvalResult* result);
+
+struct IntentEvalResult {
+  struct PerLabel {
+    uint64_t total = 0, correct = 0;
+  };
+  std::map<std::string, PerLabel> labels;
+  uint64_t total = 0, correct = 0;
+};
+
+// "label<TAB>text" lines: each text in a fresh session, intent taken from its decision.
+// InvalidArgument for a malformed line; NotSupported when the engine has no model.
+Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_TOOLS_EVAL_H_
