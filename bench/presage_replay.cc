@@ -1,0 +1,143 @@
+// presage_replay: the replay of tools/replay.h with Presage (Debian's presage, a smoothed
+// n-gram predictor) behind the same Session interface, so both engines are measured by the
+// same typist on the same text. Used by bench/presage_compare.sh.
+//
+//   presage_replay --db NGRAMS.db --text FILE [--suggestions K] [--max-chars N]
+
+#include <presage.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "keydecide/engine.h"
+#include "tools/replay.h"
+#include "tools/utf8_boundary.h"
+
+namespace keydecide {
+namespace {
+
+// Presage reads the text before the cursor through this callback.
+class TextCallback : public PresageCallback {
+ public:
+  explicit TextCallback(const std::string* text) : text_(text) {}
+  std::string get_past_stream() const override { return *text_; }
+  std::string get_future_stream() const override { return ""; }
+
+ private:
+  const std::string* text_;
+};
+
+bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+class PresageSession : public Session {
+ public:
+  PresageSession(const std::string& db, int suggestions)
+      : callback_(&text_), presage_(&callback_) {
+    presage_.config("Presage.PredictorRegistry.PREDICTORS",
+                    "DefaultSmoothedNgramPredictor DefaultRecencyPredictor");
+    presage_.config("Presage.Predictors.DefaultSmoothedNgramPredictor.DBFILENAME", db);
+    presage_.config("Presage.ContextTracker.ONLINE_LEARNING", "no");
+    presage_.config("Presage.Selector.SUGGESTIONS", std::to_string(suggestions));
+  }
+
+  Status Type(std::string_view t) override {
+    text_ += t;
+    return Status::OK();
+  }
+  Status Backspace() override {
+    if (!text_.empty()) text_.pop_back();
+    return Status::OK();
+  }
+  Status Accept(std::string_view word) override {
+    text_.resize(text_.size() - composition().size());
+    text_ += word;
+    return Status::OK();
+  }
+  Status SetContext(std::string_view t) override {
+    text_ = t;
+    return Status::OK();
+  }
+  Status Decide(int k, Decision* out) override {
+    const std::vector<std::string> words = presage_.predict();
+    out->candidates.clear();
+    for (const std::string& w : words) {
+      if (static_cast<int>(out->candidates.size()) == k) break;
+      out->candidates.push_back({w, 0, 0, CandidateKind::kCompletion});
+    }
+    return Status::OK();
+  }
+  std::string_view text() const override { return text_; }
+  std::string_view composition() const override {
+    size_t start = text_.size();
+    while (start > 0 && IsAsciiLetter(text_[start - 1])) --start;
+    return std::string_view(text_).substr(start);
+  }
+
+ private:
+  std::string text_;
+  TextCallback callback_;
+  Presage presage_;
+};
+
+}  // namespace
+}  // namespace keydecide
+
+int main(int argc, char** argv) {
+  CLI::App app{"Replay a text with Presage behind keydecide's Session interface"};
+  std::string db, text_path;
+  int suggestions = 3;
+  size_t max_chars = 0;
+  app.add_option("--db", db, "Presage n-gram database (text2ngram, sqlite)")->required();
+  app.add_option("--text", text_path, "Text to type")->required();
+  app.add_option("--suggestions", suggestions, "Candidates the typist looks at");
+  app.add_option("--max-chars", max_chars, "Type only the first N bytes, cut at a line end");
+  CLI11_PARSE(app, argc, argv);
+
+  std::FILE* f = std::fopen(text_path.c_str(), "rb");
+  if (f == nullptr) {
+    std::cerr << "presage_replay: cannot open " << text_path << "\n";
+    return 1;
+  }
+  std::string text;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
+  std::fclose(f);
+  if (max_chars > 0 && text.size() > max_chars) {
+    const size_t nl = text.rfind('\n', max_chars - 1);
+    text.resize(nl == std::string::npos ? keydecide::BoundaryAtOrAfter(text, max_chars) : nl + 1);
+  }
+  try {
+    keydecide::PresageSession session(db, std::max(suggestions, 3));
+    keydecide::ReplayOptions options;
+    options.suggestions = suggestions;
+    keydecide::ReplayResult r;
+    const keydecide::Status s = keydecide::Replay(text, &session, options, &r);
+    if (!s.ok()) {
+      std::cerr << "presage_replay: " << s.ToString() << "\n";
+      return 1;
+    }
+    nlohmann::json out = {
+        {"engine", "presage"},
+        {"ksr", r.ksr()},
+        {"ksr_word_only", r.ksr_word_only()},
+        {"next_word_top1", r.next_word_top1_rate()},
+        {"next_word_top3", r.next_word_top3_rate()},
+        {"keystrokes", r.keystrokes},
+        {"characters", r.characters},
+        {"latency_us",
+         {{"p50", r.LatencyQuantile(0.5)}, {"p95", r.LatencyQuantile(0.95)},
+          {"p99", r.LatencyQuantile(0.99)}}},
+    };
+    std::cout << out.dump(2) << "\n";
+  } catch (const std::exception& e) {  // Presage reports configuration errors by throwing
+    std::cerr << "presage_replay: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
