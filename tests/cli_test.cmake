@@ -23,7 +23,7 @@ set(LEX ${WORK}/fixture.kdlex)
 run_ok(${KEYDECIDE} lexicon build --input ${FIXTURES}/tiny_corpus.txt:2.0 --out ${LEX} --min-count 1)
 expect_contains("${OUT}" "words")
 
-set(ENGINE --model-dir ${MODELS} --lexicon ${LEX})
+set(ENGINE --model-dir ${MODELS} --lexicon ${LEX} --model none)
 run_ok(${KEYDECIDE} predict ${ENGINE} --context "we will meet at the" --prefix "sta" --json)
 expect_contains("${OUT}" "\"text\":\"station\"")
 expect_contains("${OUT}" "\"timings_us\"")
@@ -41,6 +41,15 @@ expect_contains("${out}" "key=\\t composition= candidates=")
 
 run_ok(${KEYDECIDE} info ${ENGINE})
 expect_contains("${OUT}" "baseline-unigram")
+
+# The bundled language pack: lexicon and model load, the decision carries the heads.
+run_ok(${KEYDECIDE} predict --model-dir ${MODELS} --context "see you" --prefix "tomo" --json)
+expect_contains("${OUT}" "\"text\":\"tomorrow\"")
+foreach(key popup autocorrect intent probabilities "\"has_model\":true")
+  expect_contains("${OUT}" "${key}")
+endforeach()
+run_ok(${KEYDECIDE} info --model-dir ${MODELS})
+expect_contains("${OUT}" "scorer:          model")
 
 # A damaged lexicon: a clear error and a non-zero exit, never a crash.
 execute_process(COMMAND ${CMAKE_COMMAND} -E echo_append "" OUTPUT_FILE ${WORK}/empty.kdlex)

@@ -1,6 +1,7 @@
 // keydecide predict: one decision for a given context and typed prefix.
 
 #include <cctype>
+#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,12 @@ void AddPredictCommand(CLI::App* app) {
                                      {"kind", CandidateKindName(c.kind)}});
       }
       out["tier"] = TierName(d.tier);
+      out["has_model"] = d.has_model;
+      out["popup"] = {{"probability", d.popup.probability}, {"show", d.popup.show}};
+      out["autocorrect"] = {{"apply", d.autocorrect.apply},
+                            {"replacement", d.autocorrect.replacement},
+                            {"confidence", d.autocorrect.confidence}};
+      out["intent"] = {{"label", d.intent.label}, {"probabilities", d.intent.probabilities}};
       out["timings_us"] = {{"features", d.timings.features_us},
                            {"candidates", d.timings.candidates_us},
                            {"model", d.timings.model_us},
@@ -62,6 +69,12 @@ void AddPredictCommand(CLI::App* app) {
       const Candidate& c = d.candidates[i];
       std::cout << i + 1 << ". " << c.text << "\t" << c.score << "\t" << CandidateKindName(c.kind)
                 << "\n";
+    }
+    if (d.has_model) {
+      std::printf("popup %.2f (%s)  autocorrect %.2f%s%s  intent %s\n", d.popup.probability,
+                  d.popup.show ? "show" : "hide", d.autocorrect.confidence,
+                  d.autocorrect.apply ? " -> " : "", d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "",
+                  d.intent.label.c_str());
     }
     std::cout << "total " << d.timings.total_us << " us\n";
   });

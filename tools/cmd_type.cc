@@ -78,6 +78,11 @@ void Redraw(const Session& session, const Decision& d, bool first) {
   for (size_t i = 0; i < d.candidates.size(); ++i) {
     std::printf("  [%zu] %s", i + 1, d.candidates[i].text.c_str());
   }
+  if (d.has_model) {
+    std::printf("   popup %.2f %s", d.popup.probability, d.popup.show ? "show" : "hide");
+    if (d.autocorrect.apply) std::printf("  autocorrect -> %s", d.autocorrect.replacement.c_str());
+    std::printf("  intent %s", d.intent.label.c_str());
+  }
   std::fputs("\n", stdout);
   const StageTimings& t = d.timings;
   std::printf(
@@ -94,6 +99,10 @@ void PrintScripted(std::string_view key, const Session& session, const Decision&
               std::string(session.composition()).c_str());
   for (size_t i = 0; i < d.candidates.size(); ++i) {
     std::printf("%s%s", i ? "," : "", d.candidates[i].text.c_str());
+  }
+  if (d.has_model) {
+    std::printf(" popup=%.2f autocorrect=%s intent=%s", d.popup.probability,
+                d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "-", d.intent.label.c_str());
   }
   std::printf(" total_us=%.1f\n", d.timings.total_us);
 }

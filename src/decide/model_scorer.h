@@ -19,8 +19,8 @@ class Transformer;
 class ModelScorer : public Scorer {
  public:
   struct Options {
-    float channel_weight = 0.1f;  // nats per typing-slip point
-    float history_weight = 0.5f;  // nats per log(1 + recent uses)
+    float channel_weight = 1.0f;  // nats per typing-slip point (tuned by replay on dev)
+    float history_weight = 0.2f;  // nats per log(1 + recent uses) (tuned likewise)
   };
 
   // REQUIRES: lexicon and model outlive this object. oov_count is the summed count of the

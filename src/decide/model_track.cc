@@ -54,8 +54,12 @@ void ModelTrack::BuildSequence(std::string_view text, size_t composition_start) 
   const int max_len = model_->config().max_len;
   const std::string_view word = text.substr(composition_start);
   const int chars = static_cast<int>(std::min<size_t>(utf8::Length(word), max_len / 4));
-  // Room for the context: all but [BOS] [APP] [SEP] and the keystrokes.
-  const int room = max_len - 3 - chars;
+  // Room for the context: all but [BOS] [APP] [SEP] and the keystrokes, and at most
+  // kMaxContextTokens (see the header).
+  const int room = std::min(max_len - 3 - chars, kMaxContextTokens);
+  // The context starts at the current paragraph (a newline starts a new message).
+  const size_t newline = text.substr(0, composition_start).rfind('\n');
+  if (newline != std::string_view::npos) window_start_ = std::max(window_start_, newline + 1);
   for (int attempt = 0; attempt < 2; ++attempt) {
     wanted_.clear();
     wanted_.push_back({ModelConfig::kBos, 0, 0});

@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""Write and read the typing model's weight file (docs/MODEL.md, "File").
+
+safetensors layout, written by hand (struct + json, no safetensors package): an 8-byte
+little-endian header length, the JSON header (tensor name -> dtype, shape, data_offsets;
+`__metadata__` with string values), padded with spaces so that the data starts at a
+multiple of 8, then the raw row-major little-endian tensor data with no holes.
+
+Tensors follow the contract's order, except that the few whose byte size is not a
+multiple of 8 (the one-element head biases) go last, so every other tensor starts
+8-byte aligned in an mmapped file.
+
+Usage: export.py CHECKPOINT.pt OUT.safetensors [--dtype f16|f32]   (a train.py checkpoint)
+       export.py --verify FILE.safetensors
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import struct
+import sys
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import tokens as T  # noqa: E402
+
+FORMAT = "keydecide-model"
+FORMAT_VERSION = "1"
+_DTYPES = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2")}
+_MAX_HEADER = 64 << 20  # a sane bound: the vocabulary is well under 1 MB
+
+
+def expected_shapes(config: Mapping) -> dict[str, tuple[int, ...]]:
+    """Tensor name -> shape, in the contract's order."""
+    d, f, V, L = config["d_model"], config["d_ff"], config["vocab_size"], config["max_len"]
+    shapes: dict[str, tuple[int, ...]] = {
+        "tok_emb.weight": (V, d), "pos_emb.weight": (L, d),
+        "ivl_emb.weight": (config["n_interval_buckets"], d), "bs_emb.weight": (2, d)}
+    for i in range(config["n_layers"]):
+        p = f"layers.{i}."
+        shapes.update({
+            p + "ln1.weight": (d,), p + "ln1.bias": (d,),
+            p + "attn.qkv.weight": (3 * d, d), p + "attn.qkv.bias": (3 * d,),
+            p + "attn.out.weight": (d, d), p + "attn.out.bias": (d,),
+            p + "ln2.weight": (d,), p + "ln2.bias": (d,),
+            p + "mlp.fc1.weight": (f, d), p + "mlp.fc1.bias": (f,),
+            p + "mlp.fc2.weight": (d, f), p + "mlp.fc2.bias": (d,)})
+    n_intent = len(config["intent_labels"])
+    shapes.update({
+        "ln_f.weight": (d,), "ln_f.bias": (d,),
+        "heads.popup.weight": (1, d), "heads.popup.bias": (1,),
+        "heads.autocorrect.weight": (1, d), "heads.autocorrect.bias": (1,),
+        "heads.intent.weight": (n_intent, d), "heads.intent.bias": (n_intent,)})
+    return shapes
+
+
+def write_safetensors(path: str | Path, tensors: Mapping[str, np.ndarray], config: Mapping,
+                      words: Sequence[str], dtype: str = "f16") -> int:
+    """Write the model file; `tensors` are float arrays by contract name. Returns bytes."""
+    st_dtype = {"f16": "F16", "f32": "F32"}[dtype.lower()]
+    np_dtype = _DTYPES[st_dtype]
+    shapes = expected_shapes(config)
+    if set(tensors) != set(shapes):
+        missing, extra = set(shapes) - set(tensors), set(tensors) - set(shapes)
+        raise ValueError(f"tensor names differ from the contract: missing {sorted(missing)}, "
+                         f"extra {sorted(extra)}")
+    if len(words) != config["vocab_size"] - config["word_offset"]:
+        raise ValueError("words must have vocab_size - word_offset entries")
+    if any("\n" in w or not w for w in words):
+        raise ValueError("a vocabulary word is empty or holds a newline")
+    arrays = {}
+    for name, shape in shapes.items():
+        a = np.ascontiguousarray(np.asarray(tensors[name], dtype=np.float32))
+        if a.shape != shape:
+            raise ValueError(f"{name}: shape {a.shape}, contract says {shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name}: not finite")
+        arrays[name] = a.astype(np_dtype)
+    order = sorted(shapes, key=lambda n: arrays[n].nbytes % 8 != 0)  # stable: contract order
+    header: dict = {"__metadata__": {
+        "format": FORMAT, "format_version": FORMAT_VERSION,
+        "config": json.dumps(dict(config), separators=(",", ":")),
+        "words": "\n".join(words)}}
+    offset = 0
+    for name in order:
+        n = arrays[name].nbytes
+        header[name] = {"dtype": st_dtype, "shape": list(arrays[name].shape),
+                        "data_offsets": [offset, offset + n]}
+        offset += n
+    # Raw UTF-8 in the JSON (not \u escapes): simpler for a minimal C++ JSON reader.
+    blob = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    blob += b" " * ((8 - (8 + len(blob)) % 8) % 8)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(struct.pack("<Q", len(blob)))
+        f.write(blob)
+        for name in order:
+            f.write(arrays[name].tobytes())
+    tmp.replace(path)
+    return 8 + len(blob) + offset
+
+
+def read_safetensors(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    """Read any safetensors file of F32/F16 tensors, checking the layout strictly:
+    (tensors as float32 arrays, metadata). Raises ValueError on a malformed file."""
+    data = Path(path).read_bytes()
+    if len(data) < 8:
+        raise ValueError("file shorter than the header length")
+    (n,) = struct.unpack_from("<Q", data, 0)
+    if n > _MAX_HEADER or 8 + n > len(data):
+        raise ValueError(f"header length {n} out of range")
+    try:
+        header = json.loads(data[8:8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"bad header JSON: {e}") from None
+    if not isinstance(header, dict):
+        raise ValueError("header is not a JSON object")
+    meta = header.pop("__metadata__", {}) or {}
+    if not all(isinstance(v, str) for v in meta.values()):
+        raise ValueError("metadata values must be strings")
+    body = memoryview(data)[8 + n:]
+    spans = []
+    tensors = {}
+    for name, info in header.items():
+        dtype = _DTYPES.get(info.get("dtype"))
+        if dtype is None:
+            raise ValueError(f"{name}: unsupported dtype {info.get('dtype')}")
+        shape = tuple(int(s) for s in info["shape"])
+        begin, end = (int(x) for x in info["data_offsets"])
+        count = int(np.prod(shape)) if shape else 1
+        if not 0 <= begin <= end <= len(body) or end - begin != count * dtype.itemsize:
+            raise ValueError(f"{name}: data_offsets {begin}..{end} do not fit shape {shape}")
+        spans.append((begin, end))
+        raw = np.frombuffer(body[begin:end], dtype=dtype)
+        tensors[name] = raw.reshape(shape).astype(np.float32)
+    spans.sort()
+    pos = 0
+    for begin, end in spans:
+        if begin != pos:
+            raise ValueError("tensor data has holes or overlaps")
+        pos = end
+    if pos != len(body):
+        raise ValueError("trailing bytes after the tensor data")
+    return tensors, meta
+
+
+def verify_model_file(path: str | Path) -> tuple[dict[str, np.ndarray], dict, list[str]]:
+    """Read a model file and check it against the contract: (tensors, config, words)."""
+    tensors, meta = read_safetensors(path)
+    if meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"not a {FORMAT} v{FORMAT_VERSION} file")
+    config = json.loads(meta["config"])
+    if config["word_offset"] != T.WORD_OFFSET or config["intent_labels"] != T.INTENT_LABELS \
+            or config["app_types"] != T.APP_TYPES \
+            or config["interval_edges_ms"] != T.INTERVAL_EDGES_MS \
+            or config["n_interval_buckets"] != T.N_INTERVAL_BUCKETS:
+        raise ValueError("config constants differ from the contract")
+    shapes = expected_shapes(config)
+    if set(tensors) != set(shapes):
+        raise ValueError("tensor names differ from the contract")
+    for name, shape in shapes.items():
+        if tensors[name].shape != shape:
+            raise ValueError(f"{name}: shape {tensors[name].shape}, expected {shape}")
+    words = meta["words"].split("\n")
+    if len(words) != config["vocab_size"] - config["word_offset"] \
+            or words[:4] != T.WORD_SPECIALS:
+        raise ValueError("words do not match vocab_size or do not start with the specials")
+    return tensors, config, words
+
+
+def model_from_file(path: str | Path):
+    """A TypingModel (float32, eval mode) with the file's weights, and its words."""
+    import torch
+
+    from model import ModelConfig, TypingModel
+    tensors, config, words = verify_model_file(path)
+    model = TypingModel(ModelConfig.from_dict(config))
+    model.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in tensors.items()})
+    return model.eval(), words
+
+
+def export_model(model, words: Sequence[str], path: str | Path, dtype: str = "f16") -> int:
+    """Write a TypingModel (or its state_dict owner) to `path`."""
+    state = {k: v.detach().float().cpu().numpy() for k, v in model.state_dict().items()}
+    return write_safetensors(path, state, model.cfg.file_config(), words, dtype)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Export or verify a keydecide model file.")
+    ap.add_argument("checkpoint", nargs="?", type=Path, help="train.py checkpoint (best.pt)")
+    ap.add_argument("out", nargs="?", type=Path, help="output .safetensors")
+    ap.add_argument("--dtype", choices=["f16", "f32"], default="f16")
+    ap.add_argument("--verify", type=Path, help="check a model file and print a summary")
+    args = ap.parse_args()
+    if args.verify:
+        tensors, config, words = verify_model_file(args.verify)
+        n = sum(t.size for t in tensors.values())
+        print(f"{args.verify}: ok, {len(tensors)} tensors, {n} parameters, "
+              f"{len(words)} words, config {json.dumps(config)}")
+        return
+    if not args.checkpoint or not args.out:
+        ap.error("give CHECKPOINT and OUT, or --verify FILE")
+    import torch
+
+    from model import ModelConfig, TypingModel
+    ckpt = torch.load(args.checkpoint, map_location="cpu")
+    model = TypingModel(ModelConfig.from_dict(ckpt["model_config"]))
+    model.load_state_dict(ckpt["model"])
+    size = export_model(model, ckpt["words"], args.out, args.dtype)
+    print(f"{args.out}: {size} bytes ({args.dtype})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Training smoke test (tiny config, inline corpus) and the weight file round trip."""
+
+import json
+import struct
+
+import pytest
+
+from conftest import need_torch
+
+torch = need_torch()
+
+import export  # noqa: E402
+import train as TR  # noqa: E402
+from model import ModelConfig, TypingModel  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def run(tiny_data, tiny_config, tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    result = TR.train(tiny_config, tiny_data, out, device="cpu", max_steps=20,
+                      log=lambda s: None, progress=False)
+    return out, result
+
+
+def test_training_reduces_the_loss(run):
+    out, result = run
+    hist = result["history"]
+    assert hist[0]["step"] == 5 and hist[-1]["step"] == 20
+    assert hist[-1]["loss/word"] < hist[0]["loss/word"] - 0.2
+    assert hist[-1]["loss/lm"] < hist[0]["loss/lm"]
+    assert result["evals"] and "popup_auc" in result["evals"][-1]
+    for name in ("model.safetensors", "best.pt", "metrics.json", "curves.png", "model.json"):
+        assert (out / name).stat().st_size > 0
+    metrics = json.loads((out / "metrics.json").read_text())  # strict JSON (no NaN)
+    assert metrics["best_step"] in (10, 20)
+    assert set(metrics["best"]) >= {"sep_top1", "sep_top3", "key_top1", "key_top3",
+                                    "popup_auc", "autocorrect_precision", "autocorrect_recall",
+                                    "intent_acc_prose", "intent_acc_code", "intent_acc_url",
+                                    "intent_acc_command"}
+
+
+def test_export_round_trip_gives_identical_logits(run):
+    out, _ = run
+    ckpt = torch.load(out / "best.pt", map_location="cpu")
+    model = TypingModel(ModelConfig.from_dict(ckpt["model_config"])).eval()
+    model.load_state_dict(ckpt["model"])
+    loaded, words = export.model_from_file(out / "model.safetensors")  # F32 (tiny config)
+    assert words == ckpt["words"]
+    tok = torch.tensor([[1, 3, 40, 41, 2, 10, 12, 20]])
+    ivl = torch.tensor([[0, 0, 0, 0, 0, 7, 3, 2]])
+    bs = torch.tensor([[0, 0, 0, 0, 0, 0, 1, 0]])
+    a, b = model.outputs(tok, ivl, bs), loaded.outputs(tok, ivl, bs)
+    for k in a:
+        assert torch.equal(a[k], b[k]), k
+    # F16: the same model within half precision.
+    export.export_model(model, words, out / "half.safetensors", "f16")
+    half, _ = export.model_from_file(out / "half.safetensors")
+    c = half.outputs(tok, ivl, bs)
+    assert torch.allclose(a["word_logits"], c["word_logits"], atol=2e-2)
+
+
+def test_file_layout(run):
+    out, _ = run
+    data = (out / "model.safetensors").read_bytes()
+    (n,) = struct.unpack("<Q", data[:8])
+    assert (8 + n) % 8 == 0  # data starts 8-byte aligned; the header is space-padded
+    header = json.loads(data[8:8 + n])
+    meta = header.pop("__metadata__")
+    assert meta["format"] == "keydecide-model" and meta["format_version"] == "1"
+    assert all(isinstance(v, str) for v in meta.values())
+    config = json.loads(meta["config"])
+    assert set(config) == {"n_layers", "d_model", "n_heads", "d_ff", "max_len", "vocab_size",
+                           "word_offset", "n_interval_buckets", "interval_edges_ms", "norm_eps",
+                           "intent_labels", "app_types"}
+    assert config["interval_edges_ms"] == [60, 100, 150, 220, 350, 600]
+    words = meta["words"].split("\n")
+    assert words[:4] == ["<unk>", "<num>", "<url>", "<email>"]
+    assert len(words) == config["vocab_size"] - config["word_offset"]
+    spans = sorted(tuple(v["data_offsets"]) for v in header.values())
+    assert spans[0][0] == 0 and spans[-1][1] == len(data) - 8 - n
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))  # no holes
+    assert all(v["dtype"] == "F32" for v in header.values())
+
+
+def test_corrupted_files_are_rejected(run, tmp_path):
+    good = (run[0] / "model.safetensors").read_bytes()
+    (n,) = struct.unpack("<Q", good[:8])
+    cases = {
+        "truncated": good[:-10],
+        "short": good[:5],
+        "huge_header": struct.pack("<Q", 1 << 40) + good[8:],
+        "bad_json": good[:8] + b"[" + good[9:],
+        "trailing": good + b"\0" * 8,
+    }
+    for name, blob in cases.items():
+        path = tmp_path / f"{name}.safetensors"
+        path.write_bytes(blob)
+        with pytest.raises(ValueError):
+            export.verify_model_file(path)
+
+
+def test_lr_schedule():
+    tcfg = {"lr": 1.0, "min_lr_ratio": 0.1, "warmup_steps": 10, "schedule": "cosine"}
+    assert TR.lr_at(0, 0.0, tcfg) == pytest.approx(0.1)
+    assert TR.lr_at(9, 0.0, tcfg) == pytest.approx(1.0)
+    assert TR.lr_at(50, 0.5, tcfg) == pytest.approx(0.55)
+    assert TR.lr_at(100, 1.0, tcfg) == pytest.approx(0.1)
+
+
+def test_auc():
+    np = pytest.importorskip("numpy")
+    assert TR.auc(np.array([0.1, 0.4, 0.35, 0.8]), np.array([0, 0, 1, 1])) == pytest.approx(0.75)
+    assert TR.auc(np.array([0.5, 0.5]), np.array([0, 1])) == pytest.approx(0.5)
+
+
+def test_time_budget_stops_in_time_and_exports(tiny_data, tiny_config, tmp_path):
+    # A budget already used up by the reserve for the final evaluation: stop at the first
+    # check, still evaluate and export the best checkpoint.
+    result = TR.train(tiny_config, tiny_data, tmp_path, device="cpu", max_steps=10_000,
+                      time_budget_min=0.05, log=lambda s: None, progress=False)
+    assert result["stop_reason"] == "time_budget"
+    assert result["steps"] == tiny_config["train"]["log_every"]
+    export.verify_model_file(tmp_path / "model.safetensors")

@@ -1,0 +1,665 @@
+#!/usr/bin/python3
+"""Train the typing model (docs/MODEL.md) on simulated typing of the training text.
+
+  /usr/bin/python3 training/train.py --config training/config/en.json --data data/en --out runs/en
+  torchrun --nproc_per_node 2 training/train.py --config ... --out ...      (DDP)
+
+Runs on CPU, one CUDA GPU (bf16 autocast) and under torchrun (DistributedDataParallel:
+gloo on CPU, nccl on CUDA; only rank 0 logs and writes). Examples are sampled with fresh
+noise in DataLoader workers from the token cache (dataset.py). Training is step based;
+with --time-budget-min it also stops in time to evaluate and export the best checkpoint
+before the budget ends, and the cosine schedule follows whichever of steps or time runs
+out first. Outputs in --out: model.safetensors (best dev checkpoint), model.json (what
+produced it), best.pt, metrics.json, curves.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import inspect
+import json
+import math
+import os
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+START_TIME = time.time()  # the time budget counts from here (imports included)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info  # noqa: E402
+
+import dataset as D  # noqa: E402
+import tokens as T  # noqa: E402
+from export import export_model  # noqa: E402
+from model import ModelConfig, TypingModel, count_parameters  # noqa: E402
+from typing_sim import IGNORE, batch_arrays  # noqa: E402
+
+TASKS = ["word", "lm", "popup", "autocorrect", "intent"]
+
+
+# --- distributed setup -----------------------------------------------------------------------
+
+class Dist:
+    """Rank, world size and device; torchrun sets RANK / WORLD_SIZE / LOCAL_RANK."""
+
+    def __init__(self, device: str = "auto"):
+        self.world = int(os.environ.get("WORLD_SIZE", "1"))
+        self.rank = int(os.environ.get("RANK", "0"))
+        self.local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+        self.local_world = int(os.environ.get("LOCAL_WORLD_SIZE", str(self.world)))
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        if device.startswith("cuda"):
+            if device == "cuda":
+                device = f"cuda:{self.local_rank}"
+            torch.cuda.set_device(torch.device(device))
+        self.device = torch.device(device)
+        self.ddp = self.world > 1
+        # Tensors given to collectives stay referenced here until the group is destroyed:
+        # a gloo worker thread dropping the last reference to a Python-owned tensor needs
+        # the GIL, and waiting for it while the main thread tears the group down deadlocks
+        # (seen with PyTorch 1.13).
+        self._keep: list[torch.Tensor] = []
+        if self.ddp and not dist.is_initialized():
+            dist.init_process_group("nccl" if self.device.type == "cuda" else "gloo")
+
+    @property
+    def main(self) -> bool:
+        return self.rank == 0
+
+    def broadcast(self, values: list[float]) -> list[float]:
+        """Rank 0's values on every rank (decisions that must agree: stop, eval, LR)."""
+        if not self.ddp:
+            return values
+        t = torch.tensor(values, dtype=torch.float64, device=self.device)
+        dist.broadcast(t, 0)
+        self._keep.append(t)
+        return t.tolist()
+
+    def close(self) -> None:
+        """Call after the DDP wrapper is gone (its reducer holds the group)."""
+        if self.ddp and dist.is_initialized():
+            dist.barrier()
+            dist.destroy_process_group()
+        self._keep.clear()
+
+
+# --- data --------------------------------------------------------------------------------------
+
+class TypingStream(IterableDataset):
+    """Endless batches of fresh examples. Each (rank, worker) has its own random stream."""
+
+    def __init__(self, corpus: D.Corpus, cfg: dict, batch_size: int, seed: int, rank: int):
+        self.corpus, self.cfg = corpus, cfg
+        self.batch_size, self.seed, self.rank = batch_size, seed, rank
+
+    def __iter__(self) -> Iterator[dict[str, torch.Tensor]]:
+        info = get_worker_info()
+        worker = info.id if info is not None else 0
+        rng = random.Random(D.worker_seed(self.seed, self.rank, worker))
+        sampler = D.ExampleSampler(self.corpus, D.make_simulator(self.cfg, self.corpus), self.cfg)
+        max_len = self.cfg["model"]["max_len"]
+        while True:
+            examples = [sampler.sample(rng) for _ in range(self.batch_size)]
+            yield {k: torch.from_numpy(v) for k, v in batch_arrays(examples, max_len).items()}
+
+
+def to_device(batch: dict[str, torch.Tensor], device: torch.device) -> dict[str, torch.Tensor]:
+    return {k: v.to(device, non_blocking=True) for k, v in batch.items()}
+
+
+def auto_workers(setting, local_world: int) -> int:
+    if setting != "auto":
+        return int(setting)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(12, (cpus or 2) // max(1, local_world) - 1))
+
+
+# --- losses ------------------------------------------------------------------------------------
+
+class TrainModule(nn.Module):
+    """The model plus the learned loss weights (Kendall et al. 2018: each task's loss is
+    scaled by exp(-s) and s/2 is added, s = log variance, learned). One module, so that
+    DDP synchronises the loss weights with everything else."""
+
+    def __init__(self, model: TypingModel, tcfg: dict):
+        super().__init__()
+        self.model = model
+        self.log_vars = nn.Parameter(torch.zeros(len(TASKS)))
+        self.weighting = tcfg["loss_weighting"]
+        self.min_log_var = float(tcfg.get("min_log_var", -3.0))
+        self.use_lm = bool(tcfg["lm_loss"])
+        self.fixed = [float(tcfg.get("task_weights", {}).get(t, 1.0)) for t in TASKS]
+
+    def forward(self, b: dict[str, torch.Tensor]):
+        m = self.model
+        y = m(b["tokens"], b["buckets"], b["backspace"])
+        B, L, Dm = y.shape
+        yf = y.reshape(-1, Dm)
+        word_t = b["word_target"].reshape(-1)
+        lm_t = b["lm_target"].reshape(-1)
+        is_word = word_t != IGNORE
+        sel = (is_word | (lm_t != IGNORE)) if self.use_lm else is_word
+        idx = sel.nonzero().squeeze(1)
+        # Logits only where a loss needs them (not at padding): the tied output layer
+        # over ~20k words is most of the model's arithmetic.
+        ys = yf[idx]
+        logits = m.word_logits(ys).float()
+        w_sel = is_word[idx]
+        target = torch.where(w_sel, word_t[idx], lm_t[idx])
+        ce = F.cross_entropy(logits, target, reduction="none")
+        losses = {"word": ce[w_sel].mean()}
+        losses["lm"] = ce[~w_sel].mean() if self.use_lm else ce.new_zeros(())
+
+        # Popup: label from the detached logits, "target in the top 3 now and >= 2 letters
+        # left" (so picking it saves keystrokes); at [SEP] and every keystroke.
+        yw, lw, tw = ys[w_sel], logits[w_sel].detach(), target[w_sel]
+        in_top3 = (lw.topk(3, dim=-1).indices == tw[:, None]).any(-1)
+        left = b["letters_left"].reshape(-1)[idx][w_sel]
+        popup_label = (in_top3 & (left >= 2)).float()
+        popup_logit = m.heads.popup(yw).squeeze(-1).float()
+        losses["popup"] = F.binary_cross_entropy_with_logits(popup_logit, popup_label)
+
+        # Autocorrect at the last keystroke: "the typed word is wrong and the top-1 is right".
+        y_last = y[torch.arange(B, device=y.device), b["last_key"]]
+        with torch.no_grad():
+            top1 = m.word_logits(y_last.detach()).argmax(-1)
+        word_last = b["word_target"].gather(1, b["last_key"][:, None]).squeeze(1)
+        ac_label = (b["typed_wrong"] & b["pickable"] & (top1 == word_last)).float()
+        ac_logit = m.heads.autocorrect(y_last).squeeze(-1).float()
+        losses["autocorrect"] = F.binary_cross_entropy_with_logits(ac_logit, ac_label)
+
+        # Intent at [SEP] and every keystroke.
+        intent_t = b["intent"][:, None].expand(B, L).reshape(-1)[idx][w_sel]
+        losses["intent"] = F.cross_entropy(m.heads.intent(yw).float(), intent_t)
+
+        total = logits.new_zeros(())
+        for i, task in enumerate(TASKS):
+            if task == "lm" and not self.use_lm:
+                total = total + 0.0 * self.log_vars[i]  # DDP wants a grad for every parameter
+                continue
+            if self.weighting == "uncertainty":
+                s = self.log_vars[i].clamp(min=self.min_log_var)
+                total = total + self.fixed[i] * (torch.exp(-s) * losses[task] + 0.5 * s)
+            else:
+                # Keep log_vars in the graph (DDP expects every parameter to get a grad).
+                total = total + self.fixed[i] * losses[task] + 0.0 * self.log_vars[i]
+        stats = {"popup_pos": popup_label.mean().detach(), "ac_pos": ac_label.mean().detach(),
+                 "tokens": (b["tokens"] != T.PAD).sum().detach()}
+        return total, {k: v.detach() for k, v in losses.items()}, stats
+
+
+def make_optimizer(module: TrainModule, tcfg: dict, device: torch.device) -> torch.optim.Optimizer:
+    decay, no_decay = [], []
+    for name, p in module.named_parameters():
+        # Matrices (embeddings included) decay; biases, norms and loss weights do not.
+        (decay if p.dim() >= 2 else no_decay).append(p)
+    groups = [{"params": decay, "weight_decay": tcfg["weight_decay"]},
+              {"params": no_decay, "weight_decay": 0.0}]
+    kwargs = {"lr": tcfg["lr"], "betas": tuple(tcfg["betas"])}
+    if device.type == "cuda" and "fused" in inspect.signature(torch.optim.AdamW).parameters:
+        kwargs["fused"] = True
+    return torch.optim.AdamW(groups, **kwargs)
+
+
+def lr_at(step: int, progress: float, tcfg: dict) -> float:
+    """Linear warm-up over `warmup_steps`, then cosine from lr to lr * min_lr_ratio as
+    `progress` (0..1, the larger of step and time progress) goes from warm-up end to 1."""
+    base, floor = tcfg["lr"], tcfg["lr"] * tcfg["min_lr_ratio"]
+    warm = tcfg["warmup_steps"]
+    if step < warm:
+        return base * (step + 1) / warm
+    if tcfg.get("schedule", "cosine") == "constant":
+        return base
+    p = min(1.0, max(0.0, progress))
+    return floor + 0.5 * (base - floor) * (1 + math.cos(math.pi * p))
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+def auc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """ROC AUC by the rank-sum (Mann-Whitney) formula, ties averaged."""
+    labels = labels.astype(bool)
+    n_pos, n_neg = int(labels.sum()), int((~labels).sum())
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    order = np.argsort(scores, kind="mergesort")
+    ranks = np.empty(len(scores), float)
+    sorted_scores = scores[order]
+    i = 0
+    while i < len(scores):  # average ranks over ties
+        j = i
+        while j + 1 < len(scores) and sorted_scores[j + 1] == sorted_scores[i]:
+            j += 1
+        ranks[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return float((ranks[labels].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def amp_context(device: torch.device):
+    if device.type == "cuda":
+        return torch.autocast(device_type="cuda", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+@torch.no_grad()
+def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
+             device: torch.device) -> dict[str, float]:
+    """Dev metrics on a fixed set of simulated sessions (see README, Metrics)."""
+    was_training = model.training
+    model.eval()
+    acc: dict[str, list] = {k: [] for k in (
+        "ce", "is_sep", "top1", "top3", "popup_p", "popup_y", "lm_ce", "ac_p", "typed_wrong",
+        "pickable", "special", "top1_ok", "intent_pred", "intent_true")}
+    for cpu_batch in batches:
+        b = to_device(cpu_batch, device)
+        with amp_context(device):
+            y = model(b["tokens"], b["buckets"], b["backspace"])
+        y = y.float()
+        B = y.shape[0]
+        word_t = b["word_target"]
+        pos = (word_t != IGNORE).nonzero()  # [N, 2] (example, position): [SEP] and keys
+        yw = y[pos[:, 0], pos[:, 1]]
+        logits = model.word_logits(yw)
+        tgt = word_t[pos[:, 0], pos[:, 1]]
+        acc["ce"].append(F.cross_entropy(logits, tgt, reduction="none"))
+        top3 = logits.topk(3, dim=-1).indices
+        acc["top1"].append(top3[:, 0] == tgt)
+        acc["top3"].append((top3 == tgt[:, None]).any(-1))
+        acc["is_sep"].append(b["tokens"][pos[:, 0], pos[:, 1]] == T.SEP)
+        left = b["letters_left"][pos[:, 0], pos[:, 1]]
+        acc["popup_y"].append(acc["top3"][-1] & (left >= 2))
+        acc["popup_p"].append(torch.sigmoid(model.heads.popup(yw).squeeze(-1)))
+        lm_pos = (b["lm_target"] != IGNORE).nonzero()
+        acc["lm_ce"].append(F.cross_entropy(model.word_logits(y[lm_pos[:, 0], lm_pos[:, 1]]),
+                                            b["lm_target"][lm_pos[:, 0], lm_pos[:, 1]],
+                                            reduction="none"))
+        # At the last keystroke: autocorrect and intent.
+        ar = torch.arange(B, device=device)
+        y_last = y[ar, b["last_key"]]
+        word_last = word_t[ar, b["last_key"]]
+        acc["top1_ok"].append(model.word_logits(y_last).argmax(-1) == word_last)
+        acc["ac_p"].append(torch.sigmoid(model.heads.autocorrect(y_last).squeeze(-1)))
+        acc["typed_wrong"].append(b["typed_wrong"])
+        acc["pickable"].append(b["pickable"])
+        acc["special"].append((word_last == T.URL) | (word_last == T.EMAIL))
+        acc["intent_pred"].append(model.heads.intent(y_last).argmax(-1))
+        acc["intent_true"].append(b["intent"])
+    a = {k: torch.cat(v).float().cpu().numpy() for k, v in acc.items()}
+    a.update({k: a[k] > 0 for k in ("is_sep", "top1", "top3", "popup_y", "typed_wrong",
+                                     "pickable", "special", "top1_ok")})
+    model.train(was_training)
+    sep, key = a["is_sep"], ~a["is_sep"]
+    m: dict[str, float] = {
+        "dev_word_ce": float(a["ce"].mean()),
+        "dev_lm_ce": float(a["lm_ce"].mean()) if len(a["lm_ce"]) else float("nan"),
+        "sep_top1": float(a["top1"][sep].mean()), "sep_top3": float(a["top3"][sep].mean()),
+        "key_top1": float(a["top1"][key].mean()), "key_top3": float(a["top3"][key].mean()),
+        "popup_auc": auc(a["popup_p"], a["popup_y"]),
+        "popup_pos_rate": float(a["popup_y"].mean()),
+    }
+    # Autocorrect at threshold 0.5, against the head's own label (typed word wrong and the
+    # top-1 right) and as the engine would see it: a wrong vocabulary word fixed, or a
+    # correctly typed word changed (it fires while the top-1 is another word).
+    fire = a["ac_p"] > 0.5
+    wrong = a["typed_wrong"] & a["pickable"]
+    label = wrong & a["top1_ok"]
+    right = ~a["typed_wrong"] & ~a["special"]
+    m["autocorrect_precision"] = float((fire & label).sum()) / max(1.0, float(fire.sum()))
+    m["autocorrect_recall"] = float((fire & label).sum()) / max(1.0, float(label.sum()))
+    m["autocorrect_corrected_rate"] = float((fire & label).sum()) / max(1.0, float(wrong.sum()))
+    m["autocorrect_false_rate"] = float((fire & right & ~(a["top1_ok"] & a["pickable"])).sum()) \
+        / max(1.0, float(right.sum()))
+    accs = []
+    for i, name in enumerate(T.INTENT_LABELS):
+        mask = a["intent_true"] == i
+        if mask.any():
+            v = float((a["intent_pred"][mask] == i).mean())
+            m[f"intent_acc_{name}"] = v
+            accs.append(v)
+    m["intent_acc"] = float((a["intent_pred"] == a["intent_true"]).mean())
+    # Rows: true class, columns: predicted class (INTENT_LABELS order).
+    n = len(T.INTENT_LABELS)
+    conf = np.zeros((n, n), int)
+    np.add.at(conf, (a["intent_true"].astype(int), a["intent_pred"].astype(int)), 1)
+    m["intent_confusion"] = conf.tolist()
+    m["intent_acc_min_class"] = min(accs) if accs else float("nan")
+    return m
+
+
+# --- output ------------------------------------------------------------------------------------
+
+def plot_curves(history: list[dict], evals: list[dict], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    steps = [h["step"] for h in history]
+    ax = axes[0][0]
+    for task in TASKS:
+        vals = [h.get(f"loss/{task}") for h in history]
+        if any(v is not None and v > 0 for v in vals):
+            ax.plot(steps, vals, label=task)
+    ax.set_yscale("log")
+    ax.set_title("training losses")
+    ax.set_xlabel("step")
+    ax.legend()
+    ax = axes[0][1]
+    ax.plot(steps, [h["lr"] for h in history], label="lr")
+    ax.set_title("learning rate")
+    ax.set_xlabel("step")
+    ax2 = ax.twinx()
+    for task in TASKS:
+        ax2.plot(steps, [h.get(f"weight/{task}", float("nan")) for h in history], "--",
+                 label=f"w {task}")
+    ax2.set_yscale("log")
+    ax2.legend(fontsize=7)
+    if evals:
+        es = [e["step"] for e in evals]
+        ax = axes[1][0]
+        for k in ("sep_top1", "sep_top3", "key_top1", "key_top3"):
+            ax.plot(es, [e[k] for e in evals], marker="o", label=k)
+        ax.set_title("dev word accuracy")
+        ax.set_xlabel("step")
+        ax.legend()
+        ax = axes[1][1]
+        for k in ("popup_auc", "autocorrect_precision", "autocorrect_recall", "intent_acc",
+                  "intent_acc_min_class"):
+            ax.plot(es, [e.get(k, float("nan")) for e in evals], marker="o", label=k)
+        ax.set_title("dev heads")
+        ax.set_xlabel("step")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def _finite(obj):
+    """NaN/inf -> null: strict JSON readers reject NaN (e.g. popup AUC with no positives)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def write_json(path: Path, obj) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(_finite(obj), indent=1, allow_nan=False) + "\n")
+    tmp.replace(path)
+
+
+# --- training ----------------------------------------------------------------------------------
+
+def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "auto",
+          max_steps: int | None = None, time_budget_min: float | None = None,
+          log: Callable[[str], None] | None = None, command: str = "",
+          progress: bool = True, return_state: bool = False,
+          start_time: float | None = None) -> dict:
+    """Train, evaluate, export. Returns the metrics dict (rank 0) or {} (other ranks);
+    with return_state, every rank's result also holds its final weights ("state").
+    The time budget counts from `start_time` (default: now)."""
+    t0 = start_time or time.time()
+    env = Dist(device)
+    say = log or print
+    info = (lambda msg: say(msg)) if env.main else (lambda msg: None)
+    tcfg, mcfg = cfg["train"], cfg["model"]
+    out = Path(out_dir)
+    if env.main:
+        out.mkdir(parents=True, exist_ok=True)
+    max_steps = int(max_steps or tcfg["max_steps"])
+    budget_s = time_budget_min * 60 if time_budget_min else None
+
+    torch.manual_seed(tcfg["seed"])  # same initial weights on every rank
+    if env.device.type == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+
+    # Data: rank 0 builds the cache, the others wait for it and read it.
+    data_dir = Path(data_dir)
+    if env.main:
+        D.ensure_cache(data_dir, cfg, info)
+    if env.ddp:
+        dist.barrier()
+    cache = data_dir / "cache"
+    train_corpus = D.Corpus(cache, "train", cfg)
+    words = train_corpus.words
+    mc = ModelConfig.from_dict({**mcfg, "vocab_size": T.WORD_OFFSET + len(words)})
+    model = TypingModel(mc).to(env.device)
+    module = TrainModule(model, tcfg).to(env.device)
+    info(f"model: {count_parameters(model):,} parameters, vocab_size {mc.vocab_size}, "
+         f"device {env.device}, world {env.world}")
+
+    dev_batches: list[dict[str, torch.Tensor]] = []
+    if env.main:
+        dev_corpus = D.Corpus(cache, "dev", cfg)
+        ex = D.eval_examples(dev_corpus, cfg, tcfg["eval_examples"], tcfg["seed"])
+        bs = tcfg["eval_batch_size"]
+        dev_batches = [{k: torch.from_numpy(v) for k, v in
+                        batch_arrays(ex[i:i + bs], mc.max_len).items()}
+                       for i in range(0, len(ex), bs)]
+
+    per_rank = max(1, tcfg["batch_size"] // env.world)
+    stream = TypingStream(train_corpus, cfg, per_rank, tcfg["seed"], env.rank)
+    workers = auto_workers(tcfg["num_workers"], env.local_world)
+    loader_kwargs = {}
+    if workers > 0:
+        loader_kwargs = {"persistent_workers": True, "prefetch_factor": 4}
+    loader = DataLoader(stream, batch_size=None, num_workers=workers,
+                        pin_memory=env.device.type == "cuda", **loader_kwargs)
+
+    train_module: nn.Module = module
+    if env.ddp:
+        train_module = nn.parallel.DistributedDataParallel(
+            module, device_ids=[env.device.index] if env.device.type == "cuda" else None,
+            broadcast_buffers=False)
+    opt = make_optimizer(module, tcfg, env.device)
+
+    history: list[dict] = []
+    evals: list[dict] = []
+    best: dict = {"metric": float("inf"), "step": -1, "state": None, "metrics": None}
+    bad_evals = 0
+    eval_seconds = 0.0
+    reserve_s = 30.0  # final evaluation + export + shutdown, refined after each eval
+    metric_key = tcfg["early_stopping_metric"]
+    train_start = time.time()
+    last_eval_time = train_start
+    time_progress = 0.0
+    tokens_seen = 0
+    examples_seen = 0
+    window_tokens, window_start = 0, time.time()
+    sums: dict[str, float] = {}
+    n_sums = 0
+    stop_reason = "max_steps"
+    bar = None
+    if env.main and progress:
+        from tqdm import tqdm
+        bar = tqdm(total=max_steps, desc="train", unit="step", mininterval=2.0,
+                   dynamic_ncols=True, file=sys.stderr)
+
+    def run_eval(step: int) -> bool:
+        """Rank 0: evaluate, keep the best weights; True when patience is used up."""
+        nonlocal bad_evals, eval_seconds, reserve_s, last_eval_time
+        t = time.time()
+        m = evaluate(model, dev_batches, env.device)
+        eval_seconds = time.time() - t
+        reserve_s = max(30.0, 2.0 * eval_seconds + 15.0)
+        last_eval_time = time.time()
+        m["step"] = step
+        m["elapsed_s"] = round(time.time() - t0, 1)
+        evals.append(m)
+        improved = m[metric_key] < best["metric"]
+        if improved:
+            best.update(metric=m[metric_key], step=step, metrics=m,
+                        state={k: v.detach().to("cpu", copy=True)
+                               for k, v in model.state_dict().items()})
+            bad_evals = 0
+        else:
+            bad_evals += 1
+        info(f"eval step {step}: " + " ".join(
+            f"{k}={v:.4f}" for k, v in m.items() if isinstance(v, float) and k != "elapsed_s")
+             + f" intent_confusion={m['intent_confusion']}"
+             + (" *" if improved else ""))
+        write_json(out / "metrics.json", summary())
+        try:
+            plot_curves(history, evals, out / "curves.png")
+        except Exception as e:  # a plot must never stop training
+            info(f"plot failed: {e}")
+        return bad_evals >= tcfg["early_stopping_patience"]
+
+    def summary() -> dict:
+        return {"config": cfg, "command": command, "world_size": env.world,
+                "device": str(env.device), "torch": torch.__version__,
+                "parameters": count_parameters(model), "vocab_size": mc.vocab_size,
+                "steps": step, "examples_seen": examples_seen, "tokens_seen": tokens_seen,
+                "epochs_of_targets": examples_seen / max(1, D.epoch_tokens(train_corpus)),
+                "train_seconds": round(time.time() - train_start, 1),
+                "tokens_per_second": tokens_seen / max(1e-9, time.time() - train_start),
+                "stop_reason": stop_reason, "best_step": best["step"],
+                "best": best["metrics"], "history": history, "evals": evals}
+
+    module.train()
+    step = 0
+    data_iter = iter(loader)
+    while step < max_steps:
+        batch = to_device(next(data_iter), env.device)
+        lr = lr_at(step, max(step / max_steps, time_progress), tcfg)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        with amp_context(env.device):
+            total, losses, stats = train_module(batch)
+        opt.zero_grad(set_to_none=True)
+        total.backward()
+        if tcfg["grad_clip"]:
+            torch.nn.utils.clip_grad_norm_(module.parameters(), tcfg["grad_clip"])
+        opt.step()
+        step += 1
+        examples_seen += batch["tokens"].shape[0] * env.world
+        for k, v in losses.items():
+            sums[k] = sums.get(k, 0.0) + v  # tensors: no sync until the log step
+        for k, v in stats.items():
+            sums["stat/" + k] = sums.get("stat/" + k, 0.0) + v
+        n_sums += 1
+        if bar is not None:
+            bar.update(1)
+
+        if step % tcfg["log_every"] == 0 or step == max_steps:
+            # The only per-interval sync point: losses to the host, and rank 0's decisions
+            # (time progress, stop, evaluate) for every rank.
+            vals = {k: float(v) / n_sums for k, v in sums.items()}
+            step_tokens = vals.pop("stat/tokens") * n_sums * env.world
+            tokens_seen += int(step_tokens)
+            window_tokens += step_tokens
+            now = time.time()
+            rec = {"step": step, "lr": lr, "elapsed_s": round(now - t0, 1),
+                   "tokens_per_s": window_tokens / max(1e-9, now - window_start)}
+            rec.update({f"loss/{k}": v for k, v in vals.items() if not k.startswith("stat/")})
+            rec.update({k: v for k, v in vals.items() if k.startswith("stat/")})
+            for i, task in enumerate(TASKS):
+                rec[f"weight/{task}"] = float(torch.exp(-module.log_vars[i].clamp(
+                    min=module.min_log_var)).detach())
+            history.append(rec)
+            sums, n_sums = {}, 0
+            window_tokens, window_start = 0, now
+            if bar is not None:
+                bar.set_postfix(loss=f"{rec.get('loss/word', 0):.3f}",
+                                tok_s=f"{rec['tokens_per_s']:.0f}")
+            tp, stop_t, do_eval = 0.0, 0.0, 0.0
+            if env.main:
+                if budget_s:
+                    end = t0 + budget_s - reserve_s
+                    tp = (now - train_start) / max(1e-9, end - train_start)
+                    stop_t = float(now >= end)
+                since = now - last_eval_time
+                do_eval = float(step % tcfg["eval_every_steps"] < tcfg["log_every"]
+                                or since >= 60 * tcfg["eval_every_min"])
+            tp, stop_t, do_eval = env.broadcast([tp, stop_t, do_eval])
+            time_progress = tp
+            if stop_t:
+                stop_reason = "time_budget"
+                break
+            if do_eval and step < max_steps:
+                early = run_eval(step) if env.main else False
+                (early_f,) = env.broadcast([float(early)])
+                if early_f:
+                    stop_reason = "early_stopping"
+                    break
+
+    if bar is not None:
+        bar.close()
+    final_state = ({k: v.detach().to("cpu", copy=True) for k, v in module.state_dict().items()}
+                   if return_state else None)
+    result: dict = {}
+    if env.main:
+        if not evals or evals[-1]["step"] != step:
+            run_eval(step)
+        model.load_state_dict(best["state"])
+        size = export_model(model, words, out / "model.safetensors", tcfg["export_dtype"])
+        torch.save({"model": best["state"], "model_config": mc.__dict__, "words": words,
+                    "config": cfg, "step": best["step"]}, out / "best.pt")
+        result = summary()
+        result["export"] = {"path": str(out / "model.safetensors"), "bytes": size,
+                            "dtype": tcfg["export_dtype"]}
+        write_json(out / "metrics.json", result)
+        write_json(out / "model.json", {"command": command, "best_step": best["step"],
+                                        "dev_metrics": best["metrics"],
+                                        "config": mc.file_config(),
+                                        "train_seconds": result["train_seconds"],
+                                        "tokens_per_second": result["tokens_per_second"]})
+        try:
+            plot_curves(history, evals, out / "curves.png")
+        except Exception as e:
+            info(f"plot failed: {e}")
+        info(f"done: {step} steps ({stop_reason}), best step {best['step']} "
+             f"{metric_key}={best['metric']:.4f}, {result['tokens_per_second']:.0f} tokens/s, "
+             f"{size} bytes -> {out / 'model.safetensors'} "
+             f"({time.time() - t0:.0f} s since start)")
+    if final_state is not None:
+        result["state"] = final_state
+    del data_iter, loader  # stop the workers before the process group goes
+    del train_module  # the DDP reducer must let go of the process group before it is destroyed
+    gc.collect()
+    env.close()
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Train the keydecide typing model.")
+    ap.add_argument("--config", type=Path, required=True)
+    ap.add_argument("--data", type=Path, default=Path("data/en"))
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N")
+    ap.add_argument("--max-steps", type=int, default=None)
+    ap.add_argument("--time-budget-min", type=float, default=None,
+                    help="stop, evaluate and export the best checkpoint within this budget")
+    ap.add_argument("--workers", default=None, help="DataLoader workers per rank (or auto)")
+    ap.add_argument("--batch-size", type=int, default=None, help="global batch size")
+    ap.add_argument("--no-progress", action="store_true", help="no tqdm bar")
+    args = ap.parse_args()
+    cfg = D.load_config(args.config)
+    if args.workers is not None:
+        cfg["train"]["num_workers"] = args.workers
+    if args.batch_size:
+        cfg["train"]["batch_size"] = args.batch_size
+    launcher = "torchrun ... " if "LOCAL_RANK" in os.environ else ""
+    command = launcher + " ".join(shlex.quote(a) for a in sys.argv)
+    train(cfg, args.data, args.out, args.device, args.max_steps, args.time_budget_min,
+          command=command, progress=not args.no_progress, start_time=START_TIME)
+
+
+if __name__ == "__main__":
+    main()
