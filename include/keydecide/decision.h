@@ -51,8 +51,8 @@ struct PopupDecision {
 // What to do if the word being typed ends now (the host applies it on space/punctuation).
 struct AutocorrectDecision {
   bool apply = false;       // replace the typed letters with `replacement`
-  std::string replacement;  // the best candidate when it differs from what was typed
-  float confidence = 0;     // the model's P(typed word is wrong and the replacement right)
+  std::string replacement;  // the best candidate that could be the whole word ("" if none)
+  float confidence = 0;     // the model's P(typed word is wrong and its best word right)
 };
 
 // What kind of text this is. Empty without a model.

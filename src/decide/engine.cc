@@ -32,6 +32,7 @@ constexpr size_t kMaxAcceptBytes = 256;
 constexpr size_t kCandidateTextReserve = 4 * lexicon::kMaxKeyBytes + 16;
 constexpr int kMaxCandidatesLimit = 200;
 constexpr int kModelProposals = 16;     // model words added at a word start
+constexpr size_t kAutocorrectLengthSlack = 2;  // bytes a replacement may differ in length
 constexpr float kNatsPerPoint = 0.35f;  // search and baseline: one 10-point slip ~ 3.5 nats
 
 using Clock = std::chrono::steady_clock;
@@ -91,7 +92,7 @@ class ConcreteSession : public Session {
   void GatherCandidates();
   void AddModelProposals(const float* hidden);
   void ResizeCandidates(size_t k, std::vector<Candidate>* out);
-  void FillHeads(const float* hidden, const Decision& d, Decision* out);
+  void FillHeads(const float* hidden, bool capitalize, Decision* out);
 
   const ConcreteEngine* engine_;
   SessionOptions options_;
@@ -308,37 +309,42 @@ void ConcreteSession::ResizeCandidates(size_t k, std::vector<Candidate>* out) {
   }
 }
 
-void ConcreteSession::FillHeads(const float* hidden, const Decision& d, Decision* out) {
+void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   const Transformer& model = *engine_->model();
   const auto& labels = model.config().intent_labels;
   out->popup.probability = model.Popup(hidden);
-  out->popup.show = !d.candidates.empty() && out->popup.probability >= options_.popup_threshold;
-  out->autocorrect.apply = false;
-  out->autocorrect.confidence = 0;
-  out->autocorrect.replacement.clear();
-  if (!d.composition.empty() && !d.candidates.empty()) {
-    out->autocorrect.confidence = model.Autocorrect(hidden);
-    const std::string& best = d.candidates[0].text;
-    // Only a replacement that differs from the typed letters (ignoring case) is one.
-    bool differs = best.size() != d.composition.size();
-    for (size_t i = 0; !differs && i < best.size(); ++i) {
-      differs = ToLower(static_cast<unsigned char>(best[i])) !=
-                ToLower(static_cast<unsigned char>(d.composition[i]));
+  out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
+  AutocorrectDecision& ac = out->autocorrect;
+  ac.apply = false;
+  ac.confidence = 0;
+  ac.replacement.clear();
+  if (!typed_.empty()) {
+    ac.confidence = model.Autocorrect(hidden);
+    // The replacement is the best candidate that could be the whole word: not the typed
+    // letters themselves, and not much longer or shorter than them (completions are for
+    // words still being typed; autocorrect acts when the word ends).
+    const Lexicon& lex = engine_->lexicon();
+    const ScoredCandidate* best = nullptr;
+    for (const ScoredCandidate& c : scored_) {
+      const std::string_view key = c.entry != lexicon::kNoEntry ? lex.Key(c.entry) : c.text;
+      const size_t longer = std::max(key.size(), typed_.size());
+      const size_t shorter = std::min(key.size(), typed_.size());
+      if (key == typed_ || longer - shorter > kAutocorrectLengthSlack) continue;
+      if (best == nullptr || c.score > best->score) best = &c;
     }
-    if (differs) {
-      if (out->autocorrect.replacement.capacity() < kCandidateTextReserve) {
-        out->autocorrect.replacement.reserve(kCandidateTextReserve);
-      }
-      out->autocorrect.replacement.assign(best);
-      out->autocorrect.apply = out->autocorrect.confidence >= options_.autocorrect_threshold;
+    if (best != nullptr) {
+      if (ac.replacement.capacity() < kCandidateTextReserve) ac.replacement.reserve(kCandidateTextReserve);
+      WriteSurfaceForm(best->entry != lexicon::kNoEntry ? lex.CommonSpelling(best->entry) : best->text,
+                       capitalize, &ac.replacement);
+      ac.apply = ac.confidence >= options_.autocorrect_threshold;
     }
   }
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
-  const size_t best = std::max_element(out->intent.probabilities.begin(),
-                                       out->intent.probabilities.end()) -
-                      out->intent.probabilities.begin();
-  out->intent.label.assign(labels[best]);
+  const size_t best_label = std::max_element(out->intent.probabilities.begin(),
+                                             out->intent.probabilities.end()) -
+                            out->intent.probabilities.begin();
+  out->intent.label.assign(labels[best_label]);
 }
 
 Status ConcreteSession::Decide(int max_candidates, Decision* out) {
@@ -402,7 +408,7 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
   out->composition.assign(word);
   out->has_model = hidden != nullptr;
   if (hidden != nullptr) {
-    FillHeads(hidden, *out, out);
+    FillHeads(hidden, capitalize, out);
   } else {
     out->popup = {0, !out->candidates.empty()};
     out->autocorrect.apply = false;

@@ -50,10 +50,40 @@ void ModelTrack::AppendContextToken(const Token& t) {
   }
 }
 
-void ModelTrack::BuildSequence(std::string_view text, size_t composition_start) {
+namespace {
+
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if ((s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]) != prefix[i]) return false;
+  }
+  return true;
+}
+
+// A URL or e-mail address being typed is one "word" to the model: all its characters are
+// keystrokes (docs/MODEL.md; the training sessions type them so). Returns where the
+// model's keystrokes start: the start of the trailing run of non-space characters when
+// it looks like an address, else the composition's start.
+size_t KeystrokeStart(std::string_view text, size_t composition_start) {
+  size_t run = composition_start;
+  while (run > 0 && !IsSpace(static_cast<unsigned char>(text[run - 1])) &&
+         static_cast<unsigned char>(text[run - 1]) < 0x80) {
+    --run;
+  }
+  const std::string_view tail = text.substr(run);
+  const bool address = StartsWithNoCase(tail, "http://") || StartsWithNoCase(tail, "https://") ||
+                       StartsWithNoCase(tail, "ftp://") || StartsWithNoCase(tail, "www.") ||
+                       tail.find('@') != std::string_view::npos;
+  return address ? run : composition_start;
+}
+
+}  // namespace
+
+void ModelTrack::BuildSequence(std::string_view text, size_t composition_start_in) {
   const int max_len = model_->config().max_len;
+  const size_t composition_start = KeystrokeStart(text, composition_start_in);
   const std::string_view word = text.substr(composition_start);
-  const int chars = static_cast<int>(std::min<size_t>(utf8::Length(word), max_len / 4));
+  const int chars = static_cast<int>(std::min<size_t>(utf8::Length(word), max_len / 2));
   // Room for the context: all but [BOS] [APP] [SEP] and the keystrokes, and at most
   // kMaxContextTokens (see the header).
   const int room = std::min(max_len - 3 - chars, kMaxContextTokens);
