@@ -323,14 +323,19 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
     // The replacement is the best candidate that could be the whole word: not the typed
     // letters themselves, and not much longer or shorter than them (completions are for
     // words still being typed; autocorrect acts when the word ends).
+    // Among them, the model's own favourite: the head was trained to say whether the
+    // model's best word is right, so its logit (not the typing cost) picks.
     const Lexicon& lex = engine_->lexicon();
     const ScoredCandidate* best = nullptr;
+    float best_logit = 0;
     for (const ScoredCandidate& c : scored_) {
       const std::string_view key = c.entry != lexicon::kNoEntry ? lex.Key(c.entry) : c.text;
       const size_t longer = std::max(key.size(), typed_.size());
       const size_t shorter = std::min(key.size(), typed_.size());
       if (key == typed_ || longer - shorter > kAutocorrectLengthSlack) continue;
-      if (best == nullptr || c.score > best->score) best = &c;
+      if (c.word <= ModelConfig::kEmailWord) continue;  // the model cannot vouch for it
+      const float logit = model.WordLogit(hidden, c.word);
+      if (best == nullptr || logit > best_logit) best = &c, best_logit = logit;
     }
     if (best != nullptr) {
       if (ac.replacement.capacity() < kCandidateTextReserve) ac.replacement.reserve(kCandidateTextReserve);
