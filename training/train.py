@@ -409,7 +409,7 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
           max_steps: int | None = None, time_budget_min: float | None = None,
           log: Callable[[str], None] | None = None, command: str = "",
           progress: bool = True, return_state: bool = False,
-          start_time: float | None = None) -> dict:
+          start_time: float | None = None, init_from: str | Path | None = None) -> dict:
     """Train, evaluate, export. Returns the metrics dict (rank 0) or {} (other ranks);
     with return_state, every rank's result also holds its final weights ("state").
     The time budget counts from `start_time` (default: now)."""
@@ -439,7 +439,15 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
     train_corpus = D.Corpus(cache, "train", cfg)
     words = train_corpus.words
     mc = ModelConfig.from_dict({**mcfg, "vocab_size": T.WORD_OFFSET + len(words)})
-    model = TypingModel(mc).to(env.device)
+    model = TypingModel(mc)
+    if init_from:  # continue from an exported model (same vocabulary and shapes)
+        from export import model_from_file
+        start_model, start_words = model_from_file(init_from)
+        if list(start_words) != list(words):
+            raise ValueError(f"{init_from}: its vocabulary differs from this data's")
+        model.load_state_dict(start_model.state_dict())
+        info(f"initialised from {init_from}")
+    model = model.to(env.device)
     module = TrainModule(model, tcfg).to(env.device)
     info(f"model: {count_parameters(model):,} parameters, vocab_size {mc.vocab_size}, "
          f"device {env.device}, world {env.world}")
@@ -649,6 +657,8 @@ def main() -> None:
     ap.add_argument("--workers", default=None, help="DataLoader workers per rank (or auto)")
     ap.add_argument("--batch-size", type=int, default=None, help="global batch size")
     ap.add_argument("--no-progress", action="store_true", help="no tqdm bar")
+    ap.add_argument("--init-from", type=Path, default=None,
+                    help="start from this exported model (continue training)")
     args = ap.parse_args()
     cfg = D.load_config(args.config)
     if args.workers is not None:
@@ -657,7 +667,7 @@ def main() -> None:
         cfg["train"]["batch_size"] = args.batch_size
     launcher = "torchrun ... " if "LOCAL_RANK" in os.environ else ""
     command = launcher + " ".join(shlex.quote(a) for a in sys.argv)
-    train(cfg, args.data, args.out, args.device, args.max_steps, args.time_budget_min,
+    train(cfg, args.data, args.out, args.device, args.max_steps, args.time_budget_min, init_from=args.init_from,
           command=command, progress=not args.no_progress, start_time=START_TIME)
 
 
