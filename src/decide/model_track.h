@@ -20,7 +20,9 @@ namespace keydecide {
 
 class ModelTrack {
  public:
-  // Keystrokes without timing get this interval bucket (150-220 ms, a typical pace).
+  // Keystrokes without timing get these interval buckets: 350-600 ms before a word's first
+  // key, 150-220 ms between the others (the training simulator's median typist).
+  static constexpr uint8_t kWordStartInterval = 6;
   static constexpr uint8_t kDefaultInterval = 4;
   // Context tokens kept (the window then holds between half of this and this many). The
   // shipped model was trained mostly on contexts within one paragraph and predicts worse
