@@ -16,7 +16,7 @@
 
 #include "keydecide/engine.h"
 #include "tools/replay.h"
-#include "tools/utf8_boundary.h"
+#include "tools/text_file.h"
 
 namespace keydecide {
 namespace {
@@ -98,20 +98,12 @@ int main(int argc, char** argv) {
   app.add_option("--max-chars", max_chars, "Type only the first N bytes, cut at a line end");
   CLI11_PARSE(app, argc, argv);
 
-  std::FILE* f = std::fopen(text_path.c_str(), "rb");
-  if (f == nullptr) {
-    std::cerr << "presage_replay: cannot open " << text_path << "\n";
+  std::string text;
+  if (!keydecide::ReadTextFile(text_path, &text)) {
+    std::cerr << "presage_replay: cannot read " << text_path << "\n";
     return 1;
   }
-  std::string text;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  std::fclose(f);
-  if (max_chars > 0 && text.size() > max_chars) {
-    const size_t nl = text.rfind('\n', max_chars - 1);
-    text.resize(nl == std::string::npos ? keydecide::BoundaryAtOrAfter(text, max_chars) : nl + 1);
-  }
+  keydecide::KeepLeadingBytes(&text, max_chars);
   try {
     keydecide::PresageSession session(db, std::max(suggestions, 3));
     keydecide::ReplayOptions options;

@@ -7,26 +7,9 @@
 
 #include "tools/commands.h"
 #include "tools/eval.h"
+#include "tools/text_file.h"
 
 namespace keydecide {
-
-namespace {
-
-std::string ReadOrDie(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    std::cerr << "keydecide: cannot open " << path << "\n";
-    throw CLI::RuntimeError(1);
-  }
-  std::string text;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  std::fclose(f);
-  return text;
-}
-
-}  // namespace
 
 void AddEvalCommand(CLI::App* app) {
   auto* eval = app->add_subcommand("eval", "Evaluate the decision heads");
@@ -50,10 +33,7 @@ void AddEvalCommand(CLI::App* app) {
     size_t skipped = 0;
     CheckOrDie(ParseTypoPairs(ReadOrDie(ac->typos), &typo_of, &skipped), ac->typos);
     std::string text = ReadOrDie(ac->text);
-    if (ac->max_chars > 0 && text.size() > ac->max_chars) {
-      const size_t nl = text.rfind('\n', ac->max_chars - 1);
-      text.resize(nl == std::string::npos ? 0 : nl + 1);
-    }
+    KeepLeadingBytes(&text, ac->max_chars);
     auto engine = ac->engine.OpenOrDie();
     auto session = engine->NewSession(SessionOptions());
     AutocorrectEvalResult r;

@@ -8,7 +8,7 @@
 
 #include "tools/commands.h"
 #include "tools/replay.h"
-#include "tools/utf8_boundary.h"
+#include "tools/text_file.h"
 
 namespace keydecide {
 
@@ -31,20 +31,8 @@ void AddReplayCommand(CLI::App* app) {
                   "Type only the first N bytes, cut at a line end (0 = all)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
-    std::FILE* f = std::fopen(args->text_path.c_str(), "rb");
-    if (f == nullptr) {
-      std::cerr << "keydecide: cannot open " << args->text_path << "\n";
-      throw CLI::RuntimeError(1);
-    }
-    std::string text;
-    char buf[1 << 16];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-    std::fclose(f);
-    if (args->max_chars > 0 && text.size() > args->max_chars) {
-      const size_t nl = text.rfind('\n', args->max_chars - 1);
-      text.resize(nl == std::string::npos ? BoundaryAtOrAfter(text, args->max_chars) : nl + 1);
-    }
+    std::string text = ReadOrDie(args->text_path);
+    KeepLeadingBytes(&text, args->max_chars);
     auto engine = args->engine.OpenOrDie();
     auto session = engine->NewSession(SessionOptions());
     ReplayOptions options;

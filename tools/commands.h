@@ -31,6 +31,9 @@ struct EngineFlags {
 // Prints `status` to stderr and throws CLI::RuntimeError(1) unless it is ok.
 void CheckOrDie(const Status& status, const std::string& what);
 
+// The whole file, or an error on stderr and CLI::RuntimeError(1).
+std::string ReadOrDie(const std::string& path);
+
 void AddTypeCommand(CLI::App* app);
 void AddPredictCommand(CLI::App* app);
 void AddReplayCommand(CLI::App* app);

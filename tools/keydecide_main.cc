@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tools/commands.h"
+#include "tools/text_file.h"
 
 namespace keydecide {
 
@@ -37,6 +38,15 @@ void CheckOrDie(const Status& status, const std::string& what) {
   if (status.ok()) return;
   std::cerr << "keydecide: " << what << ": " << status.ToString() << "\n";
   throw CLI::RuntimeError(1);
+}
+
+std::string ReadOrDie(const std::string& path) {
+  std::string text;
+  if (!ReadTextFile(path, &text)) {
+    std::cerr << "keydecide: cannot read " << path << "\n";
+    throw CLI::RuntimeError(1);
+  }
+  return text;
 }
 
 void AddInfoCommand(CLI::App* app) {
