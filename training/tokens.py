@@ -100,12 +100,14 @@ def _to_lower_cp(cp: int) -> int:
         return cp + 32 if 0x41 <= cp <= 0x5A else cp
     if 0xC0 <= cp <= 0xDE and cp != 0xD7:
         return cp + 32
-    if 0x100 <= cp <= 0x17F and cp not in (0x130, 0x138, 0x149):
+    if (0x100 <= cp <= 0x177 and cp not in (0x130, 0x138, 0x149)) or 0x179 <= cp <= 0x17E:
         odd_is_upper = 0x139 <= cp <= 0x148 or 0x179 <= cp <= 0x17E
         upper = bool(cp & 1) if odd_is_upper else not (cp & 1)
         return cp + 1 if upper else cp
     if cp == 0x130:
         return ord("i")
+    if cp == 0x178:  # Ÿ pairs with Latin-1 ÿ
+        return 0xFF
     if 0x391 <= cp <= 0x3AB and cp != 0x3A2:
         return cp + 32
     if 0x410 <= cp <= 0x42F:
@@ -163,11 +165,11 @@ def _match_email(text: str, pos: int) -> int:
         return 0
     at = m.start(1) - 1 - pos  # offsets relative to pos, as in C++
     end = m.end(1) - pos
-    domain = m.group(1)
-    last_dot = at + 1 + domain.rfind(".") if "." in domain else 0
     while end > at + 1 and text[pos + end - 1] in ".-":
         end -= 1
-    if last_dot <= at + 1 or last_dot + 3 > end:
+    # The last dot before the trimmed end (a sentence's full stop is trimmed above).
+    last_dot = text.rfind(".", pos, pos + end) - pos if text.rfind(".", pos, pos + end) >= 0 else -1
+    if last_dot < 0 or last_dot <= at + 1 or last_dot + 3 > end:
         return 0
     tld = text[pos + last_dot + 1:pos + end]
     if not tld.isascii() or not tld.isalpha():
@@ -294,14 +296,13 @@ def _email_reference(s: str) -> int:
         at += 1
     if at == 0 or at >= len(s) or s[at] != "@":
         return 0
-    end, last_dot = at + 1, 0
+    end = at + 1
     while end < len(s) and (s[end] in _ASCII_ALNUM or s[end] in "-."):
-        if s[end] == ".":
-            last_dot = end
         end += 1
     while end > at + 1 and s[end - 1] in ".-":
         end -= 1
-    if last_dot <= at + 1 or last_dot + 3 > end:
+    last_dot = s.rfind(".", 0, end)
+    if last_dot < 0 or last_dot <= at + 1 or last_dot + 3 > end:
         return 0
     for i in range(last_dot + 1, end):
         if not ("a" <= s[i].lower() <= "z" and s[i].isascii()):

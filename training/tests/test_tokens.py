@@ -37,6 +37,20 @@ def test_urls_and_emails_stay_whole():
     assert kinds[7] == "email"
 
 
+def test_email_at_the_end_of_a_sentence():
+    # As tests/tokenizer_test.cc: the sentence's full stop is not part of the address.
+    texts, kinds = texts_kinds("write to bob@example.org.")
+    assert texts == ["write", "to", "bob@example.org", "."]
+    assert kinds[2] == "email"
+
+
+def test_lower_case_matches_the_engine():
+    # As tests/letter_case_test.cc.
+    assert T.to_lower("\u0178") == "\u00ff"  # Ÿ pairs with Latin-1 ÿ
+    assert T.to_lower("\u017d") == "\u017e"  # Ž
+    assert T.to_lower("\u017f") == "\u017f"  # long s stays
+
+
 def test_not_an_email():
     texts, _ = texts_kinds("a@b x@y.z @home")
     assert texts == ["a", "@", "b", "x", "@", "y", ".", "z", "@", "home"]
