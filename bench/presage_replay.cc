@@ -32,8 +32,6 @@ class TextCallback : public PresageCallback {
   const std::string* text_;
 };
 
-bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
 class PresageSession : public Session {
  public:
   PresageSession(const std::string& db, int suggestions)
@@ -114,18 +112,8 @@ int main(int argc, char** argv) {
       std::cerr << "presage_replay: " << s.ToString() << "\n";
       return 1;
     }
-    nlohmann::json out = {
-        {"engine", "presage"},
-        {"ksr", r.ksr()},
-        {"ksr_word_only", r.ksr_word_only()},
-        {"next_word_top1", r.next_word_top1_rate()},
-        {"next_word_top3", r.next_word_top3_rate()},
-        {"keystrokes", r.keystrokes},
-        {"characters", r.characters},
-        {"latency_us",
-         {{"p50", r.LatencyQuantile(0.5)}, {"p95", r.LatencyQuantile(0.95)},
-          {"p99", r.LatencyQuantile(0.99)}}},
-    };
+    nlohmann::json out = keydecide::ReplayReport(r);
+    out["engine"] = "presage";
     std::cout << out.dump(2) << "\n";
   } catch (const std::exception& e) {  // Presage reports configuration errors by throwing
     std::cerr << "presage_replay: " << e.what() << "\n";

@@ -1,6 +1,5 @@
 // keydecide replay: simulated typing of a text file; keystroke savings and latency.
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -39,27 +38,11 @@ void AddReplayCommand(CLI::App* app) {
     options.suggestions = args->suggestions;
     ReplayResult r;
     CheckOrDie(Replay(text, session.get(), options, &r), "replay of " + args->text_path);
-    const double p50 = r.LatencyQuantile(0.5), p95 = r.LatencyQuantile(0.95),
-                 p99 = r.LatencyQuantile(0.99);
     if (args->json) {
-      nlohmann::json out = {
-          {"text", args->text_path},
-          {"suggestions", args->suggestions},
-          {"scorer", engine->info().scorer},
-          {"ksr", r.ksr()},
-          {"ksr_word_only", r.ksr_word_only()},
-          {"next_word_top1", r.next_word_top1_rate()},
-          {"next_word_top3", r.next_word_top3_rate()},
-          {"keystrokes", r.keystrokes},
-          {"keystrokes_word_only", r.keystrokes_word_only},
-          {"characters", r.characters},
-          {"words", r.words},
-          {"words_picked", r.words_picked},
-          {"decisions", r.latency_us.size()},
-          {"latency_us", {{"p50", p50}, {"p95", p95}, {"p99", p99}}},
-      };
-      const double auc = r.PopupAuc();
-      out["popup_auc"] = std::isnan(auc) ? nlohmann::json(nullptr) : nlohmann::json(auc);
+      nlohmann::json out = ReplayReport(r);
+      out["text"] = args->text_path;
+      out["suggestions"] = args->suggestions;
+      out["scorer"] = engine->info().scorer;
       std::cout << out.dump(2) << "\n";
       return;
     }
@@ -75,7 +58,8 @@ void AddReplayCommand(CLI::App* app) {
                 static_cast<unsigned long long>(r.words));
     if (!r.popup.empty()) std::printf("popup AUC       %.4f\n", r.PopupAuc());
     std::printf("latency         p50 %.1f us, p95 %.1f us, p99 %.1f us over %zu decisions\n",
-                p50, p95, p99, r.latency_us.size());
+                r.LatencyQuantile(0.5), r.LatencyQuantile(0.95), r.LatencyQuantile(0.99),
+                r.latency_us.size());
   });
 }
 

@@ -13,7 +13,7 @@
 #include <iostream>
 
 #include "tools/commands.h"
-#include "tools/utf8_boundary.h"
+#include "tools/text_util.h"
 
 namespace keydecide {
 

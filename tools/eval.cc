@@ -3,12 +3,11 @@
 #include <cctype>
 
 #include "keydecide/engine.h"
+#include "tools/text_util.h"
 
 namespace keydecide {
 
 namespace {
-
-bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -77,8 +76,7 @@ Status EvalAutocorrect(std::string_view text,
   size_t pos = 0;
   while (pos < text.size()) {
     if (!IsAsciiLetter(text[pos])) {
-      size_t end = pos + 1;  // one character, a whole UTF-8 sequence
-      while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+      const size_t end = BoundaryAtOrAfter(text, pos + 1);  // one whole UTF-8 character
       KD_RETURN_IF_ERROR(session->Type(text.substr(pos, end - pos)));
       pos = end;
       continue;

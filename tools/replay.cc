@@ -5,14 +5,12 @@
 #include <cmath>
 
 #include "keydecide/engine.h"
-#include "tools/utf8_boundary.h"
+#include "tools/text_util.h"
 #include "tools/progress_bar.h"
 
 namespace keydecide {
 
 namespace {
-
-bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -78,6 +76,26 @@ double ReplayResult::LatencyQuantile(double q) const {
 
 double ReplayResult::PopupAuc() const {
   return RocAuc(popup);
+}
+
+nlohmann::json ReplayReport(const ReplayResult& r) {
+  const double auc = r.PopupAuc();
+  return {
+      {"ksr", r.ksr()},
+      {"ksr_word_only", r.ksr_word_only()},
+      {"next_word_top1", r.next_word_top1_rate()},
+      {"next_word_top3", r.next_word_top3_rate()},
+      {"keystrokes", r.keystrokes},
+      {"keystrokes_word_only", r.keystrokes_word_only},
+      {"characters", r.characters},
+      {"words", r.words},
+      {"words_picked", r.words_picked},
+      {"decisions", r.latency_us.size()},
+      {"latency_us",
+       {{"p50", r.LatencyQuantile(0.5)}, {"p95", r.LatencyQuantile(0.95)},
+        {"p99", r.LatencyQuantile(0.99)}}},
+      {"popup_auc", std::isnan(auc) ? nlohmann::json(nullptr) : nlohmann::json(auc)},
+  };
 }
 
 Status Replay(std::string_view text, Session* session, const ReplayOptions& options,

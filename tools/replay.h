@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "keydecide/status.h"
 
 namespace keydecide {
@@ -53,6 +55,11 @@ struct ReplayResult {
   // there is no model or only one class.
   double PopupAuc() const;
 };
+
+// The result as one JSON object (the keys documented in docs/BENCHMARKS.md: ksr,
+// ksr_word_only, next_word_top1/top3, counts, latency_us {p50, p95, p99}, popup_auc or
+// null), so every engine replayed is reported the same way.
+nlohmann::json ReplayReport(const ReplayResult& result);
 
 // Area under the ROC curve of (score, is_positive) pairs; NaN with one class only.
 double RocAuc(std::vector<std::pair<float, bool>> scored);

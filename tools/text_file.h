@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tools/utf8_boundary.h"
+#include "tools/text_util.h"
 
 namespace keydecide {
 

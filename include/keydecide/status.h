@@ -41,6 +41,12 @@ class Status {
   // "OK" or "<Kind>: <message>", for logs and error output.
   std::string ToString() const;
 
+  // The same status with "<context>: " before its message (e.g. the file it is about);
+  // a success stays a success.
+  Status Annotated(std::string_view context) const {
+    return ok() ? *this : Status(code_, std::string(context) + ": " + message_);
+  }
+
  private:
   Status(Code code, std::string_view msg) : code_(code), message_(msg) {}
 

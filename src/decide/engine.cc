@@ -320,11 +320,11 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
   ac.replacement.clear();
   if (!typed_.empty()) {
     ac.confidence = model.Autocorrect(hidden);
-    // The replacement is the best candidate that could be the whole word: not the typed
-    // letters themselves, and not much longer or shorter than them (completions are for
-    // words still being typed; autocorrect acts when the word ends).
-    // Among them, the model's own favourite: the head was trained to say whether the
-    // model's best word is right, so its logit (not the typing cost) picks.
+    // The replacement is the model's favourite among the candidates that could be the
+    // whole word: not the typed letters themselves, and not much longer or shorter than
+    // them (completions are for words still being typed; autocorrect acts when the word
+    // ends). The head was trained to say whether the model's best word is right, so the
+    // model's logit, not the typing cost, picks.
     const Lexicon& lex = engine_->lexicon();
     const ScoredCandidate* best = nullptr;
     float best_logit = 0;

@@ -52,14 +52,6 @@ void ModelTrack::AppendContextToken(const Token& t) {
 
 namespace {
 
-bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if ((s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]) != prefix[i]) return false;
-  }
-  return true;
-}
-
 // A URL or e-mail address being typed is one "word" to the model: all its characters are
 // keystrokes (docs/MODEL.md; the training sessions type them so). Returns where the
 // model's keystrokes start: the start of the trailing run of non-space characters when
@@ -71,9 +63,7 @@ size_t KeystrokeStart(std::string_view text, size_t composition_start) {
     --run;
   }
   const std::string_view tail = text.substr(run);
-  const bool address = StartsWithNoCase(tail, "http://") || StartsWithNoCase(tail, "https://") ||
-                       StartsWithNoCase(tail, "ftp://") || StartsWithNoCase(tail, "www.") ||
-                       tail.find('@') != std::string_view::npos;
+  const bool address = StartsLikeUrl(tail) || tail.find('@') != std::string_view::npos;
   return address ? run : composition_start;
 }
 

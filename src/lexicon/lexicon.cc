@@ -17,8 +17,7 @@ Status Lexicon::Open(const std::string& path, std::unique_ptr<Lexicon>* out) {
   std::unique_ptr<Lexicon> lex(new Lexicon());
   KD_RETURN_IF_ERROR(MappedFile::Open(path, &lex->file_));
   Status s = Init(lex->file_->data(), lex.get());
-  if (s.code() == Status::Code::kNotSupported) return Status::NotSupported(path + ": " + s.message());
-  if (!s.ok()) return Status::Corruption(path + ": " + s.message());
+  if (!s.ok()) return s.Annotated(path);  // Corruption, or NotSupported for a newer version
   *out = std::move(lex);
   return Status::OK();
 }

@@ -22,8 +22,7 @@ Status SafetensorsFile::Open(const std::string& path, std::unique_ptr<Safetensor
   KD_RETURN_IF_ERROR(MappedFile::Open(path, &f->file_));
   f->bytes_ = f->file_->data();
   const Status s = f->Parse();
-  if (s.code() == Status::Code::kNotSupported) return Status::NotSupported(path + ": " + s.message());
-  if (!s.ok()) return Status::Corruption(path + ": " + s.message());
+  if (!s.ok()) return s.Annotated(path);  // Corruption, or NotSupported for other dtypes
   *out = std::move(f);
   return Status::OK();
 }

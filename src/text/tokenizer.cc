@@ -29,10 +29,7 @@ bool IsUrlTrailingPunct(char c) {
 
 // Length of the URL starting at text[0], or 0 if none starts there.
 size_t MatchUrl(std::string_view text) {
-  if (!StartsWithNoCase(text, "http://") && !StartsWithNoCase(text, "https://") &&
-      !StartsWithNoCase(text, "ftp://") && !StartsWithNoCase(text, "www.")) {
-    return 0;
-  }
+  if (!StartsLikeUrl(text)) return 0;
   size_t end = 0;
   while (end < text.size()) {
     const unsigned char c = static_cast<unsigned char>(text[end]);
@@ -75,6 +72,11 @@ char32_t PeekChar(std::string_view s, size_t pos, size_t* next) {
 }
 
 }  // namespace
+
+bool StartsLikeUrl(std::string_view text) {
+  return StartsWithNoCase(text, "http://") || StartsWithNoCase(text, "https://") ||
+         StartsWithNoCase(text, "ftp://") || StartsWithNoCase(text, "www.");
+}
 
 void Tokenize(std::string_view text, std::vector<Token>* out) {
   size_t pos = 0;

@@ -33,6 +33,10 @@ void Tokenize(std::string_view text, std::vector<Token>* out);
 
 const char* TokenKindName(TokenKind kind);
 
+// True when text begins the way a URL token does: "http://", "https://", "ftp://" or
+// "www." (any case).
+bool StartsLikeUrl(std::string_view text);
+
 }  // namespace keydecide
 
 #endif  // KEYDECIDE_TEXT_TOKENIZER_H_
