@@ -55,6 +55,12 @@ class Session {
   // 200 are capped at 200.
   virtual Status Decide(int max_candidates, Decision* out) = 0;
 
+  // The costliest rung of the latency ladder (Tier in decision.h) that Decide may use from
+  // now on; a rung this engine cannot serve (no model, no smaller model) falls to the next
+  // cheaper one. Default kFullModel. The runtime's latency governor sets it; Decision::tier
+  // says which rung served each decision.
+  virtual void SetTier(Tier tier) { (void)tier; }
+
   // The text before the cursor that the session keeps (the most recent few KB).
   virtual std::string_view text() const = 0;
   // The letters of the word being typed, a suffix of text().

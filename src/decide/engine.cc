@@ -81,6 +81,7 @@ class ConcreteSession : public Session {
   Status Accept(std::string_view word) override;
   Status SetContext(std::string_view text) override;
   Status Decide(int max_candidates, Decision* out) override;
+  void SetTier(Tier tier) override { tier_ = tier; }
   std::string_view text() const override { return text_; }
   std::string_view composition() const override {
     return std::string_view(text_).substr(composition_start_);
@@ -102,6 +103,7 @@ class ConcreteSession : public Session {
   SessionHistory history_;
   CandidateSearch search_;
   std::unique_ptr<ModelTrack> track_;  // when the engine has a model
+  Tier tier_ = Tier::kFullModel;       // costliest rung Decide may use (SetTier)
 
   // Scratch reused by every Decide.
   std::string typed_;
@@ -124,6 +126,8 @@ class ConcreteEngine : public Engine {
   const Lexicon& lexicon() const { return *lexicon_; }
   const TypingCosts& costs() const { return *costs_; }
   const Scorer& scorer() const { return *scorer_; }
+  // The count baseline: the scorer without a model, and the lexicon-only rung with one.
+  const Scorer& baseline() const { return *baseline_; }
   const Transformer* model() const { return model_.get(); }
   const CandidateSearch::Options& search_options() const { return search_options_; }
   // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
@@ -140,6 +144,7 @@ class ConcreteEngine : public Engine {
   std::vector<int32_t> entry_word_;
   std::vector<uint32_t> word_entry_;
   std::unique_ptr<Scorer> scorer_;
+  std::unique_ptr<Scorer> baseline_;
   CandidateSearch::Options search_options_;
   Info info_;
 };
@@ -376,16 +381,19 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
   }
   timings.candidates_us = MicrosSince(&t);
 
-  // Model: one step per new token; at a word start, its own proposals.
+  // Model: one step per new token; at a word start, its own proposals. Below the model
+  // rungs (no smaller model exists yet) the track is left behind; it catches up on the
+  // next Sync.
   const float* hidden = nullptr;
-  if (track_ && searchable) {
+  if (track_ && searchable && tier_ < Tier::kSmallModel) {
     hidden = track_->Sync(text_, composition_start_);
-    if (word.empty()) AddModelProposals(hidden);
+    if (word.empty() && tier_ == Tier::kFullModel) AddModelProposals(hidden);
   }
   timings.model_us = MicrosSince(&t);
 
   // Scoring.
-  engine_->scorer().Score({typed_, history_.size(), hidden}, scored_);
+  const Scorer& scorer = hidden != nullptr ? engine_->scorer() : engine_->baseline();
+  scorer.Score({typed_, history_.size(), hidden}, scored_);
   timings.heads_us = MicrosSince(&t);
 
   // Post: top-k by score (ties: lexicon order, then spelling), cased for the cursor.
@@ -422,7 +430,9 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
     out->intent.label.clear();
     out->intent.probabilities.clear();
   }
-  out->tier = hidden != nullptr ? Tier::kFullModel : Tier::kLexiconOnly;
+  out->tier = hidden == nullptr ? Tier::kLexiconOnly
+              : tier_ == Tier::kFullModel ? Tier::kFullModel
+                                          : Tier::kNoVocabProposals;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();
@@ -491,11 +501,12 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
     model_path = pack + "/model.safetensors";
     if (!std::filesystem::exists(model_path)) model_path = "none";
   }
+  BaselineScorer::Options o;
+  o.nats_per_point = kNatsPerPoint;
+  baseline_ = std::make_unique<BaselineScorer>(lexicon_.get(), o);
   if (model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path));
   } else {
-    BaselineScorer::Options o;
-    o.nats_per_point = kNatsPerPoint;
     scorer_ = std::make_unique<BaselineScorer>(lexicon_.get(), o);
   }
   info_.scorer = scorer_->name();
