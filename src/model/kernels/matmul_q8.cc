@@ -1,0 +1,284 @@
+// int8 matrix kernels (WeightFormat::kQ8): x is quantized to int8 once per call, then
+// each output is an exact int32 dot product scaled by (scale of x) * (scale of the row).
+//
+// Two inner loops behind one interface. Everywhere: widen int8 to int16 and multiply-add
+// pairs into int32 (ReorderWidenMulAccumulate; Highway 1.0.3 has no int8 dot). On AVX-512
+// VNNI (the HWY_AVX3_DL target): vpdpbusd, four int8 products per int32 lane in one
+// instruction. vpdpbusd multiplies unsigned by signed bytes, so x is offset to x + 128
+// (a sign-bit flip) and 128 * (sum of the row) is subtracted afterwards (row_sums).
+
+#include <cstring>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "model/kernels/matmul_q8.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+#include "model/kernels/kernels.h"
+#include "model/kernels/matmul_formats.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace keydecide::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace {  // internal linkage: every kernel file has its own MatVecImpl etc.
+
+using D16 = hn::ScalableTag<int16_t>;
+using D32 = hn::Repartition<int32_t, D16>;
+using D8 = hn::Rebind<int8_t, D16>;  // half-width int8 vector widened to a full int16 one
+
+// int32 dots of rows w0..w3 (n int8 each) with x.
+HWY_INLINE void DotI8x4(const int8_t* w0, const int8_t* w1, const int8_t* w2, const int8_t* w3,
+                        const int8_t* x, int n, int32_t* out) {
+  const D16 d16;
+  const D32 d32;
+  const D8 d8;
+  const int N = static_cast<int>(hn::Lanes(d16));
+  auto a0 = hn::Zero(d32), a1 = hn::Zero(d32), a2 = hn::Zero(d32), a3 = hn::Zero(d32);
+  auto b0 = hn::Zero(d32), b1 = hn::Zero(d32), b2 = hn::Zero(d32), b3 = hn::Zero(d32);
+  int i = 0;
+  for (; i + N <= n; i += N) {
+    const auto vx = hn::PromoteTo(d16, hn::LoadU(d8, x + i));
+    a0 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w0 + i)), vx, a0, b0);
+    a1 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w1 + i)), vx, a1, b1);
+    a2 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w2 + i)), vx, a2, b2);
+    a3 = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w3 + i)), vx, a3, b3);
+  }
+  out[0] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a0, b0)));
+  out[1] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a1, b1)));
+  out[2] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a2, b2)));
+  out[3] = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a3, b3)));
+  for (; i < n; ++i) {
+    out[0] += w0[i] * x[i], out[1] += w1[i] * x[i], out[2] += w2[i] * x[i], out[3] += w3[i] * x[i];
+  }
+}
+
+HWY_INLINE int32_t DotI8(const int8_t* w, const int8_t* x, int n) {
+  const D16 d16;
+  const D32 d32;
+  const D8 d8;
+  const int N = static_cast<int>(hn::Lanes(d16));
+  auto a = hn::Zero(d32), b = hn::Zero(d32);
+  int i = 0;
+  for (; i + N <= n; i += N) {
+    a = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w + i)),
+                                      hn::PromoteTo(d16, hn::LoadU(d8, x + i)), a, b);
+  }
+  int32_t sum = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a, b)));
+  for (; i < n; ++i) sum += w[i] * x[i];
+  return sum;
+}
+
+void MatVecGeneric(const WeightView& w, const int8_t* xq, float sx, const float* bias, float* y) {
+  const size_t cols = static_cast<size_t>(w.cols);
+  int32_t dots[4];
+  int r = 0;
+  for (; r + 4 <= w.rows; r += 4) {
+    const int8_t* row = w.q8 + r * cols;
+    DotI8x4(row, row + cols, row + 2 * cols, row + 3 * cols, xq, w.cols, dots);
+    for (int k = 0; k < 4; ++k) y[r + k] = static_cast<float>(dots[k]) * (sx * w.scales[r + k]);
+  }
+  for (; r < w.rows; ++r) y[r] = static_cast<float>(DotI8(w.q8 + r * cols, xq, w.cols)) * (sx * w.scales[r]);
+  if (bias != nullptr) {
+    for (r = 0; r < w.rows; ++r) y[r] += bias[r];
+  }
+}
+
+#if HWY_TARGET == HWY_AVX3_DL
+// Highway's AVX3_DL target string lacks avx512vnni (1.0.3); the VNNI functions add it.
+#define KD_VNNI __attribute__((target(HWY_TARGET_STR ",avx512vnni"))) inline
+
+// The four sums of a, b, c, d (int32 lanes each) as one 128-bit vector [a b c d]: three
+// rounds of interleave-and-add instead of four full horizontal sums.
+KD_VNNI __m128i Sum4(__m512i a, __m512i b, __m512i c, __m512i d) {
+  const __m512i ab = _mm512_add_epi32(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+  const __m512i cd = _mm512_add_epi32(_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+  const __m512i abcd =
+      _mm512_add_epi32(_mm512_unpacklo_epi64(ab, cd), _mm512_unpackhi_epi64(ab, cd));
+  const __m256i h =
+      _mm256_add_epi32(_mm512_castsi512_si256(abcd), _mm512_extracti64x4_epi64(abcd, 1));
+  return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+// Bytes of a row chunk k: whole 64-byte loads, the last one masked (never reads past the
+// row, so the last row of a mapped file is safe).
+KD_VNNI __m512i LoadChunk(const int8_t* p, int k, int full, __mmask64 tail) {
+  return k < full ? _mm512_loadu_si512(p + 64 * k) : _mm512_maskz_loadu_epi8(tail, p + 64 * k);
+}
+
+// y[r..r+4) for one activation row xu (x + 128, zero-padded to whole chunks).
+KD_VNNI void Rows4Vnni(const WeightView& w, int r, const uint8_t* xu, float sx, float* y) {
+  const int cols = w.cols, full = cols / 64, chunks = (cols + 63) / 64;
+  const __mmask64 tail = cols % 64 ? ~0ULL >> (64 - cols % 64) : ~0ULL;
+  const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+  for (int k = 0; k < chunks; ++k) {
+    const __m512i vx = _mm512_load_si512(xu + 64 * k);
+    a0 = _mm512_dpbusd_epi32(a0, vx, LoadChunk(p, k, full, tail));
+    a1 = _mm512_dpbusd_epi32(a1, vx, LoadChunk(p + cols, k, full, tail));
+    a2 = _mm512_dpbusd_epi32(a2, vx, LoadChunk(p + 2 * cols, k, full, tail));
+    a3 = _mm512_dpbusd_epi32(a3, vx, LoadChunk(p + 3 * cols, k, full, tail));
+  }
+  __m128i s = Sum4(a0, a1, a2, a3);
+  s = _mm_sub_epi32(s, _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7));
+  const __m128 scale = _mm_mul_ps(_mm_loadu_ps(w.scales + r), _mm_set1_ps(sx));
+  _mm_storeu_ps(y, _mm_mul_ps(_mm_cvtepi32_ps(s), scale));
+}
+
+KD_VNNI float Row1Vnni(const WeightView& w, int r, const uint8_t* xu, float sx) {
+  const int cols = w.cols, full = cols / 64, chunks = (cols + 63) / 64;
+  const __mmask64 tail = cols % 64 ? ~0ULL >> (64 - cols % 64) : ~0ULL;
+  const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
+  __m512i a = _mm512_setzero_si512();
+  for (int k = 0; k < chunks; ++k) {
+    a = _mm512_dpbusd_epi32(a, _mm512_load_si512(xu + 64 * k), LoadChunk(p, k, full, tail));
+  }
+  const int32_t dot = _mm512_reduce_add_epi32(a) - 128 * w.row_sums[r];
+  return static_cast<float>(dot) * (sx * w.scales[r]);
+}
+
+// y [4, w.rows] for four activation rows at once: each weight chunk loaded once serves
+// all four (4 x 4 accumulators).
+KD_VNNI void Tile4x4Vnni(const WeightView& w, int r, const uint8_t* const xu[4],
+                         const float sx[4], float* const y[4]) {
+  const int cols = w.cols, full = cols / 64, chunks = (cols + 63) / 64;
+  const __mmask64 tail = cols % 64 ? ~0ULL >> (64 - cols % 64) : ~0ULL;
+  const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
+  __m512i acc[4][4];
+  for (auto& row : acc) {
+    for (__m512i& a : row) a = _mm512_setzero_si512();
+  }
+  for (int k = 0; k < chunks; ++k) {
+    const __m512i w0 = LoadChunk(p, k, full, tail), w1 = LoadChunk(p + cols, k, full, tail),
+                  w2 = LoadChunk(p + 2 * cols, k, full, tail),
+                  w3 = LoadChunk(p + 3 * cols, k, full, tail);
+    for (int t = 0; t < 4; ++t) {
+      const __m512i vx = _mm512_load_si512(xu[t] + 64 * k);
+      acc[t][0] = _mm512_dpbusd_epi32(acc[t][0], vx, w0);
+      acc[t][1] = _mm512_dpbusd_epi32(acc[t][1], vx, w1);
+      acc[t][2] = _mm512_dpbusd_epi32(acc[t][2], vx, w2);
+      acc[t][3] = _mm512_dpbusd_epi32(acc[t][3], vx, w3);
+    }
+  }
+  const __m128i offset =
+      _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7);
+  const __m128 scales = _mm_loadu_ps(w.scales + r);
+  for (int t = 0; t < 4; ++t) {
+    const __m128i s = _mm_sub_epi32(Sum4(acc[t][0], acc[t][1], acc[t][2], acc[t][3]), offset);
+    _mm_storeu_ps(y[t] + r, _mm_mul_ps(_mm_cvtepi32_ps(s), _mm_mul_ps(scales, _mm_set1_ps(sx[t]))));
+  }
+}
+
+// Quantizes x and writes it offset by 128 (sign bit flipped), zero-padded to whole chunks.
+inline float QuantizeOffset(const float* x, int cols, uint8_t* xu) {
+  alignas(64) int8_t xq[kMaxCols];
+  const float sx = ref::QuantizeActivations(x, cols, xq);
+  const int padded = (cols + 63) / 64 * 64;
+  for (int c = 0; c < cols; ++c) xu[c] = static_cast<uint8_t>(xq[c]) ^ 0x80;
+  std::memset(xu + cols, 0, padded - cols);
+  return sx;
+}
+
+KD_VNNI void MatVecVnni(const WeightView& w, const float* x, const float* bias, float* y) {
+  alignas(64) uint8_t xu[kMaxCols];
+  const float sx = QuantizeOffset(x, w.cols, xu);
+  int r = 0;
+  for (; r + 4 <= w.rows; r += 4) Rows4Vnni(w, r, xu, sx, y + r);
+  for (; r < w.rows; ++r) y[r] = Row1Vnni(w, r, xu, sx);
+  if (bias != nullptr) {
+    for (r = 0; r < w.rows; ++r) y[r] += bias[r];
+  }
+}
+
+KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float* bias, float* y) {
+  alignas(64) uint8_t xu[4][kMaxCols];
+  int t = 0;
+  for (; t + 4 <= n; t += 4) {
+    float sx[4];
+    const uint8_t* xs[4];
+    float* ys[4];
+    for (int i = 0; i < 4; ++i) {
+      sx[i] = QuantizeOffset(x + static_cast<size_t>(t + i) * w.cols, w.cols, xu[i]);
+      xs[i] = xu[i];
+      ys[i] = y + static_cast<size_t>(t + i) * w.rows;
+    }
+    int r = 0;
+    for (; r + 4 <= w.rows; r += 4) Tile4x4Vnni(w, r, xs, sx, ys);
+    for (; r < w.rows; ++r) {
+      for (int i = 0; i < 4; ++i) ys[i][r] = Row1Vnni(w, r, xs[i], sx[i]);
+    }
+    if (bias != nullptr) {
+      for (int i = 0; i < 4; ++i) {
+        for (r = 0; r < w.rows; ++r) ys[i][r] += bias[r];
+      }
+    }
+  }
+  for (; t < n; ++t) {
+    MatVecVnni(w, x + static_cast<size_t>(t) * w.cols, bias, y + static_cast<size_t>(t) * w.rows);
+  }
+}
+
+KD_VNNI void RowDotsVnni(const WeightView& w, std::span<const int32_t> rows, const float* x,
+                         float* out) {
+  alignas(64) uint8_t xu[kMaxCols];
+  const float sx = QuantizeOffset(x, w.cols, xu);
+  for (size_t i = 0; i < rows.size(); ++i) out[i] = Row1Vnni(w, rows[i], xu, sx);
+}
+#undef KD_VNNI
+#endif  // HWY_TARGET == HWY_AVX3_DL
+
+void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if (w.row_sums != nullptr) return MatVecVnni(w, x, bias, y);
+#endif
+  alignas(64) int8_t xq[kMaxCols];
+  const float sx = ref::QuantizeActivations(x, w.cols, xq);
+  MatVecGeneric(w, xq, sx, bias, y);
+}
+
+void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, float* y) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if (w.row_sums != nullptr) return MatMulVnni(w, x, n, bias, y);
+#endif
+  alignas(64) int8_t xq[kMaxCols];
+  for (int t = 0; t < n; ++t) {
+    const float sx = ref::QuantizeActivations(x + static_cast<size_t>(t) * w.cols, w.cols, xq);
+    MatVecGeneric(w, xq, sx, bias, y + static_cast<size_t>(t) * w.rows);
+  }
+}
+
+void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
+#if HWY_TARGET == HWY_AVX3_DL
+  if (w.row_sums != nullptr) return RowDotsVnni(w, rows, x, out);
+#endif
+  alignas(64) int8_t xq[kMaxCols];
+  const float sx = ref::QuantizeActivations(x, w.cols, xq);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const int r = rows[i];
+    out[i] = static_cast<float>(DotI8(w.q8 + static_cast<size_t>(r) * w.cols, xq, w.cols)) *
+             (sx * w.scales[r]);
+  }
+}
+
+}  // namespace
+}  // namespace keydecide::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace keydecide::kernels {
+
+HWY_EXPORT(MatVecImpl);
+HWY_EXPORT(MatMulImpl);
+HWY_EXPORT(RowDotsImpl);
+
+void MatVecQ8(const WeightView& w, const float* x, const float* bias, float* y) {
+  HWY_DYNAMIC_DISPATCH(MatVecImpl)(w, x, bias, y);
+}
+void MatMulQ8(const WeightView& w, const float* x, int n, const float* bias, float* y) {
+  HWY_DYNAMIC_DISPATCH(MatMulImpl)(w, x, n, bias, y);
+}
+void RowDotsQ8(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
+  HWY_DYNAMIC_DISPATCH(RowDotsImpl)(w, rows, x, out);
+}
+
+}  // namespace keydecide::kernels
+#endif  // HWY_ONCE

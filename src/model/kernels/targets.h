@@ -1,0 +1,29 @@
+// Which SIMD target the kernels dispatch to. By default the best one this CPU supports;
+// KEYDECIDE_SIMD=<name> (e.g. avx3_dl, avx3, avx2, sse4, emu128, neon, sve) forces one so
+// every path can be run and tested on one machine.
+
+#ifndef KEYDECIDE_MODEL_KERNELS_TARGETS_H_
+#define KEYDECIDE_MODEL_KERNELS_TARGETS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/status.h"
+
+namespace keydecide::kernels {
+
+// Lower-case names of the targets compiled in that this CPU runs, best first.
+std::vector<std::string> AvailableTargets();
+// The target kernels dispatch to now.
+std::string ActiveTarget();
+// Dispatches to `name` (case-insensitive) from now on; "" or "best" restores the default.
+// InvalidArgument naming the available targets when `name` is not one of them.
+// Not thread-safe with running kernels: call at start-up (or between tests).
+Status ForceTarget(std::string_view name);
+// Applies KEYDECIDE_SIMD if set (first call only; later calls return the first result).
+Status ApplyTargetFromEnvironment();
+
+}  // namespace keydecide::kernels
+
+#endif  // KEYDECIDE_MODEL_KERNELS_TARGETS_H_
