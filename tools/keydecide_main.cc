@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
   keydecide::AddLexiconCommand(&app);
   keydecide::AddInfoCommand(&app);
   keydecide::AddEvalCommand(&app);
+  keydecide::AddServeCommand(&app);
+  keydecide::AddLoadtestCommand(&app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,0 +1,104 @@
+// Server: the keydecided daemon's core, usable in-process (tests, `keydecide loadtest`).
+// It listens on a Unix socket, checks each peer's uid, speaks newline-delimited JSON
+// (docs/PROTOCOL.md) and feeds one Runtime over one shared Engine, so every client uses
+// the same mapped model and lexicon.
+//
+//   std::unique_ptr<keydecide::Server> server;
+//   Status s = keydecide::Server::Start(engine.get(), keydecide::ServerOptions(), &server);
+//   ...                 // clients connect to server->socket_path()
+//   server->Stop();     // from any thread, e.g. on SIGTERM
+//   server->Wait();
+//
+// Thread-safety: Stop, Wait, socket_path and stats may be called from any thread. The
+// Engine must outlive the Server.
+
+#ifndef KEYDECIDE_SERVICE_H_
+#define KEYDECIDE_SERVICE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "keydecide/runtime.h"
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class Engine;
+
+struct ServerOptions {
+  // --- Behaviour ---
+
+  // Socket path. Empty: DefaultSocketPath().
+  std::string socket_path;
+
+  // Peer uid allowed to connect (SO_PEERCRED). -1: the daemon's own effective uid.
+  // Others get a permission_denied line and are disconnected.
+  int64_t allowed_uid = -1;
+
+  // Longest request line in bytes (newline excluded). A longer one gets line_too_long and
+  // the connection is closed (the rest of the line cannot be trusted to be a request).
+  size_t max_line_bytes = 64 * 1024;
+
+  // Connected clients; one more gets too_many_clients and is disconnected.
+  size_t max_clients = 1024;
+
+  // Sessions one client may hold open; open_session beyond gets too_many_sessions.
+  size_t max_sessions_per_client = 32;
+
+  // --- Performance and robustness ---
+
+  // Responses a client has not read yet, in bytes. Past half of this the daemon stops
+  // reading that client's requests; past all of it the client is too slow and is
+  // disconnected.
+  size_t max_output_bytes = 4 << 20;
+
+  // A client that leaves half a request line unfinished this long is disconnected.
+  // 0: never.
+  int partial_line_timeout_ms = 10000;
+
+  // The worker queue and latency governor behind the socket.
+  RuntimeOptions runtime;
+};
+
+// $XDG_RUNTIME_DIR/keydecided.sock when XDG_RUNTIME_DIR is set and absolute, else
+// /tmp/keydecide-<uid>/keydecided.sock (Start creates that folder with mode 0700 and
+// refuses it if it is not a folder owned by this uid and closed to others).
+std::string DefaultSocketPath();
+
+class Server {
+ public:
+  struct Stats {
+    uint64_t connections = 0;      // accepted over the lifetime
+    uint64_t refused_peers = 0;    // wrong uid, or too many clients
+    size_t clients = 0;            // connected now
+    size_t sessions = 0;           // open now, all clients
+    uint64_t requests = 0;         // request lines handled
+    uint64_t protocol_errors = 0;  // lines answered with an error
+    uint64_t slow_disconnects = 0; // clients dropped for not reading or a stalled line
+    Runtime::Stats runtime;
+  };
+
+  // Creates the socket (mode 0600), the runtime and the event-loop thread. On failure
+  // (socket path unusable or already served by a live daemon, bad options) returns the
+  // reason and leaves *out untouched; a stale socket file of a dead daemon is replaced.
+  static Status Start(const Engine* engine, const ServerOptions& options,
+                      std::unique_ptr<Server>* out);
+
+  // Stops (if not yet) and waits.
+  virtual ~Server() = default;
+
+  // Asks the event loop to stop: the listening socket is closed and removed, requests
+  // already accepted are answered, then every client is disconnected. Returns at once.
+  virtual void Stop() = 0;
+  // Blocks until the event loop has stopped.
+  virtual void Wait() = 0;
+
+  virtual const std::string& socket_path() const = 0;
+  virtual Stats stats() const = 0;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_SERVICE_H_

@@ -1,0 +1,264 @@
+// Request parsing and error lines. Parsing goes through nlohmann::json without exceptions;
+// the depth pre-check keeps hostile nesting from reaching the parser at all.
+
+#include "service/protocol.h"
+
+#include <charconv>
+#include <cstdio>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+namespace keydecide::service {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Deepest [ / { nesting in `line`, ignoring brackets inside strings; stops counting once
+// past `limit`.
+int NestingDepth(std::string_view line, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : line) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+bool Fail(ProtocolError* error, const char* code, std::string message) {
+  error->code = code;
+  error->message = std::move(message);
+  return false;
+}
+
+struct OpEntry {
+  const char* name;
+  Op op;
+};
+constexpr OpEntry kOps[] = {
+    {"hello", Op::kHello},         {"open_session", Op::kOpenSession},
+    {"key", Op::kKey},             {"backspace", Op::kBackspace},
+    {"commit", Op::kCommit},       {"set_context", Op::kSetContext},
+    {"decide", Op::kDecide},       {"close_session", Op::kCloseSession},
+    {"stats", Op::kStats},
+};
+
+struct AppEntry {
+  const char* name;
+  AppType app;
+};
+constexpr AppEntry kApps[] = {{"chat", AppType::kChat},
+                              {"search", AppType::kSearch},
+                              {"code", AppType::kCode},
+                              {"editor", AppType::kEditor},
+                              {"url", AppType::kUrl}};
+
+// Reads an optional integer field within [lo, hi]; false (and *error) if present but not
+// such an integer.
+bool OptionalInt(const Json& j, const char* name, int64_t lo, int64_t hi, int64_t* out,
+                 ProtocolError* error) {
+  auto it = j.find(name);
+  if (it == j.end()) return true;
+  if (!it->is_number_integer()) {
+    return Fail(error, errors::kBadRequest, std::string("\"") + name + "\" must be an integer");
+  }
+  int64_t v;
+  if (it->is_number_unsigned()) {
+    const uint64_t u = it->get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return Fail(error, errors::kBadRequest, std::string("\"") + name + "\" is out of range");
+    }
+    v = static_cast<int64_t>(u);
+  } else {
+    v = it->get<int64_t>();
+  }
+  if (v < lo || v > hi) {
+    return Fail(error, errors::kBadRequest,
+                std::string("\"") + name + "\" must be in " + std::to_string(lo) + ".." +
+                    std::to_string(hi));
+  }
+  *out = v;
+  return true;
+}
+
+bool OptionalBool(const Json& j, const char* name, bool* out, ProtocolError* error) {
+  auto it = j.find(name);
+  if (it == j.end()) return true;
+  if (!it->is_boolean()) {
+    return Fail(error, errors::kBadRequest, std::string("\"") + name + "\" must be true or false");
+  }
+  *out = it->get<bool>();
+  return true;
+}
+
+bool RequiredString(const Json& j, const char* name, std::string* out, ProtocolError* error) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_string()) {
+    return Fail(error, errors::kBadRequest, std::string("\"") + name + "\" (a string) is required");
+  }
+  *out = it->get<std::string>();
+  return true;
+}
+
+}  // namespace
+
+bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* error) {
+  *out = ProtocolRequest();
+  if (NestingDepth(line, kMaxJsonDepth) > kMaxJsonDepth) {
+    return Fail(error, errors::kBadJson, "nested too deeply");
+  }
+  const Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Fail(error, errors::kBadJson, "not valid JSON");
+  if (!j.is_object()) return Fail(error, errors::kBadRequest, "a request is a JSON object");
+
+  if (auto it = j.find("id"); it != j.end()) {
+    if (!it->is_string() && !it->is_number() && !it->is_null()) {
+      return Fail(error, errors::kBadRequest, "\"id\" must be a string, a number or null");
+    }
+    std::string id = it->dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (id.size() > kMaxIdBytes) return Fail(error, errors::kBadRequest, "\"id\" is too long");
+    out->id = std::move(id);
+  }
+
+  auto op_it = j.find("op");
+  if (op_it == j.end() || !op_it->is_string()) {
+    return Fail(error, errors::kBadRequest, "\"op\" (a string) is required");
+  }
+  const std::string& op = op_it->get_ref<const std::string&>();
+  bool known = false;
+  for (const OpEntry& e : kOps) {
+    if (op == e.name) out->op = e.op, known = true;
+  }
+  if (!known) return Fail(error, errors::kUnknownOp, "unknown op");
+
+  int64_t v = 0;
+  const bool on_session = out->op != Op::kHello && out->op != Op::kOpenSession &&
+                          out->op != Op::kStats;
+  if (on_session) {
+    v = -1;
+    if (!OptionalInt(j, "session", 1, std::numeric_limits<uint32_t>::max(), &v, error)) {
+      return false;
+    }
+    if (v < 0) return Fail(error, errors::kBadRequest, "\"session\" is required");
+    out->session = static_cast<uint64_t>(v);
+  }
+  v = out->k;
+  if (!OptionalInt(j, "k", 0, kMaxRequestCandidates, &v, error)) return false;
+  out->k = static_cast<int>(v);
+  if (!OptionalBool(j, "decide", &out->decide, error)) return false;
+
+  switch (out->op) {
+    case Op::kKey:
+      if (!RequiredString(j, "text", &out->text, error)) return false;
+      if (out->text.empty()) return Fail(error, errors::kBadRequest, "\"text\" is empty");
+      break;
+    case Op::kCommit:
+      if (!RequiredString(j, "word", &out->text, error)) return false;
+      break;
+    case Op::kSetContext:
+      if (!RequiredString(j, "text", &out->text, error)) return false;
+      break;
+    case Op::kBackspace:
+      v = 1;
+      if (!OptionalInt(j, "count", 1, 4096, &v, error)) return false;
+      out->count = static_cast<int>(v);
+      break;
+    case Op::kOpenSession: {
+      if (auto it = j.find("app"); it != j.end()) {
+        if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"app\" must be a string");
+        bool found = false;
+        for (const AppEntry& e : kApps) {
+          if (it->get_ref<const std::string&>() == e.name) out->app = e.app, found = true;
+        }
+        if (!found) {
+          return Fail(error, errors::kBadRequest,
+                      "\"app\" must be one of chat, search, code, editor, url");
+        }
+      }
+      if (auto it = j.find("lang"); it != j.end()) {
+        if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"lang\" must be a string");
+        out->lang = it->get<std::string>();
+      }
+      if (!OptionalBool(j, "auto_capitalize", &out->auto_capitalize, error)) return false;
+      break;
+    }
+    default:
+      break;
+  }
+  return true;
+}
+
+void AppendJsonString(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 15]);
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+std::string ErrorLine(std::string_view id, std::string_view code, std::string_view message) {
+  std::string line;
+  line.reserve(64 + message.size());
+  line.append("{\"id\":");
+  line.append(id.empty() ? std::string_view("null") : id);
+  line.append(",\"ok\":false,\"error\":{\"code\":");
+  AppendJsonString(code, &line);
+  line.append(",\"message\":");
+  // Messages may quote the request; make sure they are valid UTF-8 on the wire.
+  line.append(Json(std::string(message)).dump(-1, ' ', false, Json::error_handler_t::replace));
+  line.append("}}\n");
+  return line;
+}
+
+const char* OpName(Op op) {
+  for (const OpEntry& e : kOps) {
+    if (e.op == op) return e.name;
+  }
+  return "unknown";
+}
+
+}  // namespace keydecide::service

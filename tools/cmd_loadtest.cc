@@ -1,0 +1,473 @@
+// keydecide loadtest: N clients type M keys each through the daemon's socket, then the
+// same keys go through the in-process Runtime in the same run, so the IPC overhead is a
+// measured difference. Also measures a coalesced burst of keys against separate decisions
+// and the daemon's RSS with and without the clients.
+//
+// Every client is closed-loop (one request in flight): latency is from writing the request
+// to reading its response; throughput is all decisions over the phase's wall time.
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "keydecide/runtime.h"
+#include "keydecide/service.h"
+#include "tools/commands.h"
+#include "tools/text_file.h"
+
+namespace keydecide {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kFallbackText =
+    "see you tomorrow at the station. we will meet the team after lunch and talk about the "
+    "new plans for the week. thanks for your message, i will call you back in the evening.";
+
+struct Percentiles {
+  double p50 = 0, p95 = 0, p99 = 0, mean = 0;
+  size_t n = 0;
+};
+
+Percentiles Summarise(std::vector<float> v) {
+  Percentiles p;
+  p.n = v.size();
+  if (v.empty()) return p;
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))]; };
+  p.p50 = at(0.50);
+  p.p95 = at(0.95);
+  p.p99 = at(0.99);
+  double sum = 0;
+  for (float x : v) sum += x;
+  p.mean = sum / static_cast<double>(v.size());
+  return p;
+}
+
+// The keys of one client: a stretch of the text starting at a different place per client,
+// one UTF-8 character per key, white space as a plain space.
+std::vector<std::string> KeysFor(const std::string& text, int client, int clients, int keys) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(keys));
+  size_t pos = text.size() / static_cast<size_t>(std::max(clients, 1)) * static_cast<size_t>(client);
+  while (static_cast<int>(out.size()) < keys) {
+    if (pos >= text.size()) pos = 0;
+    size_t len = 1;
+    const unsigned char c = static_cast<unsigned char>(text[pos]);
+    if (c >= 0xF0) len = 4; else if (c >= 0xE0) len = 3; else if (c >= 0xC0) len = 2;
+    if (c >= 0x80 && c < 0xC0) {  // a continuation byte: not a character start
+      ++pos;
+      continue;
+    }
+    std::string key = text.substr(pos, len);
+    if (key == "\n" || key == "\t" || key == "\r") key = " ";
+    out.push_back(key);
+    pos += len;
+  }
+  return out;
+}
+
+// A blocking line client of the daemon.
+class LineClient {
+ public:
+  ~LineClient() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool Connect(const std::string& path) {
+    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (fd_ < 0 || path.size() >= sizeof(addr.sun_path)) return false;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    return ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  }
+  // Sends one line and reads one line back. False if the connection broke.
+  bool Call(const std::string& line, std::string* reply) {
+    size_t off = 0;
+    while (off < line.size()) {
+      const ssize_t n = ::send(fd_, line.data() + off, line.size() - off, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      off += static_cast<size_t>(n);
+    }
+    for (;;) {
+      const size_t nl = buf_.find('\n');
+      if (nl != std::string::npos) {
+        reply->assign(buf_, 0, nl);
+        buf_.erase(0, nl + 1);
+        return true;
+      }
+      char tmp[8192];
+      const ssize_t n = ::recv(fd_, tmp, sizeof(tmp), 0);
+      if (n <= 0) return false;
+      buf_.append(tmp, static_cast<size_t>(n));
+    }
+  }
+  // The daemon's pid (SO_PEERCRED), for its RSS.
+  pid_t PeerPid() const {
+    ucred cred{};
+    socklen_t len = sizeof(cred);
+    return ::getsockopt(fd_, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? cred.pid : -1;
+  }
+
+ private:
+  int fd_ = -1;
+  std::string buf_;
+};
+
+double RssMiB(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
+
+std::string KeyLine(const std::string& key, int k) {
+  return "{\"op\":\"key\",\"session\":1,\"k\":" + std::to_string(k) +
+         ",\"text\":" + nlohmann::json(key).dump() + "}\n";
+}
+
+struct PhaseResult {
+  Percentiles latency;
+  double seconds = 0;
+  size_t decisions = 0;
+  size_t errors = 0;
+  double throughput() const { return seconds > 0 ? static_cast<double>(decisions) / seconds : 0; }
+};
+
+PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<std::string>>& keys,
+                        int k, double* rss_idle, double* rss_connected) {
+  const int clients = static_cast<int>(keys.size());
+  std::vector<std::unique_ptr<LineClient>> conns(static_cast<size_t>(clients));
+  PhaseResult result;
+  pid_t daemon = -1;
+  for (int c = 0; c < clients; ++c) {
+    conns[c] = std::make_unique<LineClient>();
+    std::string reply;
+    if (!conns[c]->Connect(path)) {
+      std::cerr << "keydecide: cannot connect to " << path << "\n";
+      throw CLI::RuntimeError(1);
+    }
+    if (c == 0) {
+      daemon = conns[c]->PeerPid();
+      *rss_idle = RssMiB(daemon);
+    }
+    if (!conns[c]->Call("{\"op\":\"open_session\",\"app\":\"chat\"}\n", &reply) ||
+        reply.find("\"ok\":true") == std::string::npos) {
+      std::cerr << "keydecide: open_session failed: " << reply << "\n";
+      throw CLI::RuntimeError(1);
+    }
+  }
+  *rss_connected = RssMiB(daemon);
+  std::vector<std::vector<float>> lat(static_cast<size_t>(clients));
+  std::atomic<size_t> errors{0};
+  std::vector<std::thread> threads;
+  const Clock::time_point t0 = Clock::now();
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      std::string reply;
+      lat[c].reserve(keys[c].size());
+      for (const std::string& key : keys[c]) {
+        const std::string line = KeyLine(key, k);
+        const Clock::time_point a = Clock::now();
+        if (!conns[c]->Call(line, &reply)) {
+          errors.fetch_add(1);
+          return;
+        }
+        lat[c].push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
+        if (reply.find("\"outcome\":\"decided\"") == std::string::npos) errors.fetch_add(1);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::vector<float> all;
+  for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
+  result.decisions = all.size();
+  result.errors = errors.load();
+  result.latency = Summarise(std::move(all));
+  return result;
+}
+
+// Submits and waits, from one thread.
+class Waiter {
+ public:
+  ResponseCallback Callback() {
+    return [this](const Response& r) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (r.outcome == Outcome::kDecided) ++decided_;
+      ++done_;
+      cv_.notify_one();
+    };
+  }
+  void WaitFor(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return done_ >= n; });
+  }
+  int decided() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return decided_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int done_ = 0, decided_ = 0;
+};
+
+Request KeyRequest(const std::string& key, int k) {
+  Request r;
+  r.kind = RequestKind::kType;
+  r.text = key;
+  r.max_candidates = k;
+  return r;
+}
+
+PhaseResult InProcessPhase(Runtime* rt, const std::vector<std::vector<std::string>>& keys, int k) {
+  const int clients = static_cast<int>(keys.size());
+  std::vector<std::vector<float>> lat(static_cast<size_t>(clients));
+  std::vector<Runtime::SessionId> ids(static_cast<size_t>(clients));
+  for (auto& id : ids) CheckOrDie(rt->OpenSession({}, &id), "open session");
+  std::vector<std::thread> threads;
+  std::atomic<size_t> errors{0};
+  const Clock::time_point t0 = Clock::now();
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      Waiter w;
+      int n = 0;
+      for (const std::string& key : keys[c]) {
+        const Clock::time_point a = Clock::now();
+        if (rt->Submit(ids[c], KeyRequest(key, k), w.Callback()) != Admission::kAccepted) {
+          errors.fetch_add(1);
+          continue;
+        }
+        w.WaitFor(++n);
+        lat[c].push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
+      }
+      if (w.decided() != n) errors.fetch_add(static_cast<size_t>(n - w.decided()));
+    });
+  }
+  for (auto& t : threads) t.join();
+  PhaseResult result;
+  result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (auto id : ids) rt->CloseSession(id);
+  std::vector<float> all;
+  for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
+  result.decisions = all.size();
+  result.errors = errors.load();
+  result.latency = Summarise(std::move(all));
+  return result;
+}
+
+struct BurstResult {
+  Percentiles burst_us;     // a burst of `burst` keys submitted at once, until all answered
+  Percentiles three_us;     // three keys one after the other, each waited for
+  double decisions_per_burst = 0;
+};
+
+BurstResult BurstPhase(Runtime* rt, const std::vector<std::string>& keys, int burst, int rounds,
+                       int k) {
+  BurstResult out;
+  Runtime::SessionId id;
+  CheckOrDie(rt->OpenSession({}, &id), "open session");
+  std::vector<float> bursts, threes;
+  size_t next = 0;
+  auto key = [&] { return keys[next++ % keys.size()]; };
+  const uint64_t decisions_before = rt->stats().decisions;
+  for (int r = 0; r < rounds; ++r) {
+    Waiter w;
+    const Clock::time_point a = Clock::now();
+    for (int i = 0; i < burst; ++i) rt->Submit(id, KeyRequest(key(), k), w.Callback());
+    w.WaitFor(burst);
+    bursts.push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
+  }
+  const uint64_t burst_decisions = rt->stats().decisions - decisions_before;
+  for (int r = 0; r < rounds; ++r) {
+    Waiter w;
+    const Clock::time_point a = Clock::now();
+    for (int i = 1; i <= 3; ++i) {
+      rt->Submit(id, KeyRequest(key(), k), w.Callback());
+      w.WaitFor(i);
+    }
+    threes.push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
+  }
+  rt->CloseSession(id);
+  out.burst_us = Summarise(std::move(bursts));
+  out.three_us = Summarise(std::move(threes));
+  out.decisions_per_burst = static_cast<double>(burst_decisions) / std::max(rounds, 1);
+  return out;
+}
+
+nlohmann::json ToJson(const PhaseResult& r) {
+  return {{"decisions", r.decisions},     {"errors", r.errors},
+          {"seconds", r.seconds},         {"decisions_per_s", r.throughput()},
+          {"p50_us", r.latency.p50},      {"p95_us", r.latency.p95},
+          {"p99_us", r.latency.p99},      {"mean_us", r.latency.mean}};
+}
+
+}  // namespace
+
+void AddLoadtestCommand(CLI::App* app) {
+  struct Args {
+    EngineFlags engine;
+    int clients = 16;
+    int keys = 500;
+    int k = 3;
+    int workers = 1;
+    float budget_us = GovernorOptions().budget_us;
+    std::string socket;
+    std::string text;
+    int burst = 10;
+    int burst_rounds = 300;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app->add_subcommand(
+      "loadtest", "Clients typing through the daemon's socket and in-process, in one run");
+  args->engine.AddTo(cmd);
+  cmd->add_option("--clients", args->clients, "Concurrent clients")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--keys", args->keys, "Keys per client")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  cmd->add_option("-k,--candidates", args->k, "Candidates per decision")
+      ->check(CLI::Range(0, 20))
+      ->capture_default_str();
+  cmd->add_option("--workers", args->workers, "Inference threads (in-process and own server)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--budget-us", args->budget_us, "Governor budget in µs (0: off)")
+      ->capture_default_str();
+  cmd->add_option("--socket", args->socket,
+                  "Use the daemon listening here (default: start one in this process on a "
+                  "temporary socket)");
+  cmd->add_option("--text", args->text,
+                  "Text the clients type (default: data/en/dev.txt when present)");
+  cmd->add_option("--burst", args->burst, "Keys in a coalescing burst")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--burst-rounds", args->burst_rounds, "Bursts measured")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->callback([args] {
+    std::string text = kFallbackText;
+    const std::string text_path =
+        !args->text.empty() ? args->text
+                            : (std::filesystem::exists("data/en/dev.txt") ? "data/en/dev.txt" : "");
+    if (!text_path.empty()) text = ReadOrDie(text_path);
+    constexpr size_t kMaxTextBytes = 8 << 20;
+    if (text.size() > kMaxTextBytes) text.resize(kMaxTextBytes);
+    std::vector<std::vector<std::string>> keys;
+    for (int c = 0; c < args->clients; ++c) {
+      keys.push_back(KeysFor(text, c, args->clients, args->keys));
+    }
+
+    auto engine = args->engine.OpenOrDie();
+    RuntimeOptions ro;
+    ro.workers = args->workers;
+    ro.governor.budget_us = args->budget_us;
+
+    // Through the socket: our own server on a temporary socket, or the given daemon.
+    std::unique_ptr<Server> server;
+    std::string path = args->socket;
+    if (path.empty()) {
+      path = "/tmp/keydecide-loadtest-" + std::to_string(::getpid()) + ".sock";
+      ServerOptions so;
+      so.socket_path = path;
+      so.runtime = ro;
+      so.max_sessions_per_client = 4;
+      CheckOrDie(Server::Start(engine.get(), so, &server), "start the server");
+    }
+    double rss_idle = 0, rss_connected = 0;
+    const PhaseResult via_socket = SocketPhase(path, keys, args->k, &rss_idle, &rss_connected);
+    Tier socket_tier = Tier::kFullModel;
+    if (server) {
+      socket_tier = server->stats().runtime.tier;
+      server->Stop();
+      server->Wait();
+      server.reset();
+    }
+
+    // In-process: the same keys through a Runtime of the same options.
+    std::unique_ptr<Runtime> rt;
+    CheckOrDie(Runtime::Create(engine.get(), ro, &rt), "start the runtime");
+    const PhaseResult in_process = InProcessPhase(rt.get(), keys, args->k);
+    const Tier in_process_tier = rt->stats().tier;
+    BurstResult burst;
+    if (args->burst_rounds > 0) {
+      burst = BurstPhase(rt.get(), keys[0], args->burst, args->burst_rounds, args->k);
+    }
+    rt.reset();
+
+    const Engine::Info info = engine->info();
+    if (args->json) {
+      nlohmann::json out;
+      out["scorer"] = info.scorer;
+      out["clients"] = args->clients;
+      out["keys_per_client"] = args->keys;
+      out["workers"] = args->workers;
+      out["external_daemon"] = !args->socket.empty();
+      out["socket"] = ToJson(via_socket);
+      out["socket"]["final_tier"] = args->socket.empty() ? TierName(socket_tier) : "unknown";
+      out["in_process"] = ToJson(in_process);
+      out["in_process"]["final_tier"] = TierName(in_process_tier);
+      out["ipc_overhead_us"] = {{"p50", via_socket.latency.p50 - in_process.latency.p50},
+                                {"p95", via_socket.latency.p95 - in_process.latency.p95},
+                                {"p99", via_socket.latency.p99 - in_process.latency.p99}};
+      out["daemon_rss_mib"] = {{"idle", rss_idle}, {"with_clients", rss_connected}};
+      out["burst"] = {{"keys", args->burst},
+                      {"decisions_per_burst", burst.decisions_per_burst},
+                      {"burst_p50_us", burst.burst_us.p50},
+                      {"three_separate_p50_us", burst.three_us.p50}};
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::printf("scorer %s, %d clients x %d keys, %d worker(s)%s\n", info.scorer.c_str(),
+                  args->clients, args->keys, args->workers,
+                  args->socket.empty() ? ", server in this process" : ", external daemon");
+      std::printf("%-12s %10s %10s %10s %10s %12s %7s\n", "path", "P50 µs", "P95 µs", "P99 µs",
+                  "mean µs", "decisions/s", "errors");
+      for (const auto& [name, r] :
+           {std::pair<const char*, const PhaseResult*>{"socket", &via_socket},
+            {"in-process", &in_process}}) {
+        std::printf("%-12s %10.1f %10.1f %10.1f %10.1f %12.0f %7zu\n", name, r->latency.p50,
+                    r->latency.p95, r->latency.p99, r->latency.mean, r->throughput(), r->errors);
+      }
+      std::printf("IPC overhead: P50 %.1f µs, P95 %.1f µs, P99 %.1f µs\n",
+                  via_socket.latency.p50 - in_process.latency.p50,
+                  via_socket.latency.p95 - in_process.latency.p95,
+                  via_socket.latency.p99 - in_process.latency.p99);
+      std::printf("daemon RSS: %.1f MiB idle, %.1f MiB with %d clients and sessions\n", rss_idle,
+                  rss_connected, args->clients);
+      if (args->burst_rounds > 0) {
+        std::printf(
+            "burst of %d keys: P50 %.1f µs, %.2f decisions per burst; 3 separate decisions: "
+            "P50 %.1f µs\n",
+            args->burst, burst.burst_us.p50, burst.decisions_per_burst, burst.three_us.p50);
+      }
+      std::printf("final tier: socket %s, in-process %s\n",
+                  args->socket.empty() ? TierName(socket_tier) : "(external)",
+                  TierName(in_process_tier));
+    }
+    if (via_socket.errors + in_process.errors > 0) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace keydecide

@@ -1,0 +1,30 @@
+// keydecide serve: the keydecided daemon in the foreground (same flags as keydecided).
+
+#include "tools/commands.h"
+#include "tools/serve_runner.h"
+
+namespace keydecide {
+
+void AddServeCommand(CLI::App* app) {
+  struct Args {
+    EngineFlags engine;
+    ServeFlags serve;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app->add_subcommand("serve", "Run the keydecided daemon in the foreground");
+  args->engine.AddTo(cmd);
+  args->serve.AddTo(cmd);
+  cmd->callback([args] {
+    EngineOptions o;
+    o.model_dir = args->engine.model_dir;
+    o.lexicon_path = args->engine.lexicon;
+    o.model_path = args->engine.model;
+    o.keyboard_layout = args->engine.layout;
+    o.language = args->engine.language;
+    o.max_candidates = args->engine.max_candidates;
+    const int rc = RunServer(o, args->serve);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace keydecide

@@ -1,0 +1,28 @@
+// What `keydecide serve` and `keydecided` share: the daemon's flags and its main loop
+// (start the server, wait for SIGTERM/SIGINT, stop cleanly).
+
+#ifndef KEYDECIDE_TOOLS_SERVE_RUNNER_H_
+#define KEYDECIDE_TOOLS_SERVE_RUNNER_H_
+
+#include <CLI/CLI.hpp>
+
+#include "keydecide/engine.h"
+#include "keydecide/service.h"
+
+namespace keydecide {
+
+struct ServeFlags {
+  ServerOptions server;
+  bool quiet = false;
+
+  void AddTo(CLI::App* cmd);
+};
+
+// Serves until SIGTERM or SIGINT; returns the process exit code (0 after a clean stop).
+// REQUIRES: called from the main thread before any other thread is started (it blocks
+// those signals so that every thread inherits the mask and one thread waits for them).
+int RunServer(const EngineOptions& engine_options, const ServeFlags& flags);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_TOOLS_SERVE_RUNNER_H_
