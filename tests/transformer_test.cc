@@ -19,7 +19,7 @@ std::unique_ptr<Transformer> Load(const std::string& bytes, Status* status = nul
   std::unique_ptr<SafetensorsFile> file;
   Status s = SafetensorsFile::FromBytes(bytes, &file);
   std::unique_ptr<Transformer> model;
-  if (s.ok()) s = Transformer::Load(*file, &model);
+  if (s.ok()) s = Transformer::Load(std::move(file), &model);
   if (status) *status = s;
   return model;
 }

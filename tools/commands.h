@@ -40,6 +40,7 @@ void AddReplayCommand(CLI::App* app);
 void AddLexiconCommand(CLI::App* app);
 void AddInfoCommand(CLI::App* app);
 void AddEvalCommand(CLI::App* app);
+void AddQuantizeCommand(CLI::App* app);
 void AddServeCommand(CLI::App* app);     // tools/cmd_serve.cc
 void AddLoadtestCommand(CLI::App* app);  // tools/cmd_loadtest.cc
 

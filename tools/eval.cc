@@ -1,6 +1,8 @@
 #include "tools/eval.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "keydecide/engine.h"
 #include "tools/text_util.h"
@@ -139,6 +141,41 @@ Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* 
     result->correct += ok;
     return Status::OK();
   });
+}
+
+Status EvalAgreement(std::string_view text, int max_candidates, Session* reference,
+                     Session* candidate, AgreementResult* result) {
+  *result = AgreementResult();
+  Decision a, b;
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t next = BoundaryAtOrAfter(text, pos + 1);
+    const std::string_view key = text.substr(pos, next - pos);
+    pos = next;
+    KD_RETURN_IF_ERROR(reference->Type(key));
+    KD_RETURN_IF_ERROR(candidate->Type(key));
+    KD_RETURN_IF_ERROR(reference->Decide(max_candidates, &a));
+    KD_RETURN_IF_ERROR(candidate->Decide(max_candidates, &b));
+    AgreementResult& r = *result;
+    ++r.decisions;
+    if (!a.candidates.empty() && !b.candidates.empty()) {
+      ++r.ranked;
+      r.ranking_top1 += a.candidates[0].text == b.candidates[0].text;
+    }
+    r.popup += a.popup.show == b.popup.show;
+    r.autocorrect += a.autocorrect.apply == b.autocorrect.apply &&
+                     (!a.autocorrect.apply || a.autocorrect.replacement == b.autocorrect.replacement);
+    r.intent += a.intent.label == b.intent.label;
+    for (const Candidate& ca : a.candidates) {
+      for (const Candidate& cb : b.candidates) {
+        if (ca.text != cb.text) continue;
+        const double err = std::abs(static_cast<double>(ca.score) - cb.score);
+        r.max_score_error = std::max(r.max_score_error, err);
+        r.sum_score_error += err;
+        ++r.scores_compared;
+      }
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace keydecide

@@ -55,6 +55,27 @@ struct IntentEvalResult {
 // InvalidArgument for a malformed line; NotSupported when the engine has no model.
 Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result);
 
+// Two engines typing the same text in lockstep (e.g. a quantized model against its float
+// original): how often every decision agrees after each keystroke.
+struct AgreementResult {
+  uint64_t decisions = 0;
+  uint64_t ranked = 0;            // decisions where both offered a candidate
+  uint64_t ranking_top1 = 0;      // ... and the first candidates are the same word
+  uint64_t popup = 0;             // same show/hide
+  uint64_t autocorrect = 0;       // same apply, and the same replacement when applied
+  uint64_t intent = 0;            // same label
+  double max_score_error = 0;     // largest |score difference| of a candidate both offered
+  double sum_score_error = 0;
+  uint64_t scores_compared = 0;
+
+  double Rate(uint64_t n, uint64_t of) const { return of ? static_cast<double>(n) / of : 1.0; }
+};
+
+// Types `text` (valid UTF-8) one character at a time into both sessions, comparing their
+// decisions (max_candidates each) after every keystroke. The first error either reports.
+Status EvalAgreement(std::string_view text, int max_candidates, Session* reference,
+                     Session* candidate, AgreementResult* result);
+
 }  // namespace keydecide
 
 #endif  // KEYDECIDE_TOOLS_EVAL_H_

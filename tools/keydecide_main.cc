@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   keydecide::AddLexiconCommand(&app);
   keydecide::AddInfoCommand(&app);
   keydecide::AddEvalCommand(&app);
+  keydecide::AddQuantizeCommand(&app);
   keydecide::AddServeCommand(&app);
   keydecide::AddLoadtestCommand(&app);
   CLI11_PARSE(app, argc, argv);

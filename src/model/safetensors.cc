@@ -1,6 +1,8 @@
 #include "model/safetensors.h"
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +73,10 @@ Status SafetensorsFile::Parse() {
       t.dtype = DType::kF32, elem_size = 4;
     } else if (dtype == "F16") {
       t.dtype = DType::kF16, elem_size = 2;
+    } else if (dtype == "I8") {
+      t.dtype = DType::kI8, elem_size = 1;
+    } else if (dtype == "U8") {
+      t.dtype = DType::kU8, elem_size = 1;
     } else {
       return Status::NotSupported("tensor '" + name + "' has dtype " + dtype);
     }
@@ -135,6 +141,57 @@ float HalfToFloat(uint16_t h) {
   float f;
   std::memcpy(&f, &bits, 4);
   return f;
+}
+
+std::vector<float> ToFloats(const SafetensorsFile::Tensor& t) {
+  const size_t n = static_cast<size_t>(t.elements());
+  std::vector<float> out(n);
+  if (t.dtype == SafetensorsFile::DType::kF32) {
+    std::memcpy(out.data(), t.data.data(), n * sizeof(float));
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      uint16_t h;
+      std::memcpy(&h, t.data.data() + 2 * i, 2);
+      out[i] = HalfToFloat(h);
+    }
+  }
+  return out;
+}
+
+Status WriteSafetensors(const std::string& path, const std::map<std::string, std::string>& metadata,
+                        const std::vector<TensorToWrite>& tensors) {
+  constexpr size_t kAlign = 64;
+  auto round_up = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
+  nlohmann::json header;
+  header["__metadata__"] = metadata;
+  size_t offset = 0;
+  for (const TensorToWrite& t : tensors) {
+    header[t.name] = {{"dtype", t.dtype}, {"shape", t.shape},
+                      {"data_offsets", {offset, offset + t.bytes.size()}}};
+    offset += t.bytes.size();
+  }
+  std::string text = header.dump();
+  text.resize(round_up(text.size() + 8) - 8, ' ');  // JSON may end in spaces
+  const uint64_t header_len = text.size();
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::IOError("cannot create " + tmp);
+    out.write(reinterpret_cast<const char*>(&header_len), 8);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    for (const TensorToWrite& t : tensors) {
+      out.write(t.bytes.data(), static_cast<std::streamsize>(t.bytes.size()));
+    }
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return Status::IOError("cannot write " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Status::IOError("cannot rename " + tmp + " to " + path);
+  }
+  return Status::OK();
 }
 
 }  // namespace keydecide

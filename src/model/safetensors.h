@@ -21,7 +21,7 @@ class MappedFile;
 class SafetensorsFile {
  public:
   // Values are the strings the format uses; part of the format.
-  enum class DType { kF32, kF16 };
+  enum class DType { kF32, kF16, kI8, kU8 };
 
   struct Tensor {
     DType dtype;
@@ -43,6 +43,7 @@ class SafetensorsFile {
   // nullptr when absent. Valid while this object lives.
   const Tensor* Find(const std::string& name) const;
   const std::map<std::string, Tensor>& tensors() const { return tensors_; }
+  const std::map<std::string, std::string>& metadata() const { return metadata_; }
   // "" when absent.
   std::string_view Metadata(const std::string& key) const;
   uint64_t size_bytes() const { return bytes_.size(); }
@@ -58,8 +59,26 @@ class SafetensorsFile {
   std::map<std::string, std::string> metadata_;
 };
 
+// A tensor to write: raw little-endian bytes of `dtype` ("F32", "F16", "I8", "U8").
+struct TensorToWrite {
+  std::string name;
+  std::string dtype;
+  std::vector<int64_t> shape;
+  std::string bytes;
+};
+
+// Writes a safetensors file, tensors in the given order with no gaps (other readers refuse
+// holes); the header is padded with spaces so the data starts at a multiple of 64 bytes.
+// Written to `path`.tmp, then renamed: a failure never leaves a half-written file.
+// IOError on failure.
+Status WriteSafetensors(const std::string& path, const std::map<std::string, std::string>& metadata,
+                        const std::vector<TensorToWrite>& tensors);
+
 // Converts IEEE half to float (exact; handles subnormals, infinities and NaN).
 float HalfToFloat(uint16_t h);
+
+// The values of an F32 or F16 tensor as floats. REQUIRES: t.dtype is kF32 or kF16.
+std::vector<float> ToFloats(const SafetensorsFile::Tensor& t);
 
 }  // namespace keydecide
 

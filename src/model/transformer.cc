@@ -3,7 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 
+#include <nlohmann/json.hpp>
+
+#include "model/kernels/kernels.h"
+#include "model/kernels/targets.h"
 #include "model/safetensors.h"
 #include "text/letter_case.h"
 #include "text/utf8.h"
@@ -12,46 +18,104 @@ namespace keydecide {
 
 namespace {
 
-// Dot product with eight independent partial sums: the compiler keeps them in SIMD
-// registers without reassociating floating point. The tuned kernels live in kernels/.
-float Dot(const float* a, const float* b, int n) {
-  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int k = 0; k < 8; ++k) acc[k] += a[i + k] * b[i + k];
-  }
-  float tail = 0;
-  for (; i < n; ++i) tail += a[i] * b[i];
-  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;
-}
-
-float Gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
+using kernels::WeightFormat;
 
 float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
-// Reads a tensor of exactly `shape` as fp32.
-Status ReadTensor(const SafetensorsFile& f, const std::string& name,
-                  std::initializer_list<int64_t> shape, std::vector<float>* out) {
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  s += ']';
+  return s;
+}
+
+// The tensor `name`, which must have exactly `shape`.
+Status FindTensor(const SafetensorsFile& f, const std::string& name,
+                  const std::vector<int64_t>& shape, const SafetensorsFile::Tensor** out) {
   const SafetensorsFile::Tensor* t = f.Find(name);
   if (t == nullptr) return Status::InvalidArgument("model file lacks tensor '" + name + "'");
-  if (!std::equal(t->shape.begin(), t->shape.end(), shape.begin(), shape.end())) {
-    std::string want, got;
-    for (int64_t d : shape) want += std::to_string(d) + ",";
-    for (int64_t d : t->shape) got += std::to_string(d) + ",";
-    return Status::InvalidArgument("tensor '" + name + "' has shape [" + got + "], expected [" +
-                                   want + "]");
+  if (t->shape != shape) {
+    return Status::InvalidArgument("tensor '" + name + "' has shape " + ShapeString(t->shape) +
+                                   ", expected " + ShapeString(shape));
   }
-  const size_t n = static_cast<size_t>(t->elements());
-  out->resize(n);
-  if (t->dtype == SafetensorsFile::DType::kF32) {
-    std::memcpy(out->data(), t->data.data(), n * sizeof(float));
+  *out = t;
+  return Status::OK();
+}
+
+// Reads a float tensor (F32 or F16) of exactly `shape` as fp32, refusing NaN and Inf.
+Status ReadTensor(const SafetensorsFile& f, const std::string& name,
+                  const std::vector<int64_t>& shape, std::vector<float>* out) {
+  const SafetensorsFile::Tensor* t;
+  KD_RETURN_IF_ERROR(FindTensor(f, name, shape, &t));
+  if (t->dtype != SafetensorsFile::DType::kF32 && t->dtype != SafetensorsFile::DType::kF16) {
+    return Status::InvalidArgument("tensor '" + name + "' must be F32 or F16");
+  }
+  *out = ToFloats(*t);
+  for (float x : *out) {
+    if (!std::isfinite(x)) return Status::InvalidArgument("tensor '" + name + "' has NaN or Inf");
+  }
+  return Status::OK();
+}
+
+// How a weight is stored: a "quantization" metadata entry names it (docs/MODEL.md).
+struct StoredFormat {
+  WeightFormat format = WeightFormat::kF32;
+  int group = 0;
+};
+
+Status ParseFormat(std::string_view spec, StoredFormat* out) {
+  if (spec == "q8") {
+    *out = {WeightFormat::kQ8, 0};
+  } else if (spec == "q4g32" || spec == "q4g64") {
+    *out = {WeightFormat::kQ4, spec == "q4g32" ? 32 : 64};
+  } else if (spec == "f32") {
+    *out = {WeightFormat::kF32, 0};
   } else {
-    for (size_t i = 0; i < n; ++i) {
-      uint16_t h;
-      std::memcpy(&h, t->data.data() + 2 * i, 2);
-      (*out)[i] = HalfToFloat(h);
-    }
+    return Status::NotSupported("weight format '" + std::string(spec) + "'");
   }
+  return Status::OK();
+}
+
+// Reads weight `name` [rows, cols] in its stored format: fp32 copy, or a view of the
+// quantized bytes (whose scales must be finite).
+Status ReadWeight(const SafetensorsFile& f, const std::string& name, int64_t rows, int64_t cols,
+                  const StoredFormat& stored, WeightMatrix* out) {
+  if (stored.format == WeightFormat::kF32) {
+    std::vector<float> w;
+    KD_RETURN_IF_ERROR(ReadTensor(f, name, {rows, cols}, &w));
+    *out = WeightMatrix::FromF32(std::move(w), static_cast<int>(rows), static_cast<int>(cols));
+    return Status::OK();
+  }
+  const bool q4 = stored.format == WeightFormat::kQ4;
+  if (q4 && (cols % 32 != 0 || cols % stored.group != 0)) {
+    return Status::InvalidArgument("tensor '" + name + "': " + std::to_string(cols) +
+                                   " columns do not split into 4-bit groups of " +
+                                   std::to_string(stored.group));
+  }
+  if (cols > kernels::kMaxCols) {
+    return Status::NotSupported("tensor '" + name + "' is wider than the kernels accept");
+  }
+  const SafetensorsFile::Tensor* data;
+  KD_RETURN_IF_ERROR(FindTensor(f, name, {rows, q4 ? cols / 2 : cols}, &data));
+  if (data->dtype != (q4 ? SafetensorsFile::DType::kU8 : SafetensorsFile::DType::kI8)) {
+    return Status::InvalidArgument("tensor '" + name + "' must be " + (q4 ? "U8" : "I8"));
+  }
+  const SafetensorsFile::Tensor* scales;
+  const std::string scales_name = name + ".scales";
+  KD_RETURN_IF_ERROR(FindTensor(f, scales_name, {rows, q4 ? cols / stored.group : 1}, &scales));
+  if (scales->dtype != SafetensorsFile::DType::kF32) {
+    return Status::InvalidArgument("tensor '" + scales_name + "' must be F32");
+  }
+  for (size_t i = 0; i < scales->data.size(); i += 4) {
+    float x;
+    std::memcpy(&x, scales->data.data() + i, 4);
+    if (!std::isfinite(x)) return Status::InvalidArgument("tensor '" + scales_name + "' has NaN or Inf");
+  }
+  *out = WeightMatrix::View(stored.format, static_cast<int>(rows), static_cast<int>(cols),
+                            stored.group, data->data.data(), scales->data.data());
   return Status::OK();
 }
 
@@ -72,12 +136,13 @@ KvCache::KvCache(const ModelConfig& c)
 Status Transformer::Open(const std::string& path, std::unique_ptr<Transformer>* out) {
   std::unique_ptr<SafetensorsFile> file;
   KD_RETURN_IF_ERROR(SafetensorsFile::Open(path, &file));
-  const Status s = Load(*file, out);
-  if (!s.ok()) return Status::InvalidArgument(path + ": " + s.message());
-  return s;
+  return Load(std::move(file), out).Annotated(path);
 }
 
-Status Transformer::Load(const SafetensorsFile& f, std::unique_ptr<Transformer>* out) {
+Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
+                         std::unique_ptr<Transformer>* out) {
+  KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
+  const SafetensorsFile& f = *file;
   if (f.Metadata("format") != "keydecide-model") {
     return Status::InvalidArgument("not a keydecide model (metadata 'format')");
   }
@@ -85,6 +150,7 @@ Status Transformer::Load(const SafetensorsFile& f, std::unique_ptr<Transformer>*
     return Status::NotSupported("model format version '" + std::string(f.Metadata("format_version")) + "'");
   }
   std::unique_ptr<Transformer> m(new Transformer());
+  m->file_ = file;
   KD_RETURN_IF_ERROR(ModelConfig::Parse(f.Metadata("config"), &m->config_));
   const ModelConfig& c = m->config_;
   const int64_t d = c.d_model, ff = c.d_ff;
@@ -114,20 +180,46 @@ Status Transformer::Load(const SafetensorsFile& f, std::unique_ptr<Transformer>*
     m->letter_word_.push_back(letter && i > ModelConfig::kEmailWord);
   }
 
-  KD_RETURN_IF_ERROR(ReadTensor(f, "tok_emb.weight", {c.vocab_size, d}, &m->tok_emb_));
-  KD_RETURN_IF_ERROR(ReadTensor(f, "pos_emb.weight", {c.max_len, d}, &m->pos_emb_));
-  KD_RETURN_IF_ERROR(ReadTensor(f, "ivl_emb.weight", {ModelConfig::kIntervalBuckets, d}, &m->ivl_emb_));
-  KD_RETURN_IF_ERROR(ReadTensor(f, "bs_emb.weight", {2, d}, &m->bs_emb_));
+  // Which weights are quantized: {"tensor name": "q8" | "q4g32" | "q4g64" | "f32"}.
+  std::map<std::string, StoredFormat, std::less<>> stored;
+  if (const std::string_view q = f.Metadata("quantization"); !q.empty()) {
+    const nlohmann::json j = nlohmann::json::parse(q, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) return Status::InvalidArgument("metadata 'quantization' is not a JSON object");
+    for (const auto& [name, spec] : j.items()) {
+      if (!spec.is_string()) return Status::InvalidArgument("quantization of '" + name + "' is not a string");
+      KD_RETURN_IF_ERROR(ParseFormat(spec.get<std::string>(), &stored[name]).Annotated(name));
+    }
+  }
+  std::set<std::string> formats;
+  auto weight = [&](const std::string& name, int64_t rows, int64_t cols, WeightMatrix* w) {
+    auto it = stored.find(name);
+    const StoredFormat format = it == stored.end() ? StoredFormat{} : it->second;
+    if (it != stored.end()) stored.erase(it);
+    formats.insert(format.format == WeightFormat::kF32  ? std::string("f32")
+                   : format.format == WeightFormat::kQ8 ? std::string("q8")
+                                                        : "q4g" + std::to_string(format.group));
+    return ReadWeight(f, name, rows, cols, format, w);
+  };
   auto linear = [&](const std::string& name, int64_t out_dim, int64_t in_dim, Linear* l) {
-    l->in = static_cast<int>(in_dim);
-    l->out = static_cast<int>(out_dim);
-    KD_RETURN_IF_ERROR(ReadTensor(f, name + ".weight", {out_dim, in_dim}, &l->w));
+    KD_RETURN_IF_ERROR(weight(name + ".weight", out_dim, in_dim, &l->w));
+    return ReadTensor(f, name + ".bias", {out_dim}, &l->b);
+  };
+  auto head = [&](const std::string& name, int64_t out_dim, Linear* l) {  // heads stay fp32
+    std::vector<float> w;
+    KD_RETURN_IF_ERROR(ReadTensor(f, name + ".weight", {out_dim, d}, &w));
+    l->w = WeightMatrix::FromF32(std::move(w), static_cast<int>(out_dim), static_cast<int>(d));
     return ReadTensor(f, name + ".bias", {out_dim}, &l->b);
   };
   auto norm = [&](const std::string& name, Norm* n) {
     KD_RETURN_IF_ERROR(ReadTensor(f, name + ".weight", {d}, &n->w));
     return ReadTensor(f, name + ".bias", {d}, &n->b);
   };
+
+  KD_RETURN_IF_ERROR(weight("tok_emb.weight", c.vocab_size, d, &m->tok_emb_));
+  m->word_rows_ = kernels::SliceRows(m->tok_emb_.view(), ModelConfig::kWordOffset, c.n_words());
+  KD_RETURN_IF_ERROR(ReadTensor(f, "pos_emb.weight", {c.max_len, d}, &m->pos_emb_));
+  KD_RETURN_IF_ERROR(ReadTensor(f, "ivl_emb.weight", {ModelConfig::kIntervalBuckets, d}, &m->ivl_emb_));
+  KD_RETURN_IF_ERROR(ReadTensor(f, "bs_emb.weight", {2, d}, &m->bs_emb_));
   m->layers_.resize(c.n_layers);
   for (int i = 0; i < c.n_layers; ++i) {
     const std::string p = "layers." + std::to_string(i) + ".";
@@ -140,14 +232,16 @@ Status Transformer::Load(const SafetensorsFile& f, std::unique_ptr<Transformer>*
     KD_RETURN_IF_ERROR(linear(p + "mlp.fc2", d, ff, &l.fc2));
   }
   KD_RETURN_IF_ERROR(norm("ln_f", &m->ln_f_));
-  KD_RETURN_IF_ERROR(linear("heads.popup", 1, d, &m->popup_));
-  KD_RETURN_IF_ERROR(linear("heads.autocorrect", 1, d, &m->autocorrect_));
-  KD_RETURN_IF_ERROR(linear("heads.intent", static_cast<int64_t>(c.intent_labels.size()), d,
-                            &m->intent_));
-  for (const auto& v : {&m->tok_emb_, &m->pos_emb_}) {
-    for (float x : *v) {
-      if (!std::isfinite(x)) return Status::InvalidArgument("model has non-finite weights");
-    }
+  KD_RETURN_IF_ERROR(head("heads.popup", 1, &m->popup_));
+  KD_RETURN_IF_ERROR(head("heads.autocorrect", 1, &m->autocorrect_));
+  KD_RETURN_IF_ERROR(head("heads.intent", static_cast<int64_t>(c.intent_labels.size()), &m->intent_));
+  if (!stored.empty()) {  // norms, heads and embeddings other than tok_emb stay fp32
+    return Status::InvalidArgument("quantization names '" + stored.begin()->first +
+                                   "', which is not a quantizable weight");
+  }
+  for (const std::string& fmt : formats) {
+    if (!m->weight_format_.empty()) m->weight_format_ += '+';
+    m->weight_format_ += fmt;
   }
   *out = std::move(m);
   return Status::OK();
@@ -160,32 +254,19 @@ int Transformer::WordIndex(std::string_view lower) const {
 
 void Transformer::Embed(const TokenInput& t, int pos, float* x) const {
   const int d = config_.d_model;
-  const float* tok = &tok_emb_[static_cast<size_t>(t.id) * d];
-  const float* p = &pos_emb_[static_cast<size_t>(pos) * d];
-  const float* ivl = &ivl_emb_[static_cast<size_t>(t.interval) * d];
-  const float* bs = &bs_emb_[static_cast<size_t>(t.after_backspace) * d];
-  for (int i = 0; i < d; ++i) x[i] = tok[i] + p[i] + ivl[i] + bs[i];
+  kernels::DequantizeRow(tok_emb_.view(), t.id, x);
+  kernels::AddTo(&pos_emb_[static_cast<size_t>(pos) * d], d, x);
+  kernels::AddTo(&ivl_emb_[static_cast<size_t>(t.interval) * d], d, x);
+  kernels::AddTo(&bs_emb_[static_cast<size_t>(t.after_backspace) * d], d, x);
 }
 
-void Transformer::LayerNorm(const Norm& n, const float* x, float* y) const {
-  const int d = config_.d_model;
-  float mean = 0;
-  for (int i = 0; i < d; ++i) mean += x[i];
-  mean /= static_cast<float>(d);
-  float var = 0;
-  for (int i = 0; i < d; ++i) var += (x[i] - mean) * (x[i] - mean);
-  var /= static_cast<float>(d);
-  const float inv = 1.0f / std::sqrt(var + config_.norm_eps);
-  for (int i = 0; i < d; ++i) y[i] = (x[i] - mean) * inv * n.w[i] + n.b[i];
+void Transformer::ApplyNorm(const Norm& n, const float* x, float* y) const {
+  kernels::LayerNorm(x, n.w.data(), n.b.data(), config_.d_model, config_.norm_eps, y);
 }
 
-namespace {
-
-void Apply(const auto& l, const float* x, float* y) {
-  for (int o = 0; o < l.out; ++o) y[o] = l.b[o] + Dot(&l.w[static_cast<size_t>(o) * l.in], x, l.in);
+void Transformer::Apply(const Linear& l, const float* x, float* y) const {
+  kernels::MatVec(l.w.view(), x, l.b.data(), y);
 }
-
-}  // namespace
 
 // Causal attention of the query at `pos` over cached positions 0..pos, all heads.
 void Transformer::Attend(int layer, int pos, const float* q, const KvCache& cache, float* scores,
@@ -193,24 +274,8 @@ void Transformer::Attend(int layer, int pos, const float* q, const KvCache& cach
   const int hd = config_.head_dim();
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   for (int h = 0; h < config_.n_heads; ++h) {
-    const float* qh = q + h * hd;
-    float max_score = -INFINITY;
-    for (int j = 0; j <= pos; ++j) {
-      scores[j] = Dot(qh, cache.key(layer, j) + h * hd, hd) * scale;
-      max_score = std::max(max_score, scores[j]);
-    }
-    float sum = 0;
-    for (int j = 0; j <= pos; ++j) {
-      scores[j] = std::exp(scores[j] - max_score);
-      sum += scores[j];
-    }
-    float* oh = out + h * hd;
-    std::fill(oh, oh + hd, 0.0f);
-    for (int j = 0; j <= pos; ++j) {
-      const float p = scores[j] / sum;
-      const float* vh = cache.value(layer, j) + h * hd;
-      for (int i = 0; i < hd; ++i) oh[i] += p * vh[i];
-    }
+    kernels::AttendHead(q + h * hd, cache.key(layer, 0) + h * hd, cache.value(layer, 0) + h * hd,
+                        config_.d_model, pos + 1, hd, scale, scores, out + h * hd);
   }
 }
 
@@ -225,66 +290,68 @@ void Transformer::Step(const TokenInput& token, KvCache* cache, float* y) const 
   Embed(token, pos, x);
   for (int l = 0; l < config_.n_layers; ++l) {
     const Layer& layer = layers_[l];
-    LayerNorm(layer.ln1, x, xn);
+    ApplyNorm(layer.ln1, x, xn);
     Apply(layer.qkv, xn, qkv);
     std::copy(qkv + d, qkv + 2 * d, cache->key(l, pos));
     std::copy(qkv + 2 * d, qkv + 3 * d, cache->value(l, pos));
     Attend(l, pos, qkv, *cache, cache->scores_.data(), att);
     Apply(layer.out, att, xn);
-    for (int i = 0; i < d; ++i) x[i] += xn[i];
-    LayerNorm(layer.ln2, x, xn);
+    kernels::AddTo(xn, d, x);
+    ApplyNorm(layer.ln2, x, xn);
     Apply(layer.fc1, xn, hidden);
-    for (int i = 0; i < config_.d_ff; ++i) hidden[i] = Gelu(hidden[i]);
+    kernels::Gelu(config_.d_ff, hidden);
     Apply(layer.fc2, hidden, xn);
-    for (int i = 0; i < d; ++i) x[i] += xn[i];
+    kernels::AddTo(xn, d, x);
   }
-  LayerNorm(ln_f_, x, y);
+  ApplyNorm(ln_f_, x, y);
   cache->length_ = pos + 1;
 }
 
-// Layer by layer over all positions: each projection runs over the whole [n, d] block
-// (the shape the batched kernels take), attention is causal within the block.
+// Layer by layer over all positions: each projection is one matrix product over the
+// [n, d] block, attention is causal within the block.
 void Transformer::Encode(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
   const int d = config_.d_model, ff = config_.d_ff;
   const int n = static_cast<int>(tokens.size());
-  float* x = cache->x_.data();       // [n, d]
-  float* xn = cache->xn_.data();     // [n, d]
-  float* qkv = cache->qkv_.data();   // [n, 3d]
-  float* att = cache->att_.data();   // [n, d]
+  float* x = cache->x_.data();            // [n, d]
+  float* xn = cache->xn_.data();          // [n, d]
+  float* qkv = cache->qkv_.data();        // [n, 3d]
+  float* att = cache->att_.data();        // [n, d]
   float* hidden = cache->hidden_.data();  // [n, ff]
   for (int t = 0; t < n; ++t) Embed(tokens[t], t, x + t * d);
   for (int l = 0; l < config_.n_layers; ++l) {
     const Layer& layer = layers_[l];
+    for (int t = 0; t < n; ++t) ApplyNorm(layer.ln1, x + t * d, xn + t * d);
+    kernels::MatMul(layer.qkv.w.view(), xn, n, layer.qkv.b.data(), qkv);
     for (int t = 0; t < n; ++t) {
-      LayerNorm(layer.ln1, x + t * d, xn + t * d);
-      Apply(layer.qkv, xn + t * d, qkv + t * 3 * d);
       std::copy(qkv + t * 3 * d + d, qkv + t * 3 * d + 2 * d, cache->key(l, t));
       std::copy(qkv + t * 3 * d + 2 * d, qkv + t * 3 * d + 3 * d, cache->value(l, t));
     }
-    for (int t = 0; t < n; ++t) {
-      Attend(l, t, qkv + t * 3 * d, *cache, cache->scores_.data(), att + t * d);
-      Apply(layer.out, att + t * d, xn + t * d);
-      for (int i = 0; i < d; ++i) x[t * d + i] += xn[t * d + i];
-    }
-    for (int t = 0; t < n; ++t) {
-      LayerNorm(layer.ln2, x + t * d, xn + t * d);
-      Apply(layer.fc1, xn + t * d, hidden + static_cast<size_t>(t) * ff);
-      for (int i = 0; i < ff; ++i) hidden[t * ff + i] = Gelu(hidden[t * ff + i]);
-      Apply(layer.fc2, hidden + static_cast<size_t>(t) * ff, xn + t * d);
-      for (int i = 0; i < d; ++i) x[t * d + i] += xn[t * d + i];
-    }
+    for (int t = 0; t < n; ++t) Attend(l, t, qkv + t * 3 * d, *cache, cache->scores_.data(), att + t * d);
+    kernels::MatMul(layer.out.w.view(), att, n, layer.out.b.data(), xn);
+    kernels::AddTo(xn, n * d, x);
+    for (int t = 0; t < n; ++t) ApplyNorm(layer.ln2, x + t * d, xn + t * d);
+    kernels::MatMul(layer.fc1.w.view(), xn, n, layer.fc1.b.data(), hidden);
+    kernels::Gelu(n * ff, hidden);
+    kernels::MatMul(layer.fc2.w.view(), hidden, n, layer.fc2.b.data(), xn);
+    kernels::AddTo(xn, n * d, x);
   }
-  for (int t = 0; t < n; ++t) LayerNorm(ln_f_, x + t * d, y + t * d);
+  for (int t = 0; t < n; ++t) ApplyNorm(ln_f_, x + t * d, y + t * d);
   cache->length_ = n;
 }
 
 float Transformer::WordLogit(const float* y, int word) const {
-  const int d = config_.d_model;
-  return Dot(y, &tok_emb_[static_cast<size_t>(ModelConfig::kWordOffset + word) * d], d);
+  float logit;
+  const int32_t row = word;
+  kernels::RowDots(word_rows_, std::span(&row, 1), y, &logit);
+  return logit;
+}
+
+void Transformer::WordLogits(const float* y, std::span<const int32_t> words, float* out) const {
+  kernels::RowDots(word_rows_, words, y, out);
 }
 
 void Transformer::WordLogits(const float* y, float* logits) const {
-  for (int w = 0; w < n_words(); ++w) logits[w] = WordLogit(y, w);
+  kernels::MatVec(word_rows_, y, nullptr, logits);
 }
 
 float Transformer::Popup(const float* y) const {
@@ -301,11 +368,7 @@ float Transformer::Autocorrect(const float* y) const {
 
 void Transformer::Intent(const float* y, float* probs) const {
   Apply(intent_, y, probs);
-  const int n = intent_.out;
-  const float m = *std::max_element(probs, probs + n);
-  float sum = 0;
-  for (int i = 0; i < n; ++i) sum += probs[i] = std::exp(probs[i] - m);
-  for (int i = 0; i < n; ++i) probs[i] /= sum;
+  kernels::Softmax(intent_.w.rows(), probs);
 }
 
 }  // namespace keydecide

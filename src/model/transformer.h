@@ -1,7 +1,7 @@
-// Transformer: the typing model's fp32 reference forward pass (docs/MODEL.md, "The typing
-// model"). Plain loops, written to be read and to be the reference the fast kernels of
-// src/model/kernels are tested against. Immutable after Load; shared by all sessions,
-// whose state lives in their KvCache.
+// Transformer: the typing model's forward pass (docs/MODEL.md, "The typing model") over
+// the kernels of src/model/kernels, with fp32, int8 or int4 weights. Immutable after Load;
+// shared by all sessions (thread-safe for concurrent Steps on different caches), whose
+// state lives in their KvCache. The kernels' scalar references define its arithmetic.
 
 #ifndef KEYDECIDE_MODEL_TRANSFORMER_H_
 #define KEYDECIDE_MODEL_TRANSFORMER_H_
@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "keydecide/status.h"
+#include "model/kernels/weight_view.h"
 #include "model/kv_cache.h"
 #include "model/model_config.h"
+#include "model/weight_matrix.h"
 
 namespace keydecide {
 
@@ -31,12 +33,15 @@ struct TokenInput {
 class Transformer {
  public:
   // Reads the config and vocabulary metadata and every tensor of the contract, checking
-  // names, shapes and dtypes (F16 is widened to F32). InvalidArgument/Corruption naming the
-  // first problem; the file may be dropped afterwards (weights are copied).
-  static Status Load(const SafetensorsFile& file, std::unique_ptr<Transformer>* out);
+  // names, shapes and dtypes. F16/F32 weights are widened to fp32 copies; quantized ones
+  // (metadata "quantization", docs/MODEL.md) are used in place, so `file` is kept open.
+  // InvalidArgument/Corruption/NotSupported naming the first problem.
+  static Status Load(std::shared_ptr<const SafetensorsFile> file, std::unique_ptr<Transformer>* out);
   static Status Open(const std::string& path, std::unique_ptr<Transformer>* out);
 
   const ModelConfig& config() const { return config_; }
+  // "f32" (fp16/fp32 files), "q8", "q4g32", "q4g64"; "+" joins several (e.g. "q4g64+q8").
+  const std::string& weight_format() const { return weight_format_; }
 
   // --- Vocabulary ---
   int n_words() const { return config_.n_words(); }
@@ -53,21 +58,23 @@ class Transformer {
   void Step(const TokenInput& token, KvCache* cache, float* y) const;
 
   // Clears the cache and encodes `tokens` at positions 0..n-1 all at once (matrix form),
-  // writing the final-norm hidden states to y [n, d_model]. Same results as n Steps.
-  // REQUIRES: 1 <= tokens.size() <= max_len.
+  // writing the final-norm hidden states to y [n, d_model]. Same results as n Steps (up to
+  // rounding). REQUIRES: 1 <= tokens.size() <= max_len.
   void Encode(std::span<const TokenInput> tokens, KvCache* cache, float* y) const;
 
   // --- Heads on a final-norm hidden state y ---
   float WordLogit(const float* y, int word) const;
-  void WordLogits(const float* y, float* logits) const;  // [n_words]
+  // out[i] = logit of words[i]: the candidate rows only.
+  void WordLogits(const float* y, std::span<const int32_t> words, float* out) const;
+  void WordLogits(const float* y, float* logits) const;  // all [n_words]
   float Popup(const float* y) const;                      // probability
   float Autocorrect(const float* y) const;                // probability
   void Intent(const float* y, float* probs) const;        // [intent_labels.size()]
 
  private:
-  struct Linear {  // y = W x + b, W [out, in] row-major
-    int in = 0, out = 0;
-    std::vector<float> w, b;
+  struct Linear {  // y = W x + b, W [out, in]
+    WeightMatrix w;
+    std::vector<float> b;
   };
   struct Norm {
     std::vector<float> w, b;
@@ -81,10 +88,15 @@ class Transformer {
   void Embed(const TokenInput& t, int pos, float* x) const;
   void Attend(int layer, int pos, const float* q, const KvCache& cache, float* scores,
               float* out) const;
-  void LayerNorm(const Norm& n, const float* x, float* y) const;
+  void Apply(const Linear& l, const float* x, float* y) const;
+  void ApplyNorm(const Norm& n, const float* x, float* y) const;
 
+  std::shared_ptr<const SafetensorsFile> file_;  // quantized weights point into it
   ModelConfig config_;
-  std::vector<float> tok_emb_, pos_emb_, ivl_emb_, bs_emb_;  // [rows, d_model]
+  std::string weight_format_;
+  WeightMatrix tok_emb_;                      // [vocab, d_model], tied with the word logits
+  kernels::WeightView word_rows_;             // tok_emb_ from row kWordOffset on
+  std::vector<float> pos_emb_, ivl_emb_, bs_emb_;  // [rows, d_model]
   std::vector<Layer> layers_;
   Norm ln_f_;
   Linear popup_, autocorrect_, intent_;

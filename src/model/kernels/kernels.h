@@ -27,7 +27,8 @@ inline constexpr int kMaxCols = 4096;
 void MatVec(const WeightView& w, const float* x, const float* bias, float* y);
 // The same for n rows of x [n, w.cols] into y [n, w.rows].
 void MatMul(const WeightView& w, const float* x, int n, const float* bias, float* y);
-// out[i] = W[rows[i]] . x: the logits of chosen rows only (candidate words).
+// out[i] = W[rows[i]] . x: the logits of chosen rows only (candidate words). x stays fp32
+// (the weights are widened): candidates are ranked by these, and a few rows cost little.
 // REQUIRES: 0 <= rows[i] < w.rows.
 void RowDots(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out);
 // out[c] = W[row][c] as float (embedding lookup).

@@ -116,9 +116,11 @@ void MatVec(const WeightView& w, const float* x, const float* bias, float* y) {
 }
 
 void RowDots(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
-  std::vector<int8_t> xq(w.cols);
-  const float sx = w.format == WeightFormat::kF32 ? 0 : QuantizeActivations(x, w.cols, xq.data());
-  for (size_t i = 0; i < rows.size(); ++i) out[i] = RowDot(w, rows[i], x, xq.data(), sx);
+  std::vector<float> row(w.cols);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ref::DequantizeRow(w, rows[i], row.data());
+    out[i] = ref::Dot(row.data(), x, w.cols);
+  }
 }
 
 }  // namespace ref

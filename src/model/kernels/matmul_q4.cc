@@ -124,12 +124,6 @@ KD_VNNI void MatVecVnni(const WeightView& w, const float* x, const float* bias, 
   for (int r = 0; r < w.rows; ++r) y[r] = (bias ? bias[r] : 0.0f) + RowVnni(w, r, px);
 }
 
-KD_VNNI void RowDotsVnni(const WeightView& w, std::span<const int32_t> rows, const float* x,
-                         float* out) {
-  PreparedX px;
-  PrepareX(x, w.cols, &px);
-  for (size_t i = 0; i < rows.size(); ++i) out[i] = RowVnni(w, rows[i], px);
-}
 #undef KD_VNNI
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
@@ -142,13 +136,38 @@ void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y
   for (int r = 0; r < w.rows; ++r) y[r] = (bias ? bias[r] : 0.0f) + RowGeneric(w, r, xq, sx);
 }
 
+// fp32 x against unpacked int8 nibbles widened to float (as RowDots of matmul_q8.cc).
+HWY_INLINE float DotI8F32(const int8_t* w, const float* x, int n) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<int8_t, decltype(df)> d8;
+  const int N = static_cast<int>(hn::Lanes(df));
+  auto a = hn::Zero(df);
+  int i = 0;
+  for (; i + N <= n; i += N) {
+    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i), a);
+  }
+  float sum = hn::GetLane(hn::SumOfLanes(df, a));
+  for (; i < n; ++i) sum += static_cast<float>(w[i]) * x[i];
+  return sum;
+}
+
 void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
-#if HWY_TARGET == HWY_AVX3_DL
-  if (w.cols % 64 == 0) return RowDotsVnni(w, rows, x, out);
-#endif
-  alignas(64) int8_t xq[kMaxCols];
-  const float sx = ref::QuantizeActivations(x, w.cols, xq);
-  for (size_t i = 0; i < rows.size(); ++i) out[i] = RowGeneric(w, rows[i], xq, sx);
+  alignas(64) int8_t unpacked[kQ4Block];
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const size_t r = static_cast<size_t>(rows[i]);
+    const uint8_t* packed = w.q4 + r * w.bytes_per_row();
+    const float* scales = w.scales + r * w.scales_per_row();
+    float sum = 0;
+    for (int start = 0; start < w.cols; start += kQ4Block) {
+      const int block = std::min(kQ4Block, w.cols - start);
+      UnpackBlock(packed + start / 2, block / 2, unpacked);
+      for (int g = 0; g < block; g += w.group) {
+        sum += DotI8F32(unpacked + g, x + start + g, w.group) * scales[(start + g) / w.group];
+      }
+    }
+    out[i] = sum;
+  }
 }
 
 }  // namespace

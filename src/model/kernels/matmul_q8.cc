@@ -217,12 +217,6 @@ KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float*
   }
 }
 
-KD_VNNI void RowDotsVnni(const WeightView& w, std::span<const int32_t> rows, const float* x,
-                         float* out) {
-  alignas(64) uint8_t xu[kMaxCols];
-  const float sx = QuantizeOffset(x, w.cols, xu);
-  for (size_t i = 0; i < rows.size(); ++i) out[i] = Row1Vnni(w, rows[i], xu, sx);
-}
 #undef KD_VNNI
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
@@ -246,16 +240,29 @@ void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, f
   }
 }
 
+// fp32 x against int8 rows widened to float: the candidates' logits keep full precision
+// in x (few rows, so the int8 path's speed matters little here).
+HWY_INLINE float DotI8F32(const int8_t* w, const float* x, int n) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToSigned<decltype(df)> di;
+  const hn::Rebind<int8_t, decltype(df)> d8;
+  const int N = static_cast<int>(hn::Lanes(df));
+  auto a = hn::Zero(df), b = hn::Zero(df);
+  int i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i), a);
+    b = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i + N))),
+                   hn::LoadU(df, x + i + N), b);
+  }
+  float sum = hn::GetLane(hn::SumOfLanes(df, hn::Add(a, b)));
+  for (; i < n; ++i) sum += static_cast<float>(w[i]) * x[i];
+  return sum;
+}
+
 void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
-#if HWY_TARGET == HWY_AVX3_DL
-  if (w.row_sums != nullptr) return RowDotsVnni(w, rows, x, out);
-#endif
-  alignas(64) int8_t xq[kMaxCols];
-  const float sx = ref::QuantizeActivations(x, w.cols, xq);
   for (size_t i = 0; i < rows.size(); ++i) {
     const int r = rows[i];
-    out[i] = static_cast<float>(DotI8(w.q8 + static_cast<size_t>(r) * w.cols, xq, w.cols)) *
-             (sx * w.scales[r]);
+    out[i] = DotI8F32(w.q8 + static_cast<size_t>(r) * w.cols, x, w.cols) * w.scales[r];
   }
 }
 

@@ -51,6 +51,18 @@ struct WeightView {
   }
 };
 
+// Rows [first, first + count) of w as a matrix of their own.
+inline WeightView SliceRows(WeightView w, int first, int count) {
+  const size_t r = static_cast<size_t>(first);
+  if (w.f32) w.f32 += r * w.cols;
+  if (w.q8) w.q8 += r * w.cols;
+  if (w.q4) w.q4 += r * w.bytes_per_row();
+  if (w.scales) w.scales += r * w.scales_per_row();
+  if (w.row_sums) w.row_sums += r;
+  w.rows = count;
+  return w;
+}
+
 // --- Quantizing one row (used by `keydecide quantize`; defines the formats' rounding) ---
 // Symmetric per-row int8: scale = max|w| / 127, q = round(w / scale). Returns the scale.
 float QuantizeRowQ8(const float* w, int cols, int8_t* q);
