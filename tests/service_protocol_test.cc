@@ -1,0 +1,112 @@
+// The protocol parser and writers, without sockets.
+
+#include "service/protocol.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "keydecide/decision.h"
+
+namespace keydecide::service {
+namespace {
+
+TEST(ProtocolTest, ParsesEveryOp) {
+  ProtocolRequest r;
+  ProtocolError e;
+  ASSERT_TRUE(ParseRequest(R"({"id":"a","op":"hello"})", &r, &e));
+  EXPECT_EQ(r.op, Op::kHello);
+  EXPECT_EQ(r.id, "\"a\"");
+  ASSERT_TRUE(ParseRequest(R"({"op":"open_session","app":"code","lang":"en","auto_capitalize":false})",
+                           &r, &e));
+  EXPECT_EQ(r.app, AppType::kCode);
+  EXPECT_FALSE(r.auto_capitalize);
+  EXPECT_EQ(r.id, "");
+  ASSERT_TRUE(ParseRequest(R"({"id":3,"op":"key","session":2,"text":"é","k":5})", &r, &e));
+  EXPECT_EQ(r.op, Op::kKey);
+  EXPECT_EQ(r.session, 2u);
+  EXPECT_EQ(r.text, "\xC3\xA9");
+  EXPECT_EQ(r.k, 5);
+  EXPECT_EQ(r.id, "3");
+  ASSERT_TRUE(ParseRequest(R"({"op":"backspace","session":2,"count":3,"decide":false})", &r, &e));
+  EXPECT_EQ(r.count, 3);
+  EXPECT_FALSE(r.decide);
+  ASSERT_TRUE(ParseRequest(R"({"op":"commit","session":2,"word":"dog"})", &r, &e));
+  EXPECT_EQ(r.text, "dog");
+  ASSERT_TRUE(ParseRequest(R"({"op":"set_context","session":2,"text":""})", &r, &e));
+  ASSERT_TRUE(ParseRequest(R"({"op":"decide","session":2})", &r, &e));
+  ASSERT_TRUE(ParseRequest(R"({"op":"close_session","session":2})", &r, &e));
+  ASSERT_TRUE(ParseRequest(R"({"op":"stats"})", &r, &e));
+}
+
+TEST(ProtocolTest, RefusesWithACode) {
+  ProtocolRequest r;
+  ProtocolError e;
+  EXPECT_FALSE(ParseRequest("", &r, &e));
+  EXPECT_STREQ(e.code, errors::kBadJson);
+  EXPECT_FALSE(ParseRequest(R"({"id":"q","op":"nope"})", &r, &e));
+  EXPECT_STREQ(e.code, errors::kUnknownOp);
+  EXPECT_EQ(r.id, "\"q\"");  // still known, for the error response
+  EXPECT_FALSE(ParseRequest(R"({"op":"backspace","session":1,"count":0})", &r, &e));
+  EXPECT_STREQ(e.code, errors::kBadRequest);
+  EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":""})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"op":"key","session":18446744073709551615,"text":"a"})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","decide":1})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"op":"hello","id":")" + std::string(200, 'x') + "\"}", &r, &e));
+  EXPECT_FALSE(ParseRequest(std::string(9, '{'), &r, &e));
+  EXPECT_STREQ(e.code, errors::kBadJson);
+  // Brackets inside strings do not count as nesting.
+  EXPECT_TRUE(ParseRequest(R"({"op":"key","session":1,"text":"[[[[[[[[[[[[[[[[[[[["})", &r, &e));
+}
+
+TEST(ProtocolTest, ErrorLinesAreValidJsonWhateverTheMessage) {
+  const std::string line = ErrorLine("7", "bad_request", "quote \" and \xFF byte\n");
+  ASSERT_EQ(line.back(), '\n');
+  const auto j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["id"], 7);
+  EXPECT_FALSE(j["ok"].get<bool>());
+  EXPECT_EQ(j["error"]["code"], "bad_request");
+  EXPECT_EQ(nlohmann::json::parse(ErrorLine("", "x", "y"))["id"], nullptr);
+}
+
+TEST(ProtocolTest, ResponseLinesRoundTrip) {
+  Decision d;
+  d.composition = "tom\"o";
+  d.candidates.push_back({"tomorrow", -1.5f, 0, CandidateKind::kCompletion});
+  d.candidates.push_back({"tab\there", -2.25f, 10, CandidateKind::kCorrection});
+  d.tier = Tier::kNoVocabProposals;
+  d.popup.show = true;
+  Response r;
+  r.outcome = Outcome::kDecided;
+  r.decision = &d;
+  r.coalesced = 3;
+  std::string line;
+  AppendResponseLine("\"x\"", 4, r, &line);
+  const auto j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["id"], "x");
+  EXPECT_EQ(j["session"], 4);
+  EXPECT_EQ(j["outcome"], "decided");
+  EXPECT_EQ(j["coalesced"], 3);
+  EXPECT_EQ(j["decision"]["composition"], "tom\"o");
+  EXPECT_EQ(j["decision"]["tier"], "no_vocab_proposals");
+  ASSERT_EQ(j["decision"]["candidates"].size(), 2u);
+  EXPECT_EQ(j["decision"]["candidates"][1]["text"], "tab\there");
+  EXPECT_EQ(j["decision"]["candidates"][1]["kind"], "correction");
+  EXPECT_FLOAT_EQ(j["decision"]["candidates"][0]["score"].get<float>(), -1.5f);
+
+  line.clear();
+  r.outcome = Outcome::kSuperseded;
+  r.decision = nullptr;
+  AppendResponseLine("", 4, r, &line);
+  const auto s = nlohmann::json::parse(line);
+  EXPECT_EQ(s["outcome"], "superseded");
+  EXPECT_FALSE(s.contains("decision"));
+
+  line.clear();
+  r.outcome = Outcome::kFailed;
+  r.status = Status::InvalidArgument("invalid UTF-8");
+  AppendResponseLine("1", 4, r, &line);
+  EXPECT_EQ(nlohmann::json::parse(line)["error"]["code"], "invalid_text");
+}
+
+}  // namespace
+}  // namespace keydecide::service

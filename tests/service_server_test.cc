@@ -1,0 +1,507 @@
+// The daemon's server in-process, driven through its socket by well-behaved and hostile
+// clients: garbage, oversized and unfinished lines, foreign sessions, too many sessions,
+// wrong peer uid, half-closed, vanished and non-reading clients, 100 concurrent clients,
+// coalescing over the wire, stale sockets and stop. Also built with ThreadSanitizer.
+//
+// Reads have a generous receive timeout only so that a bug fails instead of hanging; no
+// test asserts on speed.
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "keydecide/engine.h"
+#include "keydecide/service.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr int kReadTimeoutS = 30;
+
+class Client {
+ public:
+  explicit Client(const std::string& path) {
+    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    timeval tv{kReadTimeoutS, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  }
+  ~Client() { Close(); }
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  bool connected() const { return connected_; }
+  int fd() const { return fd_; }
+
+  bool Send(const std::string& bytes) {
+    size_t off = 0;
+    while (off < bytes.size()) {
+      const ssize_t n = ::send(fd_, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      off += static_cast<size_t>(n);
+    }
+    return true;
+  }
+  // One line without its newline; false at EOF (or on the safety timeout).
+  bool ReadLine(std::string* line) {
+    for (;;) {
+      const size_t nl = buf_.find('\n');
+      if (nl != std::string::npos) {
+        line->assign(buf_, 0, nl);
+        buf_.erase(0, nl + 1);
+        return true;
+      }
+      char tmp[4096];
+      const ssize_t n = ::recv(fd_, tmp, sizeof(tmp), 0);
+      if (n <= 0) return false;
+      buf_.append(tmp, static_cast<size_t>(n));
+    }
+  }
+  Json Read() {
+    std::string line;
+    if (!ReadLine(&line)) return Json();
+    return Json::parse(line, nullptr, false);
+  }
+  Json Call(const Json& request) {
+    if (!Send(request.dump() + "\n")) return Json();
+    return Read();
+  }
+  // Reads until EOF; true if EOF came (not the safety timeout).
+  bool ReadsToEof() {
+    std::string line;
+    while (ReadLine(&line)) {
+    }
+    return errno != EAGAIN && errno != EWOULDBLOCK;
+  }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+  std::string buf_;
+};
+
+std::string ErrorCode(const Json& j) {
+  if (!j.is_object() || !j.contains("error")) return "";
+  return j["error"].value("code", "");
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine_ = testing::FixtureEngine();
+    ASSERT_NE(engine_, nullptr);
+    path_ = testing::TempPath("server.sock");
+    options_.socket_path = path_;
+  }
+  void Start() {
+    const Status s = Server::Start(engine_.get(), options_, &server_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  void TearDown() override {
+    if (server_) {
+      server_->Stop();
+      server_->Wait();
+      server_.reset();
+    }
+    ::unlink(path_.c_str());
+  }
+  // Opens a session on `c`; returns its id (0 on failure).
+  static uint64_t Open(Client* c) {
+    const Json r = c->Call({{"op", "open_session"}, {"app", "chat"}});
+    return r.value("ok", false) ? r["session"].get<uint64_t>() : 0;
+  }
+  // Waits (no deadline) until `pred` holds for the server's stats.
+  template <typename Pred>
+  void WaitForStats(Pred pred) {
+    while (!pred(server_->stats())) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+
+  std::unique_ptr<Engine> engine_;
+  std::string path_;
+  ServerOptions options_;
+  std::unique_ptr<Server> server_;
+};
+
+TEST_F(ServerTest, HelloOpenTypeDecide) {
+  Start();
+  Client c(path_);
+  ASSERT_TRUE(c.connected());
+  const Json hello = c.Call({{"id", "h"}, {"op", "hello"}});
+  EXPECT_EQ(hello["id"], "h");
+  EXPECT_EQ(hello["protocol"], 1);
+  EXPECT_EQ(hello["server"], "keydecided");
+  const uint64_t s = Open(&c);
+  ASSERT_EQ(s, 1u);
+  Json r = c.Call({{"id", 7}, {"op", "set_context"}, {"session", s}, {"text", "I saw the "}});
+  EXPECT_EQ(r["outcome"], "decided");
+  r = c.Call({{"id", 8}, {"op", "key"}, {"session", s}, {"text", "d"}, {"k", 2}});
+  ASSERT_EQ(r["id"], 8);
+  EXPECT_EQ(r["decision"]["composition"], "d");
+  EXPECT_LE(r["decision"]["candidates"].size(), 2u);
+  EXPECT_EQ(r["decision"]["tier"], "lexicon_only");
+  r = c.Call({{"op", "backspace"}, {"session", s}, {"decide", false}});
+  EXPECT_EQ(r["outcome"], "applied");
+  r = c.Call({{"op", "commit"}, {"session", s}, {"word", "dog"}});
+  EXPECT_EQ(r["decision"]["composition"], "dog");
+  r = c.Call({{"op", "decide"}, {"session", s}});
+  EXPECT_EQ(r["outcome"], "decided");
+  r = c.Call({{"op", "stats"}});
+  EXPECT_EQ(r["sessions"], 1);
+  EXPECT_GE(r["decisions"].get<int>(), 4);
+  r = c.Call({{"op", "close_session"}, {"session", s}});
+  EXPECT_TRUE(r["ok"].get<bool>());
+  EXPECT_EQ(ErrorCode(c.Call({{"op", "key"}, {"session", s}, {"text", "a"}})), "unknown_session");
+}
+
+TEST_F(ServerTest, SocketIsPrivateAndRemovedOnStop) {
+  Start();
+  struct stat st;
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  Client c(path_);
+  ASSERT_TRUE(c.connected());
+  ASSERT_NE(Open(&c), 0u);
+  server_->Stop();
+  server_->Wait();
+  EXPECT_TRUE(c.ReadsToEof());  // connected clients are let go
+  EXPECT_NE(::stat(path_.c_str(), &st), 0);
+  server_.reset();
+}
+
+TEST_F(ServerTest, GarbageGetsErrorsAndTheConnectionLivesOn) {
+  Start();
+  Client c(path_);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"not json", "bad_json"},
+      {"{\"op\":", "bad_json"},
+      {"[1,2,3]", "bad_request"},
+      {"{\"op\":\"fly\"}", "unknown_op"},
+      {"{\"op\":42}", "bad_request"},
+      {"{\"op\":\"key\",\"session\":1}", "bad_request"},
+      {"{\"op\":\"key\",\"text\":\"a\"}", "bad_request"},
+      {"{\"op\":\"key\",\"session\":-1,\"text\":\"a\"}", "bad_request"},
+      {"{\"op\":\"key\",\"session\":1.5,\"text\":\"a\"}", "bad_request"},
+      {"{\"op\":\"key\",\"session\":1,\"text\":\"a\",\"k\":1000}", "bad_request"},
+      {"{\"op\":\"open_session\",\"app\":\"spaceship\"}", "bad_request"},
+      {"{\"op\":\"open_session\",\"lang\":\"xx\"}", "not_supported"},
+      {std::string(100, '[') + std::string(100, ']'), "bad_json"},
+      {"{\"op\":\"hello\",\"id\":{\"nested\":1}}", "bad_request"},
+      {"\xFF\xFE\xFD", "bad_json"},
+  };
+  for (const auto& [line, code] : cases) {
+    ASSERT_TRUE(c.Send(line + "\n"));
+    const Json r = c.Read();
+    EXPECT_EQ(ErrorCode(r), code) << line;
+    EXPECT_FALSE(r.value("ok", true)) << line;
+  }
+  // An error names its request when the id could be read.
+  EXPECT_EQ(c.Call({{"id", "x1"}, {"op", "fly"}})["id"], "x1");
+  // Invalid UTF-8 inside a JSON string escape is refused by the engine, not the parser.
+  const uint64_t s = Open(&c);
+  ASSERT_TRUE(c.Send("{\"op\":\"key\",\"session\":" + std::to_string(s) +
+                     ",\"text\":\"\\ud800\"}\n"));
+  const Json bad = c.Read();
+  EXPECT_FALSE(bad.value("ok", true));
+  EXPECT_EQ(c.Call({{"op", "hello"}})["protocol"], 1);
+  EXPECT_GE(server_->stats().protocol_errors, cases.size());
+}
+
+TEST_F(ServerTest, SessionsBelongToTheirConnection) {
+  Start();
+  Client a(path_), b(path_);
+  const uint64_t sa = Open(&a);
+  ASSERT_EQ(sa, 1u);
+  // b has not opened a session: a's id means nothing on b's connection.
+  EXPECT_EQ(ErrorCode(b.Call({{"op", "key"}, {"session", sa}, {"text", "x"}})), "unknown_session");
+  const uint64_t sb = Open(&b);
+  ASSERT_EQ(sb, 1u);  // same number, different session
+  a.Call({{"op", "key"}, {"session", sa}, {"text", "do"}});
+  const Json rb = b.Call({{"op", "key"}, {"session", sb}, {"text", "ca"}});
+  const Json ra = a.Call({{"op", "key"}, {"session", sa}, {"text", "g"}});
+  EXPECT_EQ(ra["decision"]["composition"], "dog");
+  EXPECT_EQ(rb["decision"]["composition"], "ca");
+}
+
+TEST_F(ServerTest, TooManySessionsPerClient) {
+  options_.max_sessions_per_client = 2;
+  Start();
+  Client c(path_);
+  const uint64_t s1 = Open(&c);
+  ASSERT_NE(s1, 0u);
+  ASSERT_NE(Open(&c), 0u);
+  EXPECT_EQ(ErrorCode(c.Call({{"op", "open_session"}})), "too_many_sessions");
+  EXPECT_TRUE(c.Call({{"op", "close_session"}, {"session", s1}})["ok"].get<bool>());
+  EXPECT_NE(Open(&c), 0u);
+  Client other(path_);  // the limit is per client
+  EXPECT_NE(Open(&other), 0u);
+}
+
+TEST_F(ServerTest, OversizedLinesAreRefusedAndTheClientDropped) {
+  options_.max_line_bytes = 1024;
+  Start();
+  {
+    Client c(path_);  // a complete line that is too long
+    ASSERT_TRUE(c.Send("{\"op\":\"hello\",\"pad\":\"" + std::string(2000, 'a') + "\"}\n"));
+    EXPECT_EQ(ErrorCode(c.Read()), "line_too_long");
+    EXPECT_TRUE(c.ReadsToEof());
+  }
+  {
+    Client c(path_);  // no newline at all
+    ASSERT_TRUE(c.Send(std::string(5000, 'x')));
+    EXPECT_EQ(ErrorCode(c.Read()), "line_too_long");
+    EXPECT_TRUE(c.ReadsToEof());
+  }
+  Client ok(path_);
+  EXPECT_EQ(ok.Call({{"op", "hello"}})["protocol"], 1);
+}
+
+TEST_F(ServerTest, WrongPeerUidIsRefused) {
+  options_.allowed_uid = static_cast<int64_t>(::geteuid()) + 1;
+  Start();
+  Client c(path_);
+  ASSERT_TRUE(c.connected());
+  EXPECT_EQ(ErrorCode(c.Read()), "permission_denied");
+  EXPECT_TRUE(c.ReadsToEof());
+  EXPECT_EQ(server_->stats().refused_peers, 1u);
+}
+
+TEST_F(ServerTest, TooManyClientsAreRefused) {
+  options_.max_clients = 2;
+  Start();
+  Client a(path_), b(path_);
+  ASSERT_EQ(a.Call({{"op", "hello"}})["protocol"], 1);
+  ASSERT_EQ(b.Call({{"op", "hello"}})["protocol"], 1);
+  Client c(path_);
+  EXPECT_EQ(ErrorCode(c.Read()), "too_many_clients");
+  a.Close();
+  WaitForStats([](const Server::Stats& s) { return s.clients == 1; });
+  Client d(path_);
+  EXPECT_EQ(d.Call({{"op", "hello"}})["protocol"], 1);
+}
+
+TEST_F(ServerTest, HalfClosedClientGetsEveryAnswer) {
+  Start();
+  Client c(path_);
+  const uint64_t s = Open(&c);
+  std::string burst;
+  for (const char* k : {"t", "o", "m", "o"}) {
+    burst += Json({{"op", "key"}, {"session", s}, {"text", k}}).dump() + "\n";
+  }
+  burst += "{\"op\":\"hello\"";  // an unfinished last line is ignored at EOF
+  ASSERT_TRUE(c.Send(burst));
+  ::shutdown(c.fd(), SHUT_WR);
+  int answers = 0;
+  std::string last_composition;
+  std::string line;
+  while (c.ReadLine(&line)) {
+    const Json r = Json::parse(line);
+    ++answers;
+    if (r.value("outcome", "") == "decided") last_composition = r["decision"]["composition"];
+  }
+  EXPECT_EQ(answers, 4);
+  EXPECT_EQ(last_composition, "tomo");
+}
+
+TEST_F(ServerTest, VanishedClientsLeaveNoSessionsBehind) {
+  Start();
+  for (int i = 0; i < 20; ++i) {
+    Client c(path_);
+    const uint64_t s = Open(&c);
+    std::string burst;
+    for (int j = 0; j < 50; ++j) {
+      burst += Json({{"op", "key"}, {"session", s}, {"text", "a"}}).dump() + "\n";
+    }
+    c.Send(burst);
+    // Gone without reading a byte of the answers.
+  }
+  WaitForStats([](const Server::Stats& s) { return s.clients == 0 && s.sessions == 0; });
+  WaitForStats([](const Server::Stats& s) { return s.runtime.sessions == 0; });
+  Client c(path_);
+  EXPECT_EQ(c.Call({{"op", "hello"}})["protocol"], 1);
+}
+
+TEST_F(ServerTest, StalledPartialLineIsTimedOut) {
+  options_.partial_line_timeout_ms = 100;
+  Start();
+  Client c(path_);
+  ASSERT_TRUE(c.Send("{\"op\":\"hel"));
+  EXPECT_EQ(ErrorCode(c.Read()), "timeout");
+  EXPECT_TRUE(c.ReadsToEof());
+  EXPECT_EQ(server_->stats().slow_disconnects, 1u);
+}
+
+TEST_F(ServerTest, ClientThatNeverReadsIsDisconnected) {
+  options_.max_output_bytes = 4096;
+  options_.runtime.max_pending_per_session = 100000;
+  Start();
+  Client slow(path_);
+  const uint64_t s = Open(&slow);
+  // Thousands of decisions with 20 candidates each: megabytes of answers it never reads.
+  std::string burst;
+  const std::string line =
+      Json({{"op", "decide"}, {"session", s}, {"k", 20}}).dump() + "\n";
+  for (int i = 0; i < 2000; ++i) burst += line;
+  // Non-blocking: the daemon may stop reading this client before it has everything.
+  size_t off = 0;
+  while (off < burst.size()) {
+    const ssize_t n = ::send(slow.fd(), burst.data() + off, burst.size() - off,
+                             MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n <= 0) break;
+    off += static_cast<size_t>(n);
+  }
+  WaitForStats([](const Server::Stats& st) { return st.slow_disconnects >= 1; });
+  EXPECT_TRUE(slow.ReadsToEof());
+  Client other(path_);  // everyone else is still served
+  EXPECT_EQ(other.Call({{"op", "hello"}})["protocol"], 1);
+}
+
+TEST_F(ServerTest, KeysArrivingWhileBusyAreCoalescedOverTheWire) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = false;
+  std::atomic<int> decides{0};
+  options_.runtime.decide_hook = [&](Tier) {
+    if (decides.fetch_add(1) != 0) return;
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return open; });
+  };
+  Start();
+  Client c(path_);
+  const uint64_t s = Open(&c);
+  // The first key takes the worker (held in the hook); the rest arrive while it is busy.
+  ASSERT_TRUE(c.Send(Json({{"id", 1}, {"op", "key"}, {"session", s}, {"text", "s"}}).dump() + "\n"));
+  while (decides.load() == 0) std::this_thread::yield();
+  std::string burst;
+  int id = 1;
+  for (const char* k : {"t", "a", "t", "i", "o", "n"}) {
+    burst += Json({{"id", ++id}, {"op", "key"}, {"session", s}, {"text", k}}).dump() + "\n";
+  }
+  ASSERT_TRUE(c.Send(burst));
+  WaitForStats([](const Server::Stats& st) { return st.requests >= 8; });  // open + 7 keys
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = true;
+  }
+  cv.notify_all();
+  std::vector<std::string> outcomes;
+  Json last;
+  for (int i = 0; i < 7; ++i) {
+    last = c.Read();
+    ASSERT_EQ(last["id"], i + 1);  // one session's answers come back in order
+    outcomes.push_back(last["outcome"]);
+  }
+  EXPECT_EQ(outcomes.front(), "decided");
+  EXPECT_EQ(outcomes.back(), "decided");
+  EXPECT_EQ(last["decision"]["composition"], "station");
+  EXPECT_EQ(std::count(outcomes.begin(), outcomes.end(), "superseded"), 5);
+  EXPECT_EQ(decides.load(), 2);
+}
+
+TEST_F(ServerTest, HundredConcurrentClientsNeverMixSessions) {
+  constexpr int kClients = 100;
+  constexpr int kKeys = 30;
+  Start();
+  const std::vector<std::string> words = {"the", "meeting", "station", "dog", "cat", "will"};
+  std::atomic<int> failures{0}, decided{0};
+  std::atomic<int> connected{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kClients; ++t) {
+    threads.emplace_back([&, t] {
+      Client c(path_);
+      const uint64_t s = Open(&c);
+      if (s == 0) {
+        failures.fetch_add(1);
+        return;
+      }
+      connected.fetch_add(1);
+      while (connected.load() < kClients && failures.load() == 0) std::this_thread::yield();
+      const std::string& word = words[t % words.size()];
+      for (int j = 0; j < kKeys; ++j) {
+        const size_t pos = static_cast<size_t>(j) % (word.size() + 1);
+        const std::string key = pos < word.size() ? word.substr(pos, 1) : " ";
+        const std::string expected = pos < word.size() ? word.substr(0, pos + 1) : "";
+        const Json r = c.Call({{"id", j}, {"op", "key"}, {"session", s}, {"text", key}});
+        if (r.value("outcome", "") != "decided" || r["id"] != j ||
+            r["decision"]["composition"] != expected) {
+          failures.fetch_add(1);
+          return;
+        }
+        decided.fetch_add(1);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(decided.load(), kClients * kKeys);
+  EXPECT_EQ(server_->stats().connections, static_cast<uint64_t>(kClients));
+}
+
+TEST_F(ServerTest, RefusesALiveSocketAndReplacesAStaleOne) {
+  Start();
+  std::unique_ptr<Server> second;
+  const Status s = Server::Start(engine_.get(), options_, &second);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("another daemon"), std::string::npos) << s.ToString();
+  server_->Stop();
+  server_->Wait();
+  server_.reset();
+
+  // A socket file whose daemon died without removing it.
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ::close(fd);
+  Start();
+  Client c(path_);
+  EXPECT_EQ(c.Call({{"op", "hello"}})["protocol"], 1);
+
+  // Never a regular file.
+  const std::string file = testing::TempPath("not_a_socket");
+  testing::WriteFile(file, "x");
+  ServerOptions o = options_;
+  o.socket_path = file;
+  EXPECT_FALSE(Server::Start(engine_.get(), o, &second).ok());
+  ::unlink(file.c_str());
+}
+
+TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {
+  const char* old = std::getenv("XDG_RUNTIME_DIR");
+  const std::string saved = old ? old : "";
+  ::setenv("XDG_RUNTIME_DIR", "/run/user/1234", 1);
+  EXPECT_EQ(DefaultSocketPath(), "/run/user/1234/keydecided.sock");
+  ::unsetenv("XDG_RUNTIME_DIR");
+  EXPECT_EQ(DefaultSocketPath(), "/tmp/keydecide-" + std::to_string(::geteuid()) +
+                                     "/keydecided.sock");
+  ::setenv("XDG_RUNTIME_DIR", "relative/dir", 1);  // not absolute: ignored
+  EXPECT_EQ(DefaultSocketPath().rfind("/tmp/keydecide-", 0), 0u);
+  if (old) {
+    ::setenv("XDG_RUNTIME_DIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("XDG_RUNTIME_DIR");
+  }
+}
+
+}  // namespace
+}  // namespace keydecide
