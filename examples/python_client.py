@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""A keydecided client in plain Python (standard library only).
+
+    python_client.py [--socket PATH] "see you tomo"
+
+Types the text one character per request and prints, after each key, the composition and
+the top candidates. The protocol is newline-delimited JSON (docs/PROTOCOL.md).
+"""
+
+import argparse
+import json
+import os
+import socket
+import sys
+
+
+def default_socket_path():
+    runtime_dir = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime_dir.startswith("/"):
+        return os.path.join(runtime_dir, "keydecided.sock")
+    return "/tmp/keydecide-%d/keydecided.sock" % os.geteuid()
+
+
+class KeydecideError(Exception):
+    def __init__(self, code, message):
+        super().__init__("%s: %s" % (code, message))
+        self.code = code
+
+
+class Client:
+    """One connection; one request in flight at a time."""
+
+    def __init__(self, path=None):
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.connect(path or default_socket_path())
+        self._file = self._sock.makefile("rwb")
+        self._next_id = 1
+
+    def close(self):
+        self._file.close()
+        self._sock.close()
+
+    def call(self, op, **fields):
+        request = dict(fields, op=op, id=self._next_id)
+        self._next_id += 1
+        self._file.write(json.dumps(request).encode("utf-8") + b"\n")
+        self._file.flush()
+        while True:
+            line = self._file.readline()
+            if not line:
+                raise ConnectionError("keydecided closed the connection")
+            reply = json.loads(line)
+            if reply.get("id") in (request["id"], None):
+                break
+        if not reply.get("ok"):
+            error = reply.get("error", {})
+            raise KeydecideError(error.get("code"), error.get("message"))
+        return reply
+
+    def hello(self):
+        return self.call("hello")
+
+    def open_session(self, app="chat", lang="en"):
+        return self.call("open_session", app=app, lang=lang)["session"]
+
+    def key(self, session, text, k=3):
+        return self.call("key", session=session, text=text, k=k)
+
+    def backspace(self, session, count=1, k=3):
+        return self.call("backspace", session=session, count=count, k=k)
+
+    def commit(self, session, word, k=3):
+        return self.call("commit", session=session, word=word, k=k)
+
+    def set_context(self, session, text, k=3):
+        return self.call("set_context", session=session, text=text, k=k)
+
+    def close_session(self, session):
+        return self.call("close_session", session=session)
+
+    def stats(self):
+        return self.call("stats")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--socket", default=None, help="daemon socket (default: %s)" %
+                        default_socket_path())
+    parser.add_argument("text")
+    args = parser.parse_args()
+    client = Client(args.socket)
+    hello = client.hello()
+    print("connected: %s protocol %d, scorer %s" % (hello["server"], hello["protocol"],
+                                                     hello["scorer"]))
+    session = client.open_session()
+    for ch in args.text:
+        decision = client.key(session, ch)["decision"]
+        words = "|".join(c["text"] for c in decision["candidates"])
+        print("[%s] %s (%s)" % (decision["composition"], words, decision["tier"]))
+    try:
+        client.key(session, "x", k=99)
+        print("error: k=99 was accepted", file=sys.stderr)
+        return 1
+    except KeydecideError as e:
+        print("refused as expected: %s" % e.code)
+    client.close_session(session)
+    client.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+/* keydecide.h: the C ABI of keydecide, for input-method frameworks and other languages.
+ *
+ * One API, two back ends: an engine opened in this process (kd_engine_open), or a
+ * connection to the keydecided daemon (kd_engine_connect), which shares one resident
+ * model among all apps. Sessions, edits and decisions work the same on both.
+ *
+ *   kd_engine* engine;
+ *   if (kd_engine_connect(NULL, &engine) != KD_OK) { puts(kd_last_error()); ... }
+ *   kd_session* session;
+ *   kd_session_params sp = kd_session_default_params();
+ *   kd_session_open(engine, &sp, &session);
+ *   kd_decision d;
+ *   kd_session_type(session, "see you tomo", &d);   // d.candidates[0].text: "tomorrow"
+ *   kd_session_free(session);
+ *   kd_engine_free(engine);
+ *
+ * Stability: functions are only added; structs only grow at the end, and the params
+ * structs must be made by the *_default_params() functions so that new fields get their
+ * defaults. KD_ABI_VERSION changes when that promise is broken.
+ *
+ * Thread-safety: an engine may be used by several threads at once (a daemon connection
+ * serialises their requests). A session must be used by one thread at a time. The last
+ * error message is kept per thread.
+ *
+ * Strings are UTF-8 and NUL-terminated. Returned strings and decisions are owned by the
+ * library.
+ */
+
+#ifndef KEYDECIDE_KEYDECIDE_H_
+#define KEYDECIDE_KEYDECIDE_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KD_ABI_VERSION 1
+
+/* Return codes: 0 is ok, positive is recoverable (nothing changed; fix or retry), negative
+ * is fatal for the object it came from. */
+enum kd_status {
+  KD_OK = 0,
+  KD_INVALID_ARGUMENT = 1, /* bad text (invalid UTF-8, a word with white space) or params */
+  KD_BUSY = 2,             /* the daemon's queue for this session is full: retry later */
+  KD_ERR_NOT_FOUND = -1,   /* a model, lexicon or socket that does not exist */
+  KD_ERR_CORRUPTION = -2,  /* a model or lexicon file that is malformed */
+  KD_ERR_NOT_SUPPORTED = -3, /* e.g. a language this engine or daemon does not serve */
+  KD_ERR_IO = -4,        /* the daemon cannot be reached, or the connection broke: free the
+                            engine (and its sessions) and connect again */
+  KD_ERR_PROTOCOL = -5,  /* the daemon answered something this library does not understand */
+  KD_ERR_INTERNAL = -6,
+};
+
+/* Kinds of text field (kd_session_params.app). */
+enum kd_app { KD_APP_CHAT = 0, KD_APP_SEARCH = 1, KD_APP_CODE = 2, KD_APP_EDITOR = 3, KD_APP_URL = 4 };
+
+/* kd_candidate.kind */
+enum kd_candidate_kind { KD_COMPLETION = 0, KD_CORRECTION = 1, KD_NEXT_WORD = 2 };
+
+/* kd_decision.tier: the rung of the latency ladder that served the decision. */
+enum kd_tier { KD_TIER_FULL_MODEL = 0, KD_TIER_NO_VOCAB_PROPOSALS = 1, KD_TIER_SMALL_MODEL = 2,
+               KD_TIER_LEXICON_ONLY = 3 };
+
+typedef struct kd_engine kd_engine;
+typedef struct kd_session kd_session;
+
+typedef struct kd_engine_params {
+  const char* model_dir;       /* models folder; NULL or "": $KEYDECIDE_MODEL_DIR, else the
+                                  bundled models/ */
+  const char* language;        /* language pack; NULL: "en" */
+  const char* lexicon_path;    /* NULL: <model_dir>/<language>/lexicon.kdlex */
+  const char* model_path;      /* NULL: the pack's model when present; "none": count baseline */
+  const char* keyboard_layout; /* layout name or file; NULL: "qwerty" */
+  int32_t max_candidates;      /* candidates searched and scored per key (1..200); 0: 32 */
+} kd_engine_params;
+
+typedef struct kd_session_params {
+  int32_t app;             /* enum kd_app; default KD_APP_CHAT */
+  int32_t auto_capitalize; /* 1: capitalise candidates at a sentence start (default); 0: no */
+  int32_t n_candidates;    /* candidates per decision (0..20); default 3 */
+} kd_session_params;
+
+typedef struct kd_candidate {
+  const char* text; /* as it should be inserted */
+  float score;      /* log-score, higher is better */
+  int32_t kind;     /* enum kd_candidate_kind */
+} kd_candidate;
+
+/* A decision. Every pointer in it stays valid until the next call on the same session (or
+ * kd_session_free). */
+typedef struct kd_decision {
+  int32_t n_candidates;
+  const kd_candidate* candidates; /* best first */
+  const char* composition;        /* the letters of the word being typed ("" after a space) */
+  int32_t tier;                   /* enum kd_tier */
+  int32_t popup_show;             /* 1: show the suggestion bar now */
+  float popup_probability;        /* 0 without a model */
+  int32_t autocorrect_apply;      /* 1: replace the word being typed when it ends */
+  const char* autocorrect_replacement;
+  float autocorrect_confidence;
+  const char* intent;             /* text kind ("" without a model) */
+  float decide_us;                /* engine time for this decision, microseconds */
+} kd_decision;
+
+kd_engine_params kd_engine_default_params(void);
+kd_session_params kd_session_default_params(void);
+
+/* The message of the last failure on this thread ("" if none). Valid until the next call
+ * into the library on this thread. */
+const char* kd_last_error(void);
+
+/* Opens an engine in this process (loads and maps the lexicon and model, warms up).
+ *   0                     *out holds the engine
+ *   KD_INVALID_ARGUMENT   bad params
+ *   KD_ERR_NOT_FOUND      missing lexicon, model or layout file
+ *   KD_ERR_CORRUPTION     malformed file
+ *   KD_ERR_NOT_SUPPORTED  unknown language
+ * On failure *out is set to NULL. */
+int kd_engine_open(const kd_engine_params* params, kd_engine** out);
+
+/* Connects to the keydecided daemon at `socket_path` (NULL or "": the default path,
+ * $XDG_RUNTIME_DIR/keydecided.sock, else /tmp/keydecide-<uid>/keydecided.sock) and checks
+ * its protocol version.
+ *   0                 *out holds the connection
+ *   KD_ERR_NOT_FOUND  no daemon listens there
+ *   KD_ERR_IO         the daemon refused us (other user, too many clients) or hung up
+ *   KD_ERR_PROTOCOL   it speaks another protocol version
+ * On failure *out is set to NULL. */
+int kd_engine_connect(const char* socket_path, kd_engine** out);
+
+/* Frees the engine or closes the connection. REQUIRES: its sessions are freed first.
+ * NULL is ignored. */
+void kd_engine_free(kd_engine* engine);
+
+/* Opens a session (one text field).
+ *   0                     *out holds the session
+ *   KD_INVALID_ARGUMENT   bad params, or the daemon's per-client session limit is reached
+ *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed (see enum kd_status)
+ * On failure *out is set to NULL. */
+int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out);
+
+/* Closes and frees the session. NULL is ignored. */
+void kd_session_free(kd_session* session);
+
+/* The edits. Each applies to the session and, when `out` is not NULL, fills *out with the
+ * decision for the new state (one call, one round trip to the daemon).
+ *   0                     applied (and decided)
+ *   KD_INVALID_ARGUMENT   invalid UTF-8, a committed word with white space or longer than
+ *                         256 bytes, count out of 1..4096: the session is unchanged
+ *   KD_BUSY               the daemon's queue is full: the session is unchanged, retry
+ *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed; the session state is unknown */
+int kd_session_type(kd_session* session, const char* text, kd_decision* out);
+int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out);
+/* The person picked `word` for the word being typed (no space is added). */
+int kd_session_commit(kd_session* session, const char* word, kd_decision* out);
+/* Replaces all text before the cursor (the cursor moved, the field changed). */
+int kd_session_set_context(kd_session* session, const char* text, kd_decision* out);
+
+/* The decision for the current state, without an edit. Return codes as for the edits. */
+int kd_session_decide(kd_session* session, kd_decision* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KEYDECIDE_KEYDECIDE_H_ */

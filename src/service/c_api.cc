@@ -1,0 +1,467 @@
+// The C ABI (include/keydecide/keydecide.h): a local back end over Engine/Session, and a
+// remote one that speaks the daemon's protocol (docs/PROTOCOL.md) over a blocking socket,
+// one request in flight per connection.
+
+#include "keydecide/keydecide.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "keydecide/engine.h"
+#include "keydecide/service.h"
+#include "service/protocol.h"
+
+namespace {
+
+using keydecide::Status;
+using Json = nlohmann::json;
+
+thread_local std::string g_last_error;
+
+int Fail(int code, std::string message) {
+  g_last_error = std::move(message);
+  return code;
+}
+
+int FromStatus(const Status& s) {
+  if (s.ok()) return KD_OK;
+  g_last_error = s.ToString();
+  switch (s.code()) {
+    case Status::Code::kNotFound:
+      return KD_ERR_NOT_FOUND;
+    case Status::Code::kCorruption:
+      return KD_ERR_CORRUPTION;
+    case Status::Code::kInvalidArgument:
+      return KD_INVALID_ARGUMENT;
+    case Status::Code::kNotSupported:
+      return KD_ERR_NOT_SUPPORTED;
+    case Status::Code::kIOError:
+      return KD_ERR_IO;
+    case Status::Code::kOk:
+      break;
+  }
+  return KD_ERR_INTERNAL;
+}
+
+// A daemon error code (docs/PROTOCOL.md) as a kd_status.
+int FromErrorCode(const std::string& code) {
+  namespace errors = keydecide::service::errors;
+  if (code == errors::kInvalidText || code == errors::kBadRequest ||
+      code == errors::kTooManySessions || code == errors::kLineTooLong) {
+    return KD_INVALID_ARGUMENT;
+  }
+  if (code == errors::kBusy) return KD_BUSY;
+  if (code == errors::kNotSupported) return KD_ERR_NOT_SUPPORTED;
+  if (code == errors::kPermissionDenied || code == errors::kTooManyClients ||
+      code == errors::kShuttingDown || code == errors::kTimeout) {
+    return KD_ERR_IO;
+  }
+  return KD_ERR_PROTOCOL;
+}
+
+class Connection {
+ public:
+  ~Connection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  int Connect(const std::string& path) {
+    sockaddr_un addr{};
+    if (path.size() >= sizeof(addr.sun_path)) return Fail(KD_INVALID_ARGUMENT, "socket path too long");
+    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd_ < 0) return Fail(KD_ERR_IO, std::string("socket: ") + std::strerror(errno));
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+      const int err = errno;
+      return Fail(err == ENOENT || err == ECONNREFUSED ? KD_ERR_NOT_FOUND : KD_ERR_IO,
+                  "connect " + path + ": " + std::strerror(err));
+    }
+    return KD_OK;
+  }
+
+  // Sends `request` (an "id" is added) and reads its answer into *reply. Returns KD_OK when
+  // the daemon answered ok, else the mapped error (message in kd_last_error).
+  int Call(Json request, Json* reply) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (broken_) return Fail(KD_ERR_IO, "the connection to the daemon is broken");
+    const uint64_t id = next_id_++;
+    request["id"] = id;
+    std::string line;
+    try {
+      line = request.dump() + "\n";  // strict: invalid UTF-8 is the caller's error
+    } catch (const Json::type_error&) {
+      return Fail(KD_INVALID_ARGUMENT, "text is not valid UTF-8");
+    }
+    size_t off = 0;
+    while (off < line.size()) {
+      const ssize_t n = ::send(fd_, line.data() + off, line.size() - off, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return Broken("send");
+      off += static_cast<size_t>(n);
+    }
+    for (;;) {  // one request in flight: the next line with our id is the answer
+      std::string got;
+      if (!ReadLine(&got)) return Broken("the daemon closed the connection");
+      *reply = Json::parse(got, nullptr, false);
+      if (!reply->is_object()) return Fail(KD_ERR_PROTOCOL, "unreadable answer: " + got);
+      const Json& rid = (*reply)["id"];
+      if (rid.is_null() && !reply->value("ok", true)) break;  // a refusal without an id
+      if (rid.is_number_unsigned() && rid.get<uint64_t>() == id) break;
+    }
+    if (!reply->value("ok", false)) {
+      const Json& e = (*reply)["error"];
+      const std::string code = e.is_object() ? e.value("code", "") : "";
+      const int rc = FromErrorCode(code);
+      if (rc == KD_ERR_IO) broken_ = true;
+      return Fail(rc, "daemon: " + code + ": " + (e.is_object() ? e.value("message", "") : ""));
+    }
+    return KD_OK;
+  }
+
+ private:
+  int Broken(const char* what) {
+    broken_ = true;
+    return Fail(KD_ERR_IO, std::string(what) + (errno ? std::string(": ") + std::strerror(errno) : ""));
+  }
+  bool ReadLine(std::string* line) {
+    for (;;) {
+      const size_t nl = buf_.find('\n');
+      if (nl != std::string::npos) {
+        line->assign(buf_, 0, nl);
+        buf_.erase(0, nl + 1);
+        return true;
+      }
+      char tmp[8192];
+      errno = 0;
+      const ssize_t n = ::recv(fd_, tmp, sizeof(tmp), 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      buf_.append(tmp, static_cast<size_t>(n));
+    }
+  }
+
+  int fd_ = -1;
+  std::mutex mu_;
+  std::string buf_;
+  uint64_t next_id_ = 1;
+  bool broken_ = false;
+};
+
+// Storage behind a kd_decision: the strings its pointers point to.
+struct DecisionStore {
+  std::vector<std::string> texts;
+  std::vector<kd_candidate> candidates;
+  std::string composition, replacement, intent;
+};
+
+}  // namespace
+
+struct kd_engine {
+  std::unique_ptr<keydecide::Engine> local;
+  std::unique_ptr<Connection> remote;
+};
+
+struct kd_session {
+  kd_engine* engine = nullptr;
+  int32_t n_candidates = 3;
+  // Local.
+  std::unique_ptr<keydecide::Session> local;
+  keydecide::Decision decision;
+  // Remote.
+  uint64_t remote_id = 0;
+  DecisionStore store;
+};
+
+namespace {
+
+void FillFromLocal(kd_session* s, kd_decision* out) {
+  const keydecide::Decision& d = s->decision;
+  s->store.candidates.resize(d.candidates.size());
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    s->store.candidates[i] = {d.candidates[i].text.c_str(), d.candidates[i].score,
+                              static_cast<int32_t>(d.candidates[i].kind)};
+  }
+  out->n_candidates = static_cast<int32_t>(d.candidates.size());
+  out->candidates = s->store.candidates.data();
+  out->composition = d.composition.c_str();
+  out->tier = static_cast<int32_t>(d.tier);
+  out->popup_show = d.popup.show;
+  out->popup_probability = d.popup.probability;
+  out->autocorrect_apply = d.autocorrect.apply;
+  out->autocorrect_replacement = d.autocorrect.replacement.c_str();
+  out->autocorrect_confidence = d.autocorrect.confidence;
+  out->intent = d.intent.label.c_str();
+  out->decide_us = d.timings.total_us;
+}
+
+int32_t TierFromName(const std::string& name) {
+  for (int t = 0; t < 4; ++t) {
+    if (name == keydecide::TierName(static_cast<keydecide::Tier>(t))) return t;
+  }
+  return KD_TIER_LEXICON_ONLY;
+}
+
+int32_t KindFromName(const std::string& name) {
+  for (int k = 0; k < 3; ++k) {
+    if (name == keydecide::CandidateKindName(static_cast<keydecide::CandidateKind>(k))) return k;
+  }
+  return KD_COMPLETION;
+}
+
+int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
+  const Json& d = reply["decision"];
+  if (!d.is_object() || !d["candidates"].is_array()) {
+    return Fail(KD_ERR_PROTOCOL, "answer without a decision");
+  }
+  DecisionStore& st = s->store;
+  const Json& cands = d["candidates"];
+  st.texts.resize(cands.size());
+  st.candidates.resize(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) {
+    st.texts[i] = cands[i].value("text", "");
+    const Json& score = cands[i]["score"];
+    st.candidates[i] = {st.texts[i].c_str(), score.is_number() ? score.get<float>() : 0.0f,
+                        KindFromName(cands[i].value("kind", ""))};
+  }
+  st.composition = d.value("composition", "");
+  st.replacement = d["autocorrect"].value("replacement", "");
+  st.intent = d.value("intent", "");
+  out->n_candidates = static_cast<int32_t>(cands.size());
+  out->candidates = st.candidates.data();
+  out->composition = st.composition.c_str();
+  out->tier = TierFromName(d.value("tier", ""));
+  out->popup_show = d["popup"].value("show", false);
+  out->popup_probability = d["popup"].value("probability", 0.0f);
+  out->autocorrect_apply = d["autocorrect"].value("apply", false);
+  out->autocorrect_replacement = st.replacement.c_str();
+  out->autocorrect_confidence = d["autocorrect"].value("confidence", 0.0f);
+  out->intent = st.intent.c_str();
+  out->decide_us = d.value("decide_us", 0.0f);
+  return KD_OK;
+}
+
+enum class Edit { kType, kBackspace, kCommit, kSetContext, kDecide };
+
+int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, kd_decision* out) {
+  if (s == nullptr) return Fail(KD_INVALID_ARGUMENT, "no session");
+  if (edit != Edit::kBackspace && edit != Edit::kDecide && text == nullptr) {
+    return Fail(KD_INVALID_ARGUMENT, "no text");
+  }
+  if (edit == Edit::kBackspace && (count < 1 || count > 4096)) {
+    return Fail(KD_INVALID_ARGUMENT, "count must be in 1..4096");
+  }
+  if (s->local) {
+    keydecide::Session* session = s->local.get();
+    Status st;
+    switch (edit) {
+      case Edit::kType:
+        st = session->Type(text);
+        break;
+      case Edit::kBackspace:
+        for (int32_t i = 0; i < count && st.ok(); ++i) st = session->Backspace();
+        break;
+      case Edit::kCommit:
+        st = session->Accept(text);
+        break;
+      case Edit::kSetContext:
+        st = session->SetContext(text);
+        break;
+      case Edit::kDecide:
+        break;
+    }
+    if (!st.ok()) return FromStatus(st);
+    if (out == nullptr) return KD_OK;
+    st = session->Decide(s->n_candidates, &s->decision);
+    if (!st.ok()) return FromStatus(st);
+    FillFromLocal(s, out);
+    return KD_OK;
+  }
+  Json req;
+  switch (edit) {
+    case Edit::kType:
+      if (text[0] == '\0') {  // nothing typed: only the decision, if any
+        if (out == nullptr) return KD_OK;
+        req = {{"op", "decide"}};
+      } else {
+        req = {{"op", "key"}, {"text", text}};
+      }
+      break;
+    case Edit::kBackspace:
+      req = {{"op", "backspace"}, {"count", count}};
+      break;
+    case Edit::kCommit:
+      req = {{"op", "commit"}, {"word", text}};
+      break;
+    case Edit::kSetContext:
+      req = {{"op", "set_context"}, {"text", text}};
+      break;
+    case Edit::kDecide:
+      req = {{"op", "decide"}};
+      break;
+  }
+  req["session"] = s->remote_id;
+  req["k"] = s->n_candidates;
+  if (edit != Edit::kDecide) req["decide"] = out != nullptr;
+  Json reply;
+  const int rc = s->engine->remote->Call(std::move(req), &reply);
+  if (rc != KD_OK) return rc;
+  return out != nullptr ? FillFromRemote(s, reply, out) : KD_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+kd_engine_params kd_engine_default_params(void) {
+  kd_engine_params p;
+  p.model_dir = nullptr;
+  p.language = nullptr;
+  p.lexicon_path = nullptr;
+  p.model_path = nullptr;
+  p.keyboard_layout = nullptr;
+  p.max_candidates = 0;
+  return p;
+}
+
+kd_session_params kd_session_default_params(void) {
+  kd_session_params p;
+  p.app = KD_APP_CHAT;
+  p.auto_capitalize = 1;
+  p.n_candidates = 3;
+  return p;
+}
+
+const char* kd_last_error(void) { return g_last_error.c_str(); }
+
+int kd_engine_open(const kd_engine_params* params, kd_engine** out) {
+  if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
+  *out = nullptr;
+  const kd_engine_params p = params != nullptr ? *params : kd_engine_default_params();
+  keydecide::EngineOptions o;
+  if (p.model_dir != nullptr) o.model_dir = p.model_dir;
+  if (p.language != nullptr) o.language = p.language;
+  if (p.lexicon_path != nullptr) o.lexicon_path = p.lexicon_path;
+  if (p.model_path != nullptr) o.model_path = p.model_path;
+  if (p.keyboard_layout != nullptr) o.keyboard_layout = p.keyboard_layout;
+  if (p.max_candidates != 0) o.max_candidates = p.max_candidates;
+  auto engine = std::make_unique<kd_engine>();
+  try {
+    const int rc = FromStatus(keydecide::Engine::Open(o, &engine->local));
+    if (rc != KD_OK) return rc;
+  } catch (const std::exception& e) {  // nothing may unwind through the C boundary
+    return Fail(KD_ERR_INTERNAL, e.what());
+  }
+  *out = engine.release();
+  return KD_OK;
+}
+
+int kd_engine_connect(const char* socket_path, kd_engine** out) {
+  if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
+  *out = nullptr;
+  const std::string path = socket_path != nullptr && socket_path[0] != '\0'
+                               ? std::string(socket_path)
+                               : keydecide::DefaultSocketPath();
+  auto engine = std::make_unique<kd_engine>();
+  engine->remote = std::make_unique<Connection>();
+  try {
+    int rc = engine->remote->Connect(path);
+    if (rc != KD_OK) return rc;
+    Json reply;
+    rc = engine->remote->Call({{"op", "hello"}}, &reply);
+    if (rc != KD_OK) return rc == KD_INVALID_ARGUMENT ? KD_ERR_PROTOCOL : rc;
+    if (reply.value("protocol", 0) != keydecide::service::kProtocolVersion) {
+      return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " +
+                                       std::to_string(reply.value("protocol", 0)));
+    }
+  } catch (const std::exception& e) {
+    return Fail(KD_ERR_PROTOCOL, e.what());
+  }
+  *out = engine.release();
+  return KD_OK;
+}
+
+void kd_engine_free(kd_engine* engine) { delete engine; }
+
+int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out) {
+  if (out == nullptr || engine == nullptr) return Fail(KD_INVALID_ARGUMENT, "no engine or out");
+  *out = nullptr;
+  const kd_session_params p = params != nullptr ? *params : kd_session_default_params();
+  if (p.app < KD_APP_CHAT || p.app > KD_APP_URL || p.n_candidates < 0 ||
+      p.n_candidates > keydecide::service::kMaxRequestCandidates) {
+    return Fail(KD_INVALID_ARGUMENT, "bad session params");
+  }
+  auto s = std::make_unique<kd_session>();
+  s->engine = engine;
+  s->n_candidates = p.n_candidates;
+  try {
+    if (engine->local) {
+      keydecide::SessionOptions o;
+      o.app = static_cast<keydecide::AppType>(p.app);
+      o.auto_capitalize = p.auto_capitalize != 0;
+      s->local = engine->local->NewSession(o);
+    } else {
+      static constexpr const char* kApps[] = {"chat", "search", "code", "editor", "url"};
+      Json reply;
+      const int rc = engine->remote->Call(
+          {{"op", "open_session"}, {"app", kApps[p.app]}, {"auto_capitalize", p.auto_capitalize != 0}},
+          &reply);
+      if (rc != KD_OK) return rc;
+      s->remote_id = reply.value("session", uint64_t{0});
+      if (s->remote_id == 0) return Fail(KD_ERR_PROTOCOL, "open_session answered no session");
+    }
+  } catch (const std::exception& e) {
+    return Fail(KD_ERR_INTERNAL, e.what());
+  }
+  *out = s.release();
+  return KD_OK;
+}
+
+void kd_session_free(kd_session* session) {
+  if (session == nullptr) return;
+  if (session->remote_id != 0) {
+    try {
+      Json reply;
+      session->engine->remote->Call({{"op", "close_session"}, {"session", session->remote_id}},
+                                    &reply);
+    } catch (const std::exception&) {  // closing is best effort: the daemon cleans up anyway
+    }
+  }
+  delete session;
+}
+
+#define KD_GUARDED(expr)                             \
+  try {                                              \
+    return (expr);                                   \
+  } catch (const std::exception& e) {                \
+    return Fail(KD_ERR_INTERNAL, e.what());          \
+  }
+
+int kd_session_type(kd_session* session, const char* text, kd_decision* out) {
+  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, out));
+}
+int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out) {
+  KD_GUARDED(DoEdit(session, Edit::kBackspace, nullptr, count, out));
+}
+int kd_session_commit(kd_session* session, const char* word, kd_decision* out) {
+  KD_GUARDED(DoEdit(session, Edit::kCommit, word, 0, out));
+}
+int kd_session_set_context(kd_session* session, const char* text, kd_decision* out) {
+  KD_GUARDED(DoEdit(session, Edit::kSetContext, text, 0, out));
+}
+int kd_session_decide(kd_session* session, kd_decision* out) {
+  if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
+  KD_GUARDED(DoEdit(session, Edit::kDecide, nullptr, 0, out));
+}
+
+}  // extern "C"

@@ -1,0 +1,185 @@
+// The C ABI: the same keystrokes through an in-process engine and through the daemon give
+// the same decisions; error codes and ownership rules as documented in keydecide.h.
+
+#include "keydecide/keydecide.h"
+
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "keydecide/engine.h"
+#include "keydecide/service.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+// Scores travel with three decimals (docs/PROTOCOL.md).
+constexpr float kWireScoreTolerance = 0.0006f;
+
+std::vector<std::string> Texts(const kd_decision& d) {
+  std::vector<std::string> out;
+  for (int i = 0; i < d.n_candidates; ++i) out.push_back(d.candidates[i].text);
+  return out;
+}
+
+class CApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    kd_engine_params p = kd_engine_default_params();
+    p.model_dir = KD_MODELS_DIR;
+    p.model_path = "none";
+    ASSERT_EQ(kd_engine_open(&p, &local_), KD_OK) << kd_last_error();
+    // The daemon side: the same lexicon, its own Engine, served in this process.
+    EngineOptions o;
+    o.model_dir = KD_MODELS_DIR;
+    o.model_path = "none";
+    ASSERT_TRUE(Engine::Open(o, &engine_).ok());
+    path_ = testing::TempPath("capi.sock");
+    ServerOptions so;
+    so.socket_path = path_;
+    so.max_sessions_per_client = 4;
+    ASSERT_TRUE(Server::Start(engine_.get(), so, &server_).ok());
+    ASSERT_EQ(kd_engine_connect(path_.c_str(), &remote_), KD_OK) << kd_last_error();
+  }
+  void TearDown() override {
+    kd_engine_free(remote_);
+    kd_engine_free(local_);
+    if (server_) server_->Stop();
+    server_.reset();
+  }
+
+  kd_engine* local_ = nullptr;
+  kd_engine* remote_ = nullptr;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Server> server_;
+  std::string path_;
+};
+
+TEST_F(CApiTest, LocalAndDaemonDecideAlike) {
+  kd_session_params sp = kd_session_default_params();
+  sp.n_candidates = 5;
+  kd_session *a = nullptr, *b = nullptr;
+  ASSERT_EQ(kd_session_open(local_, &sp, &a), KD_OK);
+  ASSERT_EQ(kd_session_open(remote_, &sp, &b), KD_OK);
+  kd_decision da, db;
+  ASSERT_EQ(kd_session_set_context(a, "I will see you ", &da), KD_OK);
+  ASSERT_EQ(kd_session_set_context(b, "I will see you ", &db), KD_OK);
+  EXPECT_EQ(Texts(da), Texts(db));
+  for (const char* key : {"t", "o", "m", "o"}) {
+    ASSERT_EQ(kd_session_type(a, key, &da), KD_OK);
+    ASSERT_EQ(kd_session_type(b, key, &db), KD_OK) << kd_last_error();
+    EXPECT_EQ(Texts(da), Texts(db)) << key;
+    EXPECT_STREQ(da.composition, db.composition);
+    EXPECT_EQ(da.tier, db.tier);
+    EXPECT_EQ(da.popup_show, db.popup_show);
+  }
+  EXPECT_STREQ(db.composition, "tomo");
+  EXPECT_EQ(db.tier, KD_TIER_LEXICON_ONLY);
+  ASSERT_GT(db.n_candidates, 0);
+  EXPECT_STREQ(db.candidates[0].text, "tomorrow");
+  EXPECT_NEAR(da.candidates[0].score, db.candidates[0].score, kWireScoreTolerance);
+  ASSERT_EQ(kd_session_backspace(a, 2, &da), KD_OK);
+  ASSERT_EQ(kd_session_backspace(b, 2, &db), KD_OK);
+  EXPECT_STREQ(db.composition, "to");
+  ASSERT_EQ(kd_session_commit(a, "tomorrow", nullptr), KD_OK);
+  ASSERT_EQ(kd_session_commit(b, "tomorrow", nullptr), KD_OK);
+  ASSERT_EQ(kd_session_decide(a, &da), KD_OK);
+  ASSERT_EQ(kd_session_decide(b, &db), KD_OK);
+  EXPECT_STREQ(da.composition, "tomorrow");
+  EXPECT_STREQ(db.composition, "tomorrow");
+  EXPECT_EQ(Texts(da), Texts(db));
+  kd_session_free(a);
+  kd_session_free(b);
+}
+
+TEST_F(CApiTest, ErrorsAreRecoverableAndLeaveTheSessionUnchanged) {
+  for (kd_engine* engine : {local_, remote_}) {
+    kd_session* s = nullptr;
+    ASSERT_EQ(kd_session_open(engine, nullptr, &s), KD_OK);
+    kd_decision d;
+    ASSERT_EQ(kd_session_type(s, "dog", nullptr), KD_OK);
+    EXPECT_EQ(kd_session_type(s, "a\xFF", &d), KD_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(kd_last_error()), "");
+    EXPECT_EQ(kd_session_commit(s, "two words", &d), KD_INVALID_ARGUMENT);
+    EXPECT_EQ(kd_session_backspace(s, 0, &d), KD_INVALID_ARGUMENT);
+    EXPECT_EQ(kd_session_type(s, nullptr, &d), KD_INVALID_ARGUMENT);
+    EXPECT_EQ(kd_session_decide(s, nullptr), KD_INVALID_ARGUMENT);
+    ASSERT_EQ(kd_session_decide(s, &d), KD_OK);
+    EXPECT_STREQ(d.composition, "dog");
+    kd_session_free(s);
+  }
+  kd_session_params bad = kd_session_default_params();
+  bad.app = 42;
+  kd_session* s = reinterpret_cast<kd_session*>(1);
+  EXPECT_EQ(kd_session_open(local_, &bad, &s), KD_INVALID_ARGUMENT);
+  EXPECT_EQ(s, nullptr);
+  kd_session_free(nullptr);
+  kd_engine_free(nullptr);
+}
+
+TEST_F(CApiTest, DaemonLimitsAndDisappearanceAreReported) {
+  std::vector<kd_session*> sessions;
+  kd_session* s = nullptr;
+  while (kd_session_open(remote_, nullptr, &s) == KD_OK) sessions.push_back(s);
+  EXPECT_EQ(sessions.size(), 4u);  // the server's per-client limit
+  EXPECT_EQ(kd_session_open(remote_, nullptr, &s), KD_INVALID_ARGUMENT);
+  kd_session_free(sessions.back());
+  sessions.pop_back();
+  ASSERT_EQ(kd_session_open(remote_, nullptr, &s), KD_OK);
+  sessions.push_back(s);
+
+  server_->Stop();
+  server_->Wait();
+  kd_decision d;
+  EXPECT_EQ(kd_session_type(sessions[0], "a", &d), KD_ERR_IO);
+  EXPECT_EQ(kd_session_type(sessions[1], "a", &d), KD_ERR_IO);  // stays broken
+  for (kd_session* x : sessions) kd_session_free(x);  // still safe to free
+}
+
+TEST(CApiOpenTest, MissingThingsAreNotFound) {
+  kd_engine* e = reinterpret_cast<kd_engine*>(1);
+  EXPECT_EQ(kd_engine_connect("/nonexistent/keydecided.sock", &e), KD_ERR_NOT_FOUND);
+  EXPECT_EQ(e, nullptr);
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = "/nonexistent";
+  EXPECT_EQ(kd_engine_open(&p, &e), KD_ERR_NOT_FOUND);
+  EXPECT_NE(std::string(kd_last_error()).find("nonexistent"), std::string::npos);
+  p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  p.language = "xx";
+  EXPECT_EQ(kd_engine_open(&p, &e), KD_ERR_NOT_SUPPORTED);
+}
+
+TEST_F(CApiTest, OneConnectionSharedByThreads) {
+  constexpr int kThreads = 4;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      kd_session* s = nullptr;
+      if (kd_session_open(remote_, nullptr, &s) != KD_OK) {
+        failures.fetch_add(1);
+        return;
+      }
+      const std::string word = t % 2 ? "station" : "meeting";
+      kd_decision d;
+      for (size_t i = 0; i < word.size(); ++i) {
+        if (kd_session_type(s, word.substr(i, 1).c_str(), &d) != KD_OK ||
+            std::string(d.composition) != word.substr(0, i + 1)) {
+          failures.fetch_add(1);
+        }
+      }
+      kd_session_free(s);
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+}  // namespace
+}  // namespace keydecide
