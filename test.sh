@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds keydecide (Release with warnings as errors, and a
 # Debug build with AddressSanitizer + UndefinedBehaviorSanitizer) and runs every test:
-# GoogleTest suites and CLI tests through ctest in both builds, then the Python tests.
+# GoogleTest suites and CLI tests through ctest in both builds, the threaded runtime and
+# service tests under ThreadSanitizer, a brief libFuzzer run of the protocol parser, then
+# the Python tests.
 
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -20,6 +22,24 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKEYDECIDE_SANITIZE=ON -DKEYD
 cmake --build build-asan -j"$JOBS"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$JOBS")
+
+echo "== ThreadSanitizer: runtime, service and C ABI tests"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYDECIDE_WERROR=ON \
+  -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_C_FLAGS="-fsanitize=thread" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
+cmake --build build-tsan -j"$JOBS" --target runtime_worker_test service_server_test c_api_test
+for t in runtime_worker_test service_server_test c_api_test; do
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/bin/$t --gtest_brief=1
+done
+
+echo "== libFuzzer: protocol parser, 30 s"
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DKEYDECIDE_FUZZ=ON -DKEYDECIDE_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j"$JOBS" --target protocol_fuzzer
+FUZZ_CORPUS=$(mktemp -d)
+build-fuzz/bin/protocol_fuzzer -max_total_time=30 -print_final_stats=1 "$FUZZ_CORPUS" \
+  fuzz/corpus/protocol 2>&1 | tail -3
+rm -rf "$FUZZ_CORPUS"
 
 if compgen -G "training/tests/test_*.py" >/dev/null; then
   echo "== Python tests"
