@@ -148,6 +148,11 @@ TEST_P(KernelsTest, VectorKernels) {
       EXPECT_NEAR(got[i], want[i], kGeluTolerance * (1 + std::fabs(wide[i]))) << wide[i];
     }
 
+    std::vector<int8_t> q_got(n), q_want(n);
+    EXPECT_EQ(QuantizeActivations(wide.data(), n, q_got.data()),
+              ref::QuantizeActivations(wide.data(), n, q_want.data()));
+    EXPECT_EQ(q_got, q_want);
+
     got = wide, want = wide;
     Softmax(n, got.data());
     ref::Softmax(n, want.data());

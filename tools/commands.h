@@ -41,6 +41,7 @@ void AddLexiconCommand(CLI::App* app);
 void AddInfoCommand(CLI::App* app);
 void AddEvalCommand(CLI::App* app);
 void AddQuantizeCommand(CLI::App* app);
+void AddBenchCommand(CLI::App* app);
 void AddServeCommand(CLI::App* app);     // tools/cmd_serve.cc
 void AddLoadtestCommand(CLI::App* app);  // tools/cmd_loadtest.cc
 

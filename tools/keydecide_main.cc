@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   keydecide::AddInfoCommand(&app);
   keydecide::AddEvalCommand(&app);
   keydecide::AddQuantizeCommand(&app);
+  keydecide::AddBenchCommand(&app);
   keydecide::AddServeCommand(&app);
   keydecide::AddLoadtestCommand(&app);
   CLI11_PARSE(app, argc, argv);

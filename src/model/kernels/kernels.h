@@ -35,6 +35,8 @@ void RowDots(const WeightView& w, std::span<const int32_t> rows, const float* x,
 void DequantizeRow(const WeightView& w, int row, float* out);
 
 // --- Vector kernels (fp32) ---
+// int8 quantization of x as ref::QuantizeActivations (same results).
+float QuantizeActivations(const float* x, int n, int8_t* q);
 float Dot(const float* a, const float* b, int n);
 // x[i] += y[i].
 void AddTo(const float* y, int n, float* x);

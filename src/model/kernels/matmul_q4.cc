@@ -87,7 +87,7 @@ struct PreparedX {
 };
 
 KD_VNNI void PrepareX(const float* x, int cols, PreparedX* p) {
-  p->scale = ref::QuantizeActivations(x, cols, p->q);
+  p->scale = QuantizeActivations(x, cols, p->q);
   const __m512i ones = _mm512_set1_epi8(1);
   for (int k = 0; k < cols / 64; ++k) {
     const __m512i lane_sums =
@@ -132,7 +132,7 @@ void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y
   if (w.cols % 64 == 0) return MatVecVnni(w, x, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
-  const float sx = ref::QuantizeActivations(x, w.cols, xq);
+  const float sx = QuantizeActivations(x, w.cols, xq);
   for (int r = 0; r < w.rows; ++r) y[r] = (bias ? bias[r] : 0.0f) + RowGeneric(w, r, xq, sx);
 }
 

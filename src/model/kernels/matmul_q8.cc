@@ -171,7 +171,7 @@ KD_VNNI void Tile4x4Vnni(const WeightView& w, int r, const uint8_t* const xu[4],
 // Quantizes x and writes it offset by 128 (sign bit flipped), zero-padded to whole chunks.
 inline float QuantizeOffset(const float* x, int cols, uint8_t* xu) {
   alignas(64) int8_t xq[kMaxCols];
-  const float sx = ref::QuantizeActivations(x, cols, xq);
+  const float sx = QuantizeActivations(x, cols, xq);
   const int padded = (cols + 63) / 64 * 64;
   for (int c = 0; c < cols; ++c) xu[c] = static_cast<uint8_t>(xq[c]) ^ 0x80;
   std::memset(xu + cols, 0, padded - cols);
@@ -225,7 +225,7 @@ void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y
   if (w.row_sums != nullptr) return MatVecVnni(w, x, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
-  const float sx = ref::QuantizeActivations(x, w.cols, xq);
+  const float sx = QuantizeActivations(x, w.cols, xq);
   MatVecGeneric(w, xq, sx, bias, y);
 }
 
@@ -235,7 +235,7 @@ void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, f
 #endif
   alignas(64) int8_t xq[kMaxCols];
   for (int t = 0; t < n; ++t) {
-    const float sx = ref::QuantizeActivations(x + static_cast<size_t>(t) * w.cols, w.cols, xq);
+    const float sx = QuantizeActivations(x + static_cast<size_t>(t) * w.cols, w.cols, xq);
     MatVecGeneric(w, xq, sx, bias, y + static_cast<size_t>(t) * w.rows);
   }
 }

@@ -145,6 +145,33 @@ void AttendHeadImpl(const float* q, const float* k, const float* v, int stride, 
   }
 }
 
+float QuantizeActivationsImpl(const float* x, int n, int8_t* q) {
+  const DF d;
+  const hn::Rebind<int8_t, DF> d8;
+  const int N = static_cast<int>(hn::Lanes(d));
+  auto vmax = hn::Zero(d), vsum = hn::Zero(d);
+  int i = 0;
+  for (; i + N <= n; i += N) {
+    const auto v = hn::LoadU(d, x + i);
+    vmax = hn::Max(vmax, hn::Abs(v));
+    vsum = hn::Add(vsum, v);
+  }
+  float amax = hn::GetLane(hn::MaxOfLanes(d, vmax)), sum = HorizontalSum(d, vsum);
+  for (int j = i; j < n; ++j) amax = std::max(amax, std::fabs(x[j])), sum += x[j];
+  if (!(amax > 0) || !std::isfinite(amax) || !std::isfinite(sum)) {  // zero, or NaN/Inf upstream
+    std::fill(q, q + n, 0);
+    return 0;
+  }
+  const float inv = 127.0f / amax;
+  const auto vinv = hn::Set(d, inv);
+  for (i = 0; i + N <= n; i += N) {
+    // Round to nearest even, as nearbyint in the reference.
+    hn::StoreU(hn::DemoteTo(d8, hn::NearestInt(hn::Mul(hn::LoadU(d, x + i), vinv))), d8, q + i);
+  }
+  for (; i < n; ++i) q[i] = static_cast<int8_t>(std::nearbyint(x[i] * inv));
+  return amax / 127.0f;
+}
+
 }  // namespace
 }  // namespace keydecide::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -158,6 +185,11 @@ HWY_EXPORT(LayerNormImpl);
 HWY_EXPORT(GeluImpl);
 HWY_EXPORT(SoftmaxImpl);
 HWY_EXPORT(AttendHeadImpl);
+HWY_EXPORT(QuantizeActivationsImpl);
+
+float QuantizeActivations(const float* x, int n, int8_t* q) {
+  return HWY_DYNAMIC_DISPATCH(QuantizeActivationsImpl)(x, n, q);
+}
 
 float Dot(const float* a, const float* b, int n) { return HWY_DYNAMIC_DISPATCH(DotImpl)(a, b, n); }
 void AddTo(const float* y, int n, float* x) { HWY_DYNAMIC_DISPATCH(AddToImpl)(y, n, x); }

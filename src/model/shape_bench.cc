@@ -1,0 +1,212 @@
+// keydecide bench --shape: random-weight models at standard shapes (bench_tool.h).
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "keydecide/bench_tool.h"
+#include "keydecide/model_tool.h"
+#include "model/safetensors.h"
+#include "model/transformer.h"
+
+namespace keydecide {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kSequence = 32;   // tokens of a forward in (a) and (c)
+constexpr int kSequences = 64;  // sequences of (c)
+
+// Writes a float model of `shape` with N(0, 0.02)-like random weights (norms near 1) in
+// the file layout of docs/MODEL.md.
+Status WriteRandomModel(const ModelShape& shape, uint32_t seed, const std::string& path) {
+  const int64_t d = shape.d_model, ff = 4 * shape.d_model, max_len = 64;
+  const int64_t words = shape.vocab - ModelConfig::kWordOffset;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
+      {"tok_emb.weight", {shape.vocab, d}}, {"pos_emb.weight", {max_len, d}},
+      {"ivl_emb.weight", {8, d}},           {"bs_emb.weight", {2, d}},
+      {"ln_f.weight", {d}},                 {"ln_f.bias", {d}},
+      {"heads.popup.weight", {1, d}},       {"heads.popup.bias", {1}},
+      {"heads.autocorrect.weight", {1, d}}, {"heads.autocorrect.bias", {1}},
+      {"heads.intent.weight", {4, d}},      {"heads.intent.bias", {4}}};
+  for (int i = 0; i < shape.n_layers; ++i) {
+    const std::string p = "layers." + std::to_string(i) + ".";
+    for (const char* n : {"ln1", "ln2"}) {
+      tensors.push_back({p + n + ".weight", {d}});
+      tensors.push_back({p + n + ".bias", {d}});
+    }
+    tensors.push_back({p + "attn.qkv.weight", {3 * d, d}});
+    tensors.push_back({p + "attn.qkv.bias", {3 * d}});
+    tensors.push_back({p + "attn.out.weight", {d, d}});
+    tensors.push_back({p + "attn.out.bias", {d}});
+    tensors.push_back({p + "mlp.fc1.weight", {ff, d}});
+    tensors.push_back({p + "mlp.fc1.bias", {ff}});
+    tensors.push_back({p + "mlp.fc2.weight", {d, ff}});
+    tensors.push_back({p + "mlp.fc2.bias", {d}});
+  }
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<TensorToWrite> out;
+  for (const auto& [name, dims] : tensors) {
+    int64_t n = 1;
+    for (int64_t x : dims) n *= x;
+    const bool norm_weight = name.find("ln") != std::string::npos && name.ends_with(".weight");
+    const float scale = dims.size() == 2 ? 1.0f / std::sqrt(static_cast<float>(dims[1])) : 0.02f;
+    std::vector<float> v(n);
+    for (float& x : v) x = norm_weight ? 1.0f + 0.1f * normal(rng) : scale * normal(rng);
+    out.push_back({name, "F32", dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4)});
+  }
+  nlohmann::json config = {{"n_layers", shape.n_layers}, {"d_model", d},
+                           {"n_heads", shape.n_heads},   {"d_ff", ff},
+                           {"max_len", max_len},         {"vocab_size", shape.vocab},
+                           {"word_offset", ModelConfig::kWordOffset},
+                           {"n_interval_buckets", 8},
+                           {"interval_edges_ms", {60, 100, 150, 220, 350, 600}},
+                           {"norm_eps", 1e-5},
+                           {"intent_labels", {"prose", "code", "url", "command"}},
+                           {"app_types", {"chat", "search", "code", "editor", "url"}}};
+  std::string vocabulary = "<unk>\n<num>\n<url>\n<email>";
+  for (int64_t w = 4; w < words; ++w) vocabulary += "\nw" + std::to_string(w);
+  return WriteSafetensors(path,
+                          {{"format", "keydecide-model"},
+                           {"format_version", "1"},
+                           {"config", config.dump()},
+                           {"words", vocabulary}},
+                          out);
+}
+
+void Summarize(ScenarioTiming* s) {
+  std::vector<double> t = s->times_us;
+  std::sort(t.begin(), t.end());
+  auto q = [&](double p) { return t[static_cast<size_t>(p * (t.size() - 1) + 0.5)]; };
+  s->p50_us = q(0.5);
+  s->p95_us = q(0.95);
+  double sum = 0;
+  for (double x : t) sum += x;
+  s->mean_us = sum / t.size();
+}
+
+std::vector<TokenInput> RandomTokens(int n, int vocab, std::mt19937* rng) {
+  std::vector<TokenInput> t(n);
+  for (TokenInput& x : t) {
+    x = {static_cast<int32_t>((*rng)() % vocab), static_cast<uint8_t>((*rng)() % 8), 0};
+  }
+  return t;
+}
+
+}  // namespace
+
+Status StandardShape(const std::string& name, ModelShape* out) {
+  if (name == "S1") *out = {"S1", 4, 256, 4, 5000};
+  else if (name == "S2") *out = {"S2", 6, 256, 4, 5000};
+  else if (name == "S3") *out = {"S3", 8, 384, 6, 8000};
+  else if (name == "S4") *out = {"S4", 8, 768, 12, 16000};
+  else return Status::InvalidArgument("unknown shape '" + name + "' (S1, S2, S3, S4)");
+  return Status::OK();
+}
+
+Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* result) {
+  if (o.threads < 1 || o.threads > 64) return Status::InvalidArgument("threads must be 1..64");
+  const bool temporary = o.model_path.empty();
+  const std::string float_path =
+      temporary ? (std::filesystem::temp_directory_path() /
+                   ("keydecide-shape-" + std::to_string(::getpid()) + ".safetensors"))
+                      .string()
+                : o.model_path;
+  KD_RETURN_IF_ERROR(WriteRandomModel(o.shape, o.seed, float_path));
+  std::string path = float_path;
+  if (o.weights != "f32") {
+    QuantizeOptions q;
+    if (o.weights == "q8") {
+      q.bits = 8;
+    } else if (o.weights == "q4g32" || o.weights == "q4g64") {
+      q.bits = 4, q.group = o.weights == "q4g32" ? 32 : 64;
+    } else {
+      return Status::InvalidArgument("weights must be f32, q8, q4g32 or q4g64");
+    }
+    q.promote_flagged = false;  // the shape, not the weights, is under test
+    path = float_path + "." + o.weights + ".safetensors";
+    QuantizeReport report;
+    KD_RETURN_IF_ERROR(QuantizeModel(float_path, path, q, &report));
+  }
+  std::unique_ptr<Transformer> model;
+  const Status loaded = Transformer::Open(path, &model);
+  if (temporary) {
+    std::filesystem::remove(float_path);
+    if (path != float_path) std::filesystem::remove(path);
+  }
+  KD_RETURN_IF_ERROR(loaded);
+  const ModelConfig& c = model->config();
+  std::mt19937 rng(o.seed);
+  result->clear();
+
+  // One forward of `tokens` plus the last position's word logits, on the caller's buffers.
+  struct Buffers {
+    explicit Buffers(const ModelConfig& config)
+        : cache(config), y(static_cast<size_t>(config.max_len) * config.d_model),
+          logits(config.n_words()) {}
+    KvCache cache;
+    std::vector<float> y, logits;
+  };
+  auto forward = [&](const std::vector<TokenInput>& tokens, Buffers* b) {
+    model->Encode(tokens, &b->cache, b->y.data());
+    model->WordLogits(b->y.data() + (tokens.size() - 1) * c.d_model, b->logits.data());
+  };
+  auto time_us = [](auto&& fn) {
+    const auto t0 = Clock::now();
+    fn();
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+  };
+  const int big = o.shape.d_model >= 768;
+  Buffers buffers(c);
+  const auto tokens = RandomTokens(kSequence, c.vocab_size, &rng);
+
+  ScenarioTiming a{"a", "one 32-token forward + word logits", o.iterations ? o.iterations : (big ? 40 : 300), {}, 0, 0, 0};
+  for (int i = 0; i < 3; ++i) forward(tokens, &buffers);  // warm-up
+  for (int i = 0; i < a.iterations; ++i) a.times_us.push_back(time_us([&] { forward(tokens, &buffers); }));
+
+  ScenarioTiming b{"b", "one decode step with 31 cached + word logits", o.iterations ? o.iterations : (big ? 300 : 3000), {}, 0, 0, 0};
+  forward(tokens, &buffers);
+  for (int i = 0; i < b.iterations + 10; ++i) {
+    buffers.cache.Truncate(kSequence - 1);
+    const double t = time_us([&] {
+      model->Step(tokens.back(), &buffers.cache, buffers.y.data());
+      model->WordLogits(buffers.y.data(), buffers.logits.data());
+    });
+    if (i >= 10) b.times_us.push_back(t);  // the first ten warm up
+  }
+
+  ScenarioTiming cs{"c", "64 sequences x 32 tokens (forward + last logits each)", o.iterations ? std::max(1, o.iterations / 100) : (big ? 2 : 8), {}, 0, 0, 0};
+  std::vector<std::vector<TokenInput>> sequences;
+  for (int s = 0; s < kSequences; ++s) sequences.push_back(RandomTokens(kSequence, c.vocab_size, &rng));
+  std::vector<std::unique_ptr<Buffers>> per_thread;
+  for (int t = 0; t < o.threads; ++t) per_thread.push_back(std::make_unique<Buffers>(c));
+  auto run_all = [&] {
+    std::vector<std::thread> workers;
+    for (int t = 1; t < o.threads; ++t) {
+      workers.emplace_back([&, t] {
+        for (int s = t; s < kSequences; s += o.threads) forward(sequences[s], per_thread[t].get());
+      });
+    }
+    for (int s = 0; s < kSequences; s += o.threads) forward(sequences[s], per_thread[0].get());
+    for (auto& w : workers) w.join();
+  };
+  run_all();  // warm-up
+  for (int i = 0; i < cs.iterations; ++i) cs.times_us.push_back(time_us(run_all));
+
+  for (ScenarioTiming* s : {&a, &b, &cs}) {
+    Summarize(s);
+    result->push_back(std::move(*s));
+  }
+  return Status::OK();
+}
+
+}  // namespace keydecide

@@ -1,0 +1,216 @@
+// keydecide bench: per-decision latency on real text (with the stage breakdown, candidate-
+// count scaling, cold start and RSS), or the model alone at a standard shape.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "keydecide/bench_tool.h"
+#include "tools/commands.h"
+#include "tools/text_file.h"
+
+namespace keydecide {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kWarmupDecisions = 200;
+
+double Quantile(std::vector<float> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<size_t>(q * (v.size() - 1) + 0.5)];
+}
+
+nlohmann::json Quantiles(const std::vector<float>& v) {
+  return {{"p50", Quantile(v, 0.5)}, {"p95", Quantile(v, 0.95)}, {"p99", Quantile(v, 0.99)},
+          {"p999", Quantile(v, 0.999)}};
+}
+
+// VmRSS and VmHWM of this process in kB (0 where /proc is missing).
+std::pair<long, long> ResidentKb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  long rss = 0, hwm = 0;
+  while (std::getline(status, line)) {
+    if (line.starts_with("VmRSS:")) rss = std::atol(line.c_str() + 6);
+    if (line.starts_with("VmHWM:")) hwm = std::atol(line.c_str() + 6);
+  }
+  return {rss, hwm};
+}
+
+struct StageSamples {
+  std::vector<float> total, features, candidates, model, heads, post, wall;
+};
+
+// Types `text` one character per keystroke, again from the start in a new session until
+// `min_decisions` decisions past the warm-up are recorded.
+Status TypeAndTime(const Engine& engine, const std::string& text, int k, size_t min_decisions,
+                   StageSamples* s) {
+  if (text.empty()) return Status::InvalidArgument("empty text");
+  Decision d;
+  size_t seen = 0;
+  while (s->total.size() < min_decisions) {
+    auto session = engine.NewSession(SessionOptions());
+    for (size_t pos = 0; pos < text.size() && s->total.size() < min_decisions;) {
+      size_t next = pos + 1;
+      while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
+      KD_RETURN_IF_ERROR(session->Type(std::string_view(text).substr(pos, next - pos)));
+      pos = next;
+      const auto t0 = Clock::now();
+      KD_RETURN_IF_ERROR(session->Decide(k, &d));
+      const float wall = std::chrono::duration<float, std::micro>(Clock::now() - t0).count();
+      if (++seen <= kWarmupDecisions) continue;
+      s->wall.push_back(wall);
+      s->total.push_back(d.timings.total_us);
+      s->features.push_back(d.timings.features_us);
+      s->candidates.push_back(d.timings.candidates_us);
+      s->model.push_back(d.timings.model_us);
+      s->heads.push_back(d.timings.heads_us);
+      s->post.push_back(d.timings.post_us);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+void AddBenchCommand(CLI::App* app) {
+  struct Args {
+    EngineFlags engine;
+    std::string text, shape, weights = "q8", plot, save_model;
+    int threads = 1, iterations = 0, suggestions = 3;
+    size_t decisions = 5000, max_chars = 0;
+    bool json = false, no_scaling = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app->add_subcommand(
+      "bench", "Latency per decision on real text (--text), or the model alone (--shape)");
+  a->engine.AddTo(cmd);
+  cmd->add_option("--text", a->text, "Text to type, one decision per keystroke");
+  cmd->add_option("--decisions", a->decisions, "Decisions to time after a 200-decision warm-up");
+  cmd->add_option("--max-chars", a->max_chars, "Use only the first N bytes of --text (0 = all)");
+  cmd->add_option("--suggestions", a->suggestions, "Candidates asked for per decision");
+  cmd->add_flag("--no-scaling", a->no_scaling, "Skip the candidate-count scaling runs");
+  cmd->add_option("--plot", a->plot, "Write a latency plot (PNG, needs python3-matplotlib)");
+  cmd->add_option("--shape", a->shape, "Model alone with random weights: S1, S2, S3 or S4");
+  cmd->add_option("--weights", a->weights, "--shape: f32, q8, q4g32 or q4g64");
+  cmd->add_option("--threads", a->threads, "--shape: threads for scenario (c)");
+  cmd->add_option("--iterations", a->iterations, "--shape: iterations of (a) and (b) (0 = default)");
+  cmd->add_option("--save-model", a->save_model,
+                  "--shape: keep the random float model at this path (for compare_torch.py)");
+  cmd->add_flag("--json", a->json, "Print one JSON object");
+  cmd->callback([a] {
+    if (a->shape.empty() == a->text.empty()) {
+      std::fprintf(stderr, "bench: give exactly one of --text and --shape\n");
+      throw CLI::RuntimeError(2);
+    }
+    if (!a->shape.empty()) {
+      ShapeBenchOptions o;
+      CheckOrDie(StandardShape(a->shape, &o.shape), "bench");
+      o.weights = a->weights;
+      o.threads = a->threads;
+      o.iterations = a->iterations;
+      o.model_path = a->save_model;
+      std::vector<ScenarioTiming> timings;
+      CheckOrDie(BenchModelShape(o, &timings), "bench --shape");
+      nlohmann::json out = {{"shape", a->shape}, {"weights", a->weights}, {"threads", a->threads},
+                            {"scenarios", nlohmann::json::object()}};
+      for (const ScenarioTiming& t : timings) {
+        out["scenarios"][t.name] = {{"what", t.what}, {"iterations", t.iterations},
+                                    {"p50_us", t.p50_us}, {"p95_us", t.p95_us},
+                                    {"mean_us", t.mean_us}};
+        if (!a->json) {
+          std::printf("%s %s %d thread(s) (%s) %-48s P50 %10.1f us  P95 %10.1f us  (%d runs)\n",
+                      a->shape.c_str(), a->weights.c_str(), a->threads, t.name.c_str(),
+                      t.what.c_str(), t.p50_us, t.p95_us, t.iterations);
+        }
+      }
+      if (a->json) std::cout << out.dump(2) << "\n";
+      return;
+    }
+
+    std::string text = ReadOrDie(a->text);
+    KeepLeadingBytes(&text, a->max_chars);
+    const auto t0 = Clock::now();
+    auto engine = a->engine.OpenOrDie();
+    {
+      auto session = engine->NewSession(SessionOptions());
+      Decision d;
+      CheckOrDie(session->Type("t"), "bench");
+      CheckOrDie(session->Decide(a->suggestions, &d), "bench");
+    }
+    const double cold_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    StageSamples s;
+    CheckOrDie(TypeAndTime(*engine, text, a->suggestions, a->decisions, &s), "bench");
+    const auto [rss_kb, hwm_kb] = ResidentKb();
+    nlohmann::json out = {
+        {"text", a->text},
+        {"model", engine->info().model_path},
+        {"scorer", engine->info().scorer},
+        {"decisions", s.total.size()},
+        {"cold_start_ms", cold_ms},
+        {"rss_mb", rss_kb / 1024.0},
+        {"peak_rss_mb", hwm_kb / 1024.0},
+        {"decision_us", Quantiles(s.total)},
+        {"wall_us", Quantiles(s.wall)},
+        {"stages_us",
+         {{"features", Quantiles(s.features)}, {"candidates", Quantiles(s.candidates)},
+          {"model", Quantiles(s.model)}, {"heads", Quantiles(s.heads)}, {"post", Quantiles(s.post)}}}};
+    if (!a->no_scaling) {
+      out["candidate_scaling"] = nlohmann::json::array();
+      for (const int n : {1, 8, 64, 200}) {
+        EngineFlags flags = a->engine;
+        flags.max_candidates = n;
+        auto e = flags.OpenOrDie();
+        StageSamples sc;
+        CheckOrDie(TypeAndTime(*e, text, std::min(a->suggestions, n), std::max<size_t>(a->decisions / 2, 1000), &sc), "bench");
+        out["candidate_scaling"].push_back({{"max_candidates", n}, {"decision_us", Quantiles(sc.total)}});
+      }
+    }
+    if (!a->plot.empty()) {
+      const std::string data = a->plot + ".json";
+      nlohmann::json plot = out;
+      plot["samples_us"] = s.total;
+      std::ofstream(data) << plot.dump();
+      const std::string command = "/usr/bin/python3 " KEYDECIDE_SOURCE_DIR "/bench/plot_bench.py '" +
+                                  data + "' '" + a->plot + "'";
+      if (std::system(command.c_str()) != 0) {
+        std::fprintf(stderr, "bench: plotting failed (%s)\n", command.c_str());
+        throw CLI::RuntimeError(1);
+      }
+      std::remove(data.c_str());
+    }
+    if (a->json) {
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    std::printf("%zu decisions (%s), cold start %.1f ms, RSS %.1f MB (peak %.1f MB)\n",
+                s.total.size(), engine->info().scorer.c_str(), cold_ms, rss_kb / 1024.0,
+                hwm_kb / 1024.0);
+    auto row = [](const char* name, const std::vector<float>& v) {
+      std::printf("  %-11s P50 %8.1f  P95 %8.1f  P99 %8.1f  P99.9 %8.1f us\n", name,
+                  Quantile(v, 0.5), Quantile(v, 0.95), Quantile(v, 0.99), Quantile(v, 0.999));
+    };
+    row("decision", s.total);
+    row("features", s.features);
+    row("candidates", s.candidates);
+    row("model", s.model);
+    row("heads", s.heads);
+    row("post", s.post);
+    if (out.contains("candidate_scaling")) {
+      for (const auto& c : out["candidate_scaling"]) {
+        std::printf("  max_candidates %3d: P50 %8.1f  P95 %8.1f us\n", c["max_candidates"].get<int>(),
+                    c["decision_us"]["p50"].get<double>(), c["decision_us"]["p95"].get<double>());
+      }
+    }
+  });
+}
+
+}  // namespace keydecide
