@@ -313,10 +313,10 @@ void ConcreteServer::Accept() {
       refusal = "too many clients";
     }
     if (refusal != nullptr) {
+      refused_.fetch_add(1, std::memory_order_relaxed);  // before the peer can see the close
       const std::string line = ErrorLine("", code, refusal);
       [[maybe_unused]] ssize_t w = ::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       ::close(fd);
-      refused_.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
     auto c = std::make_unique<Conn>();
