@@ -288,13 +288,27 @@ TEST_F(RuntimeTest, ShutdownServesEverythingAcceptedThenRefuses) {
 
 // Many threads, many sessions, two workers: every response belongs to its own session
 // (the composition after request j is known exactly), every request is answered once.
+void RunStress(Runtime* rt);
+
 TEST_F(RuntimeTest, StressManyThreadsNeverMixSessions) {
-  constexpr int kThreads = 8;
-  constexpr int kSessionsPerThread = 4;
-  constexpr int kKeys = 150;
   RuntimeOptions o;
   o.workers = 2;
   auto rt = Make(o);
+  RunStress(rt.get());
+}
+
+TEST_F(RuntimeTest, StressWithSpinningWorkers) {
+  RuntimeOptions o;
+  o.workers = 3;
+  o.spin_us = 20;
+  auto rt = Make(o);
+  RunStress(rt.get());
+}
+
+void RunStress(Runtime* rt) {
+  constexpr int kThreads = 8;
+  constexpr int kSessionsPerThread = 4;
+  constexpr int kKeys = 150;
   const std::vector<std::string> words = {"the", "meeting", "station", "tomorrow", "dog",
                                           "will", "cat", "we"};
   std::atomic<int> mismatches{0}, answered{0}, decided{0}, superseded{0};

@@ -275,6 +275,29 @@ PhaseResult InProcessPhase(Runtime* rt, const std::vector<std::vector<std::strin
   return result;
 }
 
+// The engine alone: each client's keys typed straight into a Session on this thread (no
+// queue, no thread hand-off), so the runtime's own cost is a measured difference too.
+PhaseResult DirectPhase(const Engine& engine, const std::vector<std::vector<std::string>>& keys,
+                        int k) {
+  std::vector<float> all;
+  Decision d;
+  const Clock::time_point t0 = Clock::now();
+  for (const auto& client : keys) {
+    auto session = engine.NewSession({});
+    for (const std::string& key : client) {
+      const Clock::time_point a = Clock::now();
+      session->Type(key);
+      session->Decide(k, &d);
+      all.push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
+    }
+  }
+  PhaseResult result;
+  result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  result.decisions = all.size();
+  result.latency = Summarise(std::move(all));
+  return result;
+}
+
 struct BurstResult {
   Percentiles burst_us;     // a burst of `burst` keys submitted at once, until all answered
   Percentiles three_us;     // three keys one after the other, each waited for
@@ -330,6 +353,7 @@ void AddLoadtestCommand(CLI::App* app) {
     int keys = 500;
     int k = 3;
     int workers = 1;
+    int spin_us = 0;
     float budget_us = GovernorOptions().budget_us;
     std::string socket;
     std::string text;
@@ -352,6 +376,9 @@ void AddLoadtestCommand(CLI::App* app) {
       ->capture_default_str();
   cmd->add_option("--workers", args->workers, "Inference threads (in-process and own server)")
       ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--spin-us", args->spin_us, "Idle worker polls this long before sleeping")
+      ->check(CLI::Range(0, 10000))
       ->capture_default_str();
   cmd->add_option("--budget-us", args->budget_us, "Governor budget in µs (0: off)")
       ->capture_default_str();
@@ -383,6 +410,7 @@ void AddLoadtestCommand(CLI::App* app) {
     auto engine = args->engine.OpenOrDie();
     RuntimeOptions ro;
     ro.workers = args->workers;
+    ro.spin_us = args->spin_us;
     ro.governor.budget_us = args->budget_us;
 
     // Through the socket: our own server on a temporary socket, or the given daemon.
@@ -411,6 +439,7 @@ void AddLoadtestCommand(CLI::App* app) {
     CheckOrDie(Runtime::Create(engine.get(), ro, &rt), "start the runtime");
     const PhaseResult in_process = InProcessPhase(rt.get(), keys, args->k);
     const Tier in_process_tier = rt->stats().tier;
+    const PhaseResult direct = DirectPhase(*engine, keys, args->k);
     BurstResult burst;
     if (args->burst_rounds > 0) {
       burst = BurstPhase(rt.get(), keys[0], args->burst, args->burst_rounds, args->k);
@@ -424,11 +453,13 @@ void AddLoadtestCommand(CLI::App* app) {
       out["clients"] = args->clients;
       out["keys_per_client"] = args->keys;
       out["workers"] = args->workers;
+      out["spin_us"] = args->spin_us;
       out["external_daemon"] = !args->socket.empty();
       out["socket"] = ToJson(via_socket);
       out["socket"]["final_tier"] = args->socket.empty() ? TierName(socket_tier) : "unknown";
       out["in_process"] = ToJson(in_process);
       out["in_process"]["final_tier"] = TierName(in_process_tier);
+      out["engine_direct"] = ToJson(direct);
       out["ipc_overhead_us"] = {{"p50", via_socket.latency.p50 - in_process.latency.p50},
                                 {"p95", via_socket.latency.p95 - in_process.latency.p95},
                                 {"p99", via_socket.latency.p99 - in_process.latency.p99}};
@@ -439,17 +470,19 @@ void AddLoadtestCommand(CLI::App* app) {
                       {"three_separate_p50_us", burst.three_us.p50}};
       std::cout << out.dump(2) << "\n";
     } else {
-      std::printf("scorer %s, %d clients x %d keys, %d worker(s)%s\n", info.scorer.c_str(),
-                  args->clients, args->keys, args->workers,
+      std::printf("scorer %s, %d clients x %d keys, %d worker(s), spin %d µs%s\n",
+                  info.scorer.c_str(), args->clients, args->keys, args->workers, args->spin_us,
                   args->socket.empty() ? ", server in this process" : ", external daemon");
       std::printf("%-12s %10s %10s %10s %10s %12s %7s\n", "path", "P50 µs", "P95 µs", "P99 µs",
                   "mean µs", "decisions/s", "errors");
       for (const auto& [name, r] :
            {std::pair<const char*, const PhaseResult*>{"socket", &via_socket},
-            {"in-process", &in_process}}) {
+            {"in-process", &in_process},
+            {"engine", &direct}}) {
         std::printf("%-12s %10.1f %10.1f %10.1f %10.1f %12.0f %7zu\n", name, r->latency.p50,
                     r->latency.p95, r->latency.p99, r->latency.mean, r->throughput(), r->errors);
       }
+      std::printf("(engine: Type + Decide on one thread, sessions one after another; no queue)\n");
       std::printf("IPC overhead: P50 %.1f µs, P95 %.1f µs, P99 %.1f µs\n",
                   via_socket.latency.p50 - in_process.latency.p50,
                   via_socket.latency.p95 - in_process.latency.p95,

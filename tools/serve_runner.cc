@@ -14,6 +14,10 @@ void ServeFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--workers", server.runtime.workers, "Inference threads")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  cmd->add_option("--spin-us", server.runtime.spin_us,
+                  "Idle worker polls this long before sleeping (0: sleep at once)")
+      ->check(CLI::Range(0, 10000))
+      ->capture_default_str();
   cmd->add_option("--budget-us", server.runtime.governor.budget_us,
                   "Per-decision latency budget of the governor in µs (0: off)")
       ->check(CLI::NonNegativeNumber)

@@ -12,6 +12,13 @@
 namespace keydecide {
 
 struct ServeFlags {
+  // The daemon polls briefly before its worker sleeps (RuntimeOptions::spin_us): on the
+  // 2-core test machine this takes ~45 µs off each decision's P50 (docs/BENCHMARKS.md)
+  // for at most 50 µs of CPU per keystroke.
+  static constexpr int kDefaultSpinUs = 50;
+
+  ServeFlags() { server.runtime.spin_us = kDefaultSpinUs; }
+
   ServerOptions server;
   bool quiet = false;
 

@@ -69,6 +69,13 @@ struct RuntimeOptions {
   // Requests waiting in total.
   size_t max_pending = 1 << 16;
 
+  // --- Performance ---
+
+  // A worker that runs out of work polls for this many microseconds before it sleeps, so
+  // that the next keystroke does not pay for a thread wake-up (tens of microseconds on a
+  // virtual machine). 0: sleep at once (best when cores are scarce and shared).
+  int spin_us = 0;
+
   GovernorOptions governor;
 
   // For tests and benchmarks: called on the worker after each Decide, inside the measured

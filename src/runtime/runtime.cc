@@ -69,6 +69,10 @@ class ConcreteRuntime : public Runtime {
 
  private:
   void WorkerLoop();
+  // Polls for up to options_.spin_us without the lock before the worker goes to sleep, so
+  // that a key following closely is taken without a wake-up. REQUIRES: lock held; held
+  // again on return.
+  void SpinForWork(std::unique_lock<std::mutex>* lock);
   // Applies a batch of one session's requests and answers them (outside the lock).
   void Serve(SessionState* s, std::vector<Pending>* batch, std::vector<Status>* results);
   Status Apply(Session* session, const Request& r);
@@ -80,6 +84,7 @@ class ConcreteRuntime : public Runtime {
   std::condition_variable ready_cv_;
   std::unordered_map<SessionId, std::shared_ptr<SessionState>> sessions_;
   std::deque<std::shared_ptr<SessionState>> ready_;
+  std::atomic<size_t> ready_count_{0};  // ready_.size(), readable without the lock
   size_t pending_ = 0;
   SessionId next_id_ = 1;
   bool stopping_ = false;
@@ -137,6 +142,7 @@ Admission ConcreteRuntime::Submit(SessionId id, Request request, ResponseCallbac
   if (!s->scheduled) {
     s->scheduled = true;
     ready_.push_back(it->second);
+    ready_count_.store(ready_.size(), std::memory_order_release);
     lock.unlock();
     ready_cv_.notify_one();
   }
@@ -189,10 +195,12 @@ void ConcreteRuntime::WorkerLoop() {
   std::vector<Status> results;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
+    if (ready_.empty() && !stopping_ && options_.spin_us > 0) SpinForWork(&lock);
     ready_cv_.wait(lock, [this] { return stopping_ || !ready_.empty(); });
     if (ready_.empty()) return;  // stopping, and everything accepted was served
     std::shared_ptr<SessionState> s = std::move(ready_.front());
     ready_.pop_front();
+    ready_count_.store(ready_.size(), std::memory_order_release);
     batch.clear();
     for (Pending& p : s->pending) batch.push_back(std::move(p));
     s->pending.clear();
@@ -205,11 +213,24 @@ void ConcreteRuntime::WorkerLoop() {
     lock.lock();
     if (!s->pending.empty()) {
       ready_.push_back(std::move(s));  // to the back: sessions take turns
+      ready_count_.store(ready_.size(), std::memory_order_release);
       ready_cv_.notify_one();
     } else {
       s->scheduled = false;
     }
   }
+}
+
+void ConcreteRuntime::SpinForWork(std::unique_lock<std::mutex>* lock) {
+  lock->unlock();
+  const Clock::time_point until =
+      Clock::now() + std::chrono::microseconds(static_cast<int64_t>(options_.spin_us));
+  while (ready_count_.load(std::memory_order_acquire) == 0 && Clock::now() < until) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+  lock->lock();
 }
 
 Status ConcreteRuntime::Apply(Session* session, const Request& r) {
@@ -292,6 +313,9 @@ Status Runtime::Create(const Engine* engine, const RuntimeOptions& options,
   if (engine == nullptr) return Status::InvalidArgument("no engine");
   if (options.workers < 1 || options.workers > kMaxWorkers) {
     return Status::InvalidArgument("workers must be in 1..64");
+  }
+  if (options.spin_us < 0 || options.spin_us > 10000) {
+    return Status::InvalidArgument("spin_us must be in 0..10000");
   }
   if (options.max_sessions < 1 || options.max_pending_per_session < 1 ||
       options.max_pending < 1) {
