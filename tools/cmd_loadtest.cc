@@ -427,8 +427,10 @@ void AddLoadtestCommand(CLI::App* app) {
     double rss_idle = 0, rss_connected = 0;
     const PhaseResult via_socket = SocketPhase(path, keys, args->k, &rss_idle, &rss_connected);
     Tier socket_tier = Tier::kFullModel;
+    Runtime::Stats socket_stats;
     if (server) {
-      socket_tier = server->stats().runtime.tier;
+      socket_stats = server->stats().runtime;
+      socket_tier = socket_stats.tier;
       server->Stop();
       server->Wait();
       server.reset();
@@ -440,11 +442,28 @@ void AddLoadtestCommand(CLI::App* app) {
     const PhaseResult in_process = InProcessPhase(rt.get(), keys, args->k);
     const Tier in_process_tier = rt->stats().tier;
     const PhaseResult direct = DirectPhase(*engine, keys, args->k);
+    const Runtime::Stats in_process_stats = rt->stats();
+    rt.reset();
+    // Bursts against separate decisions, like for like: the governor off, so that both
+    // are served by the full tier.
     BurstResult burst;
     if (args->burst_rounds > 0) {
+      RuntimeOptions bo = ro;
+      bo.governor.budget_us = 0;
+      CheckOrDie(Runtime::Create(engine.get(), bo, &rt), "start the runtime");
       burst = BurstPhase(rt.get(), keys[0], args->burst, args->burst_rounds, args->k);
+      rt.reset();
     }
-    rt.reset();
+    auto tier_mix = [](const Runtime::Stats& st) {
+      std::string mix;
+      for (int t = 0; t < 4; ++t) {
+        if (st.tier_decisions[t] == 0) continue;
+        if (!mix.empty()) mix += ", ";
+        mix += std::string(TierName(static_cast<Tier>(t))) + " " +
+               std::to_string(st.tier_decisions[t]);
+      }
+      return mix;
+    };
 
     const Engine::Info info = engine->info();
     if (args->json) {
@@ -459,6 +478,8 @@ void AddLoadtestCommand(CLI::App* app) {
       out["socket"]["final_tier"] = args->socket.empty() ? TierName(socket_tier) : "unknown";
       out["in_process"] = ToJson(in_process);
       out["in_process"]["final_tier"] = TierName(in_process_tier);
+      out["in_process"]["tiers"] = tier_mix(in_process_stats);
+      out["socket"]["tiers"] = tier_mix(socket_stats);
       out["engine_direct"] = ToJson(direct);
       out["ipc_overhead_us"] = {{"p50", via_socket.latency.p50 - in_process.latency.p50},
                                 {"p95", via_socket.latency.p95 - in_process.latency.p95},
@@ -495,9 +516,9 @@ void AddLoadtestCommand(CLI::App* app) {
             "P50 %.1f µs\n",
             args->burst, burst.burst_us.p50, burst.decisions_per_burst, burst.three_us.p50);
       }
-      std::printf("final tier: socket %s, in-process %s\n",
-                  args->socket.empty() ? TierName(socket_tier) : "(external)",
-                  TierName(in_process_tier));
+      std::printf("tiers served: socket [%s], in-process [%s]\n",
+                  args->socket.empty() ? tier_mix(socket_stats).c_str() : "external daemon",
+                  tier_mix(in_process_stats).c_str());
     }
     if (via_socket.errors + in_process.errors > 0) throw CLI::RuntimeError(1);
   });
