@@ -422,6 +422,33 @@ TEST(RuntimeGovernorTest, ArtificiallySlowFullModelStepsDownAndBackUp) {
   EXPECT_GT(st.tier_decisions[static_cast<int>(Tier::kNoVocabProposals)], 0u);
 }
 
+// Saturation: each full-model decision alone fits the budget, but ten sessions asking at
+// once make the later ones wait in the queue; the governor counts that wait and steps down.
+TEST(RuntimeGovernorTest, QueueWaitCountsAgainstTheBudget) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes());
+  ASSERT_NE(engine, nullptr);
+  RuntimeOptions o;
+  o.governor.budget_us = 20000;  // 20 ms
+  o.governor.window = 8;
+  o.decide_hook = [](Tier tier) {
+    if (tier == Tier::kFullModel) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
+  std::unique_ptr<Runtime> rt;
+  ASSERT_TRUE(Runtime::Create(engine.get(), o, &rt).ok());
+  Recorder rec;
+  std::vector<Runtime::SessionId> ids(10);
+  for (auto& id : ids) ASSERT_TRUE(rt->OpenSession({}, &id).ok());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    ASSERT_EQ(rt->Submit(ids[i], Key("a"), rec.Callback(static_cast<int>(i))), Admission::kAccepted);
+  }
+  rec.WaitFor(ids.size());
+  // The n-th decision waited at least 5 ms * (n - 1): by the fifth the window's P90 is
+  // over 20 ms.
+  EXPECT_EQ(rec.seen()[0][0].tier, Tier::kFullModel);
+  EXPECT_NE(rec.seen()[9][0].tier, Tier::kFullModel);
+  EXPECT_NE(rt->stats().tier, Tier::kFullModel);
+}
+
 // A loaded machine: busy threads on every core while sessions type. Whatever the
 // scheduler does, every request is answered once and a budget no decision can meet walks
 // the ladder to its cheapest rung, which then serves the decisions.

@@ -151,8 +151,14 @@ struct PhaseResult {
   double throughput() const { return seconds > 0 ? static_cast<double>(decisions) / seconds : 0; }
 };
 
+struct RssReport {
+  double idle = 0;           // MiB, before any of our clients connected
+  double with_clients = 0;   // all clients connected (hello answered), no sessions
+  double with_sessions = 0;  // and each with an open session
+};
+
 PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<std::string>>& keys,
-                        int k, double* rss_idle, double* rss_connected) {
+                        int k, RssReport* rss) {
   const int clients = static_cast<int>(keys.size());
   std::vector<std::unique_ptr<LineClient>> conns(static_cast<size_t>(clients));
   PhaseResult result;
@@ -166,15 +172,24 @@ PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<s
     }
     if (c == 0) {
       daemon = conns[c]->PeerPid();
-      *rss_idle = RssMiB(daemon);
+      rss->idle = RssMiB(daemon);
     }
+    if (!conns[c]->Call("{\"op\":\"hello\"}\n", &reply) ||
+        reply.find("\"ok\":true") == std::string::npos) {
+      std::cerr << "keydecide: hello failed: " << reply << "\n";
+      throw CLI::RuntimeError(1);
+    }
+  }
+  rss->with_clients = RssMiB(daemon);
+  for (int c = 0; c < clients; ++c) {
+    std::string reply;
     if (!conns[c]->Call("{\"op\":\"open_session\",\"app\":\"chat\"}\n", &reply) ||
         reply.find("\"ok\":true") == std::string::npos) {
       std::cerr << "keydecide: open_session failed: " << reply << "\n";
       throw CLI::RuntimeError(1);
     }
   }
-  *rss_connected = RssMiB(daemon);
+  rss->with_sessions = RssMiB(daemon);
   std::vector<std::vector<float>> lat(static_cast<size_t>(clients));
   std::atomic<size_t> errors{0};
   std::vector<std::thread> threads;
@@ -424,8 +439,8 @@ void AddLoadtestCommand(CLI::App* app) {
       so.max_sessions_per_client = 4;
       CheckOrDie(Server::Start(engine.get(), so, &server), "start the server");
     }
-    double rss_idle = 0, rss_connected = 0;
-    const PhaseResult via_socket = SocketPhase(path, keys, args->k, &rss_idle, &rss_connected);
+    RssReport rss;
+    const PhaseResult via_socket = SocketPhase(path, keys, args->k, &rss);
     Tier socket_tier = Tier::kFullModel;
     Runtime::Stats socket_stats;
     if (server) {
@@ -484,7 +499,9 @@ void AddLoadtestCommand(CLI::App* app) {
       out["ipc_overhead_us"] = {{"p50", via_socket.latency.p50 - in_process.latency.p50},
                                 {"p95", via_socket.latency.p95 - in_process.latency.p95},
                                 {"p99", via_socket.latency.p99 - in_process.latency.p99}};
-      out["daemon_rss_mib"] = {{"idle", rss_idle}, {"with_clients", rss_connected}};
+      out["daemon_rss_mib"] = {{"idle", rss.idle},
+                               {"with_clients", rss.with_clients},
+                               {"with_sessions", rss.with_sessions}};
       out["burst"] = {{"keys", args->burst},
                       {"decisions_per_burst", burst.decisions_per_burst},
                       {"burst_p50_us", burst.burst_us.p50},
@@ -508,8 +525,12 @@ void AddLoadtestCommand(CLI::App* app) {
                   via_socket.latency.p50 - in_process.latency.p50,
                   via_socket.latency.p95 - in_process.latency.p95,
                   via_socket.latency.p99 - in_process.latency.p99);
-      std::printf("daemon RSS: %.1f MiB idle, %.1f MiB with %d clients and sessions\n", rss_idle,
-                  rss_connected, args->clients);
+      std::printf(
+          "daemon RSS: %.1f MiB idle, %.1f MiB with %d clients connected (%.1f KiB each), "
+          "%.1f MiB with a session each (%.1f KiB per session)\n",
+          rss.idle, rss.with_clients, args->clients,
+          (rss.with_clients - rss.idle) * 1024 / args->clients, rss.with_sessions,
+          (rss.with_sessions - rss.with_clients) * 1024 / args->clients);
       if (args->burst_rounds > 0) {
         std::printf(
             "burst of %d keys: P50 %.1f µs, %.2f decisions per burst; 3 separate decisions: "

@@ -270,7 +270,9 @@ void ConcreteRuntime::Serve(SessionState* s, std::vector<Pending>* batch,
     } else {
       decisions_.fetch_add(1, std::memory_order_relaxed);
       tier_decisions_[static_cast<int>(s->decision.tier)].fetch_add(1, std::memory_order_relaxed);
-      const float us = MicrosBetween(taken, Clock::now());
+      // What the person waits for: from the request to its decision, queue included, so
+      // a saturated worker steps down as well as a slow model does.
+      const float us = MicrosBetween((*batch)[decider].submitted, Clock::now());
       std::lock_guard<std::mutex> lock(governor_mu_);
       // Only decisions made on the governor's current rung judge it (a worker may have
       // used the rung it read just before a change).
