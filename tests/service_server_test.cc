@@ -6,6 +6,7 @@
 // Reads have a generous receive timeout only so that a bug fails instead of hanging; no
 // test asserts on speed.
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -484,6 +485,31 @@ TEST_F(ServerTest, RefusesALiveSocketAndReplacesAStaleOne) {
   o.socket_path = file;
   EXPECT_FALSE(Server::Start(engine_.get(), o, &second).ok());
   ::unlink(file.c_str());
+}
+
+// Out of file descriptors: the daemon cannot accept, must not spin on the readable
+// listening socket, and must take the waiting client once descriptors are free again.
+TEST_F(ServerTest, RecoversFromRunningOutOfDescriptors) {
+  Start();
+  rlimit old_limit;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &old_limit), 0);
+  rlimit low = old_limit;
+  low.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  std::vector<int> hogs;
+  for (int fd; (fd = ::dup(0)) >= 0;) hogs.push_back(fd);
+  ASSERT_FALSE(hogs.empty());
+  ::close(hogs.back());  // exactly one free: the client's socket, none for the daemon
+  hogs.pop_back();
+  Client c(path_);
+  ASSERT_TRUE(c.connected());  // queued in the backlog
+  ASSERT_TRUE(c.Send("{\"op\":\"hello\"}\n"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let accept fail (not timed)
+  for (int fd : hogs) ::close(fd);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &old_limit), 0);
+  EXPECT_EQ(c.Read()["protocol"], 1);
+  Client d(path_);
+  EXPECT_EQ(d.Call({{"op", "hello"}})["protocol"], 1);
 }
 
 TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {

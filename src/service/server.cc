@@ -98,6 +98,7 @@ class ConcreteServer : public Server {
   void MaybeClose(Conn* c);
   void CloseConn(uint64_t id);
   void CheckStalled();
+  void PauseAccepting(bool pause);
   void Send(Conn* c, std::string_view line) { c->out.append(line); }
   void SendError(Conn* c, std::string_view id, const char* code, std::string_view message) {
     protocol_errors_.fetch_add(1, std::memory_order_relaxed);
@@ -119,6 +120,7 @@ class ConcreteServer : public Server {
   std::thread loop_;
   std::once_flag joined_;
   std::atomic<bool> stop_{false};
+  bool accept_paused_ = false;
 
   std::unordered_map<uint64_t, std::unique_ptr<Conn>> conns_;  // loop thread only
   uint64_t next_conn_ = kFirstConnId;
@@ -275,6 +277,7 @@ void ConcreteServer::Loop() {
     if (Clock::now() - last_tick > std::chrono::milliseconds(kTickMs)) {
       last_tick = Clock::now();
       CheckStalled();
+      PauseAccepting(false);  // retry descriptors freed elsewhere in the process
     }
   }
 
@@ -300,7 +303,15 @@ void ConcreteServer::Loop() {
 void ConcreteServer::Accept() {
   for (;;) {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;  // EAGAIN, or a transient error (EMFILE): try again on the next event
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        // Out of descriptors: the pending connection stays in the backlog and the listening
+        // socket stays readable, so stop watching it (no busy loop) until a client leaves
+        // or the next tick.
+        PauseAccepting(true);
+      }
+      return;  // EAGAIN, or a connection that was reset before we took it
+    }
     ucred cred{};
     socklen_t len = sizeof(cred);
     const char* refusal = nullptr;
@@ -589,6 +600,16 @@ void ConcreteServer::CloseConn(uint64_t id) {
   ::close(c->fd);
   conns_.erase(it);
   clients_.store(conns_.size(), std::memory_order_relaxed);
+  PauseAccepting(false);  // a descriptor is free again
+}
+
+void ConcreteServer::PauseAccepting(bool pause) {
+  if (pause == accept_paused_ || listen_fd_ < 0) return;
+  epoll_event ev{};
+  ev.events = pause ? 0u : static_cast<uint32_t>(EPOLLIN);
+  ev.data.u64 = kListenKey;
+  ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, listen_fd_, &ev);
+  accept_paused_ = pause;
 }
 
 void ConcreteServer::CheckStalled() {
