@@ -17,6 +17,16 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKEYDECIDE_WERROR=ON >/dev/null
 cmake --build build -j"$JOBS"
 (cd build && ctest --output-on-failure -j"$JOBS")
 
+# The kernel tests cover every target by themselves; the model tests run once more on each
+# SIMD target this CPU supports (KEYDECIDE_SIMD forces one; Engine::Open refuses others).
+for target in avx3 avx2 sse4 scalar; do
+  if KEYDECIDE_SIMD=$target build/bin/keydecide info --model none >/dev/null 2>&1; then
+    echo "== Model tests with KEYDECIDE_SIMD=$target"
+    (cd build && KEYDECIDE_SIMD=$target ctest --output-on-failure -j"$JOBS" \
+      -R "Transformer|model_parity|Quantize|ModelSession|Allocation")
+  fi
+done
+
 echo "== ASan/UBSan build"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKEYDECIDE_SANITIZE=ON -DKEYDECIDE_WERROR=ON >/dev/null
 cmake --build build-asan -j"$JOBS"

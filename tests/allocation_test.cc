@@ -79,6 +79,18 @@ TEST(AllocationTest, WithAModelToo) {
   EXPECT_EQ(AllocationsOnceWarm(*engine), 0);
 }
 
+TEST(AllocationTest, WithQuantizedModels) {
+  testing::TinyModelSpec spec;
+  spec.d_model = 32, spec.d_ff = 64, spec.max_len = 32;  // 4-bit needs 32-column groups
+  for (const int bits : {8, 4}) {
+    QuantizeOptions o;
+    o.bits = bits, o.group = 32, o.promote_flagged = false;
+    auto engine = testing::FixtureEngine(testing::QuantizedModelBytes(testing::TinyModelBytes(spec), o));
+    ASSERT_NE(engine, nullptr);
+    EXPECT_EQ(AllocationsOnceWarm(*engine), 0) << bits << " bits";
+  }
+}
+
 TEST(AllocationTest, TheHookCounts) {
   const long before = g_allocations.load();
   auto* p = new std::string(100, 'x');

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "keydecide/engine.h"
+#include "keydecide/model_tool.h"
 #include "keydecide/lexicon_tool.h"
 
 namespace keydecide::testing {
@@ -62,6 +64,21 @@ inline std::unique_ptr<Engine> FixtureEngine(const std::string& model_bytes = ""
   std::remove(path.c_str());  // mapped: the engine keeps it alive
   std::remove(model_path.c_str());
   return engine;
+}
+
+// The bytes of `model_bytes` quantized by QuantizeModel (ASSERTs inside via EXPECT).
+inline std::string QuantizedModelBytes(const std::string& model_bytes, const QuantizeOptions& o) {
+  const std::string in = TempPath("float.safetensors"), out = TempPath("quantized.safetensors");
+  WriteFile(in, model_bytes);
+  QuantizeReport report;
+  const Status s = QuantizeModel(in, out, o, &report);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::string bytes;
+  std::ifstream f(out, std::ios::binary);
+  bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  return bytes;
 }
 
 }  // namespace keydecide::testing

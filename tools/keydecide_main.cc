@@ -62,7 +62,9 @@ void AddInfoCommand(CLI::App* app) {
               << "keyboard layout: " << info.keyboard_layout << "\n"
               << "scorer:          " << info.scorer << "\n"
               << "model:           " << (info.model_path.empty() ? "(none)" : info.model_path)
-              << "\n";
+              << "\n"
+              << "model weights:   " << (info.model_weights.empty() ? "-" : info.model_weights) << "\n"
+              << "SIMD target:     " << info.simd_target << "\n";
   });
 }
 

@@ -88,6 +88,8 @@ class Engine {
     std::string keyboard_layout;
     std::string scorer;      // "model" or "baseline-unigram"
     std::string model_path;  // empty without a model
+    std::string model_weights;  // "f32", "q8", "q4g64+q8", ... (empty without a model)
+    std::string simd_target;    // the kernels' instruction set, e.g. "avx3_dl" (KEYDECIDE_SIMD)
     size_t model_words = 0;
     std::vector<std::string> intent_labels;
   };

@@ -21,8 +21,9 @@ struct EngineOptions {
   // Overrides the lexicon file of the language pack. Empty: <model_dir>/<language>/lexicon.kdlex.
   std::string lexicon_path;
 
-  // The typing model. Empty: <model_dir>/<language>/model.safetensors if that file exists,
-  // else the count baseline. "none": the count baseline even when a model exists.
+  // The typing model. Empty: <model_dir>/<language>/model.q8.safetensors (int8) if that
+  // file exists, else model.safetensors (float), else the count baseline. "none": the
+  // count baseline even when a model exists.
   std::string model_path;
 
   // Keyboard layout name (a file <model_dir>/layouts/<name>.txt) or a path to a layout

@@ -16,6 +16,7 @@
 #include "decide/surface_form.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
+#include "model/kernels/targets.h"
 #include "lexicon/typing_costs.h"
 #include "model/transformer.h"
 #include "text/keyboard_layout.h"
@@ -465,6 +466,7 @@ Status ConcreteEngine::LoadModel(const std::string& path) {
   scorer_ = std::make_unique<ModelScorer>(lexicon_.get(), model_.get(), oov_count,
                                           ModelScorer::Options());
   info_.model_path = path;
+  info_.model_weights = model_->weight_format();
   info_.model_words = model_->n_words();
   info_.intent_labels = model_->config().intent_labels;
   return Status::OK();
@@ -495,11 +497,18 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;
   info_.keyboard_layout = layout_.name();
+  KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
+  info_.simd_target = kernels::ActiveTarget();
 
   std::string model_path = options.model_path;
-  if (model_path.empty()) {
-    model_path = pack + "/model.safetensors";
-    if (!std::filesystem::exists(model_path)) model_path = "none";
+  if (model_path.empty()) {  // the int8 model when shipped, else the float one, else none
+    model_path = "none";
+    for (const char* file : {"/model.q8.safetensors", "/model.safetensors"}) {
+      if (std::filesystem::exists(pack + file)) {
+        model_path = pack + file;
+        break;
+      }
+    }
   }
   BaselineScorer::Options o;
   o.nats_per_point = kNatsPerPoint;

@@ -1,7 +1,7 @@
 // Kernels: the model's inner loops, each a pointer-plus-count function with a plain scalar
 // reference (namespace ref) beside the SIMD version. The SIMD versions are written once
 // with Google Highway and compiled for every target of this architecture (AVX-512 VNNI,
-// AVX-512, AVX2, SSE4, NEON, SVE, and the portable emulation); the best one the CPU
+// AVX-512, AVX2, SSE4, NEON, SVE, and a portable scalar one); the best one the CPU
 // supports is chosen at run time, or the one named by KEYDECIDE_SIMD (see targets.h).
 //
 // No kernel allocates, locks or makes a system call: scratch space for quantized

@@ -117,6 +117,9 @@ KD_VNNI void Rows4Vnni(const WeightView& w, int r, const uint8_t* xu, float sx, 
     a1 = _mm512_dpbusd_epi32(a1, vx, LoadChunk(p + cols, k, full, tail));
     a2 = _mm512_dpbusd_epi32(a2, vx, LoadChunk(p + 2 * cols, k, full, tail));
     a3 = _mm512_dpbusd_epi32(a3, vx, LoadChunk(p + 3 * cols, k, full, tail));
+    // The weights stream from L3 (a model's int8 layers outgrow L2): ask for the block
+    // after next while this one is multiplied.
+    for (int i = 0; i < 4; ++i) _mm_prefetch(reinterpret_cast<const char*>(p + (16 + i) * cols + 64 * k), _MM_HINT_T0);
   }
   __m128i s = Sum4(a0, a1, a2, a3);
   s = _mm_sub_epi32(s, _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7));

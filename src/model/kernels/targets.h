@@ -1,5 +1,5 @@
 // Which SIMD target the kernels dispatch to. By default the best one this CPU supports;
-// KEYDECIDE_SIMD=<name> (e.g. avx3_dl, avx3, avx2, sse4, emu128, neon, sve) forces one so
+// KEYDECIDE_SIMD=<name> (e.g. avx3_dl, avx3, avx2, sse4, scalar, neon, sve) forces one so
 // every path can be run and tested on one machine.
 
 #ifndef KEYDECIDE_MODEL_KERNELS_TARGETS_H_
