@@ -16,8 +16,9 @@
 //   rt->Submit(id, r, [](const keydecide::Response& resp) { /* on a worker thread */ });
 //
 // Thread-safety: every method may be called from any thread. Callbacks run on a worker
-// thread, one at a time per session and in submission order; they must not block for long
-// and must not call Shutdown. The Engine must outlive the Runtime.
+// thread, one at a time per session and in submission order; they must not block for long,
+// must not throw, and must not call Shutdown (they may call Submit). The Engine must
+// outlive the Runtime.
 
 #ifndef KEYDECIDE_RUNTIME_H_
 #define KEYDECIDE_RUNTIME_H_
