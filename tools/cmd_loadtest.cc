@@ -27,6 +27,7 @@
 #include "keydecide/runtime.h"
 #include "keydecide/service.h"
 #include "tools/commands.h"
+#include "tools/serve_runner.h"
 #include "tools/text_file.h"
 
 namespace keydecide {
@@ -383,7 +384,7 @@ void AddLoadtestCommand(CLI::App* app) {
     int keys = 500;
     int k = 3;
     int workers = 1;
-    int spin_us = 0;
+    int spin_us = ServeFlags::kDefaultSpinUs;  // as keydecided
     float budget_us = GovernorOptions().budget_us;
     std::string socket;
     std::string text;
