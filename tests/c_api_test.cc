@@ -138,7 +138,7 @@ TEST_F(CApiTest, DaemonLimitsAndDisappearanceAreReported) {
   kd_decision d;
   EXPECT_EQ(kd_session_type(sessions[0], "a", &d), KD_ERR_IO);
   EXPECT_EQ(kd_session_type(sessions[1], "a", &d), KD_ERR_IO);  // stays broken
-  for (kd_session* x : sessions) kd_session_free(x);  // still safe to free
+  for (kd_session* x : sessions) kd_session_free(x);            // still safe to free
 }
 
 TEST(CApiOpenTest, MissingThingsAreNotFound) {

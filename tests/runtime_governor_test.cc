@@ -20,8 +20,7 @@ GovernorOptions Options(int window = 8) {
   return o;
 }
 
-const std::vector<Tier> kLadder = {Tier::kFullModel, Tier::kNoVocabProposals,
-                                   Tier::kLexiconOnly};
+const std::vector<Tier> kLadder = {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
 
 // Records `us` until the tier changes; returns how many samples that took (or -1).
 int RecordUntilChange(LatencyGovernor* g, float us, int limit = 10000) {

@@ -309,8 +309,8 @@ void RunStress(Runtime* rt) {
   constexpr int kThreads = 8;
   constexpr int kSessionsPerThread = 4;
   constexpr int kKeys = 150;
-  const std::vector<std::string> words = {"the", "meeting", "station", "tomorrow", "dog",
-                                          "will", "cat", "we"};
+  const std::vector<std::string> words = {"the", "meeting", "station", "tomorrow",
+                                          "dog", "will",    "cat",     "we"};
   std::atomic<int> mismatches{0}, answered{0}, decided{0}, superseded{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
@@ -439,7 +439,8 @@ TEST(RuntimeGovernorTest, QueueWaitCountsAgainstTheBudget) {
   std::vector<Runtime::SessionId> ids(10);
   for (auto& id : ids) ASSERT_TRUE(rt->OpenSession({}, &id).ok());
   for (size_t i = 0; i < ids.size(); ++i) {
-    ASSERT_EQ(rt->Submit(ids[i], Key("a"), rec.Callback(static_cast<int>(i))), Admission::kAccepted);
+    ASSERT_EQ(rt->Submit(ids[i], Key("a"), rec.Callback(static_cast<int>(i))),
+              Admission::kAccepted);
   }
   rec.WaitFor(ids.size());
   // The n-th decision waited at least 5 ms * (n - 1): by the fifth the window's P90 is

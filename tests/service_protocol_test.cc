@@ -16,8 +16,8 @@ TEST(ProtocolTest, ParsesEveryOp) {
   ASSERT_TRUE(ParseRequest(R"({"id":"a","op":"hello"})", &r, &e));
   EXPECT_EQ(r.op, Op::kHello);
   EXPECT_EQ(r.id, "\"a\"");
-  ASSERT_TRUE(ParseRequest(R"({"op":"open_session","app":"code","lang":"en","auto_capitalize":false})",
-                           &r, &e));
+  ASSERT_TRUE(ParseRequest(
+      R"({"op":"open_session","app":"code","lang":"en","auto_capitalize":false})", &r, &e));
   EXPECT_EQ(r.app, AppType::kCode);
   EXPECT_FALSE(r.auto_capitalize);
   EXPECT_EQ(r.id, "");

@@ -219,8 +219,8 @@ TEST_F(ServerTest, GarbageGetsErrorsAndTheConnectionLivesOn) {
   EXPECT_EQ(c.Call({{"id", "x1"}, {"op", "fly"}})["id"], "x1");
   // Invalid UTF-8 inside a JSON string escape is refused by the engine, not the parser.
   const uint64_t s = Open(&c);
-  ASSERT_TRUE(c.Send("{\"op\":\"key\",\"session\":" + std::to_string(s) +
-                     ",\"text\":\"\\ud800\"}\n"));
+  ASSERT_TRUE(
+      c.Send("{\"op\":\"key\",\"session\":" + std::to_string(s) + ",\"text\":\"\\ud800\"}\n"));
   const Json bad = c.Read();
   EXPECT_FALSE(bad.value("ok", true));
   EXPECT_EQ(c.Call({{"op", "hello"}})["protocol"], 1);
@@ -359,14 +359,13 @@ TEST_F(ServerTest, ClientThatNeverReadsIsDisconnected) {
   const uint64_t s = Open(&slow);
   // Thousands of decisions with 20 candidates each: megabytes of answers it never reads.
   std::string burst;
-  const std::string line =
-      Json({{"op", "decide"}, {"session", s}, {"k", 20}}).dump() + "\n";
+  const std::string line = Json({{"op", "decide"}, {"session", s}, {"k", 20}}).dump() + "\n";
   for (int i = 0; i < 2000; ++i) burst += line;
   // Non-blocking: the daemon may stop reading this client before it has everything.
   size_t off = 0;
   while (off < burst.size()) {
-    const ssize_t n = ::send(slow.fd(), burst.data() + off, burst.size() - off,
-                             MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t n =
+        ::send(slow.fd(), burst.data() + off, burst.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n <= 0) break;
     off += static_cast<size_t>(n);
   }
@@ -390,7 +389,8 @@ TEST_F(ServerTest, KeysArrivingWhileBusyAreCoalescedOverTheWire) {
   Client c(path_);
   const uint64_t s = Open(&c);
   // The first key takes the worker (held in the hook); the rest arrive while it is busy.
-  ASSERT_TRUE(c.Send(Json({{"id", 1}, {"op", "key"}, {"session", s}, {"text", "s"}}).dump() + "\n"));
+  ASSERT_TRUE(
+      c.Send(Json({{"id", 1}, {"op", "key"}, {"session", s}, {"text", "s"}}).dump() + "\n"));
   while (decides.load() == 0) std::this_thread::yield();
   std::string burst;
   int id = 1;
@@ -518,8 +518,8 @@ TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {
   ::setenv("XDG_RUNTIME_DIR", "/run/user/1234", 1);
   EXPECT_EQ(DefaultSocketPath(), "/run/user/1234/keydecided.sock");
   ::unsetenv("XDG_RUNTIME_DIR");
-  EXPECT_EQ(DefaultSocketPath(), "/tmp/keydecide-" + std::to_string(::geteuid()) +
-                                     "/keydecided.sock");
+  EXPECT_EQ(DefaultSocketPath(),
+            "/tmp/keydecide-" + std::to_string(::geteuid()) + "/keydecided.sock");
   ::setenv("XDG_RUNTIME_DIR", "relative/dir", 1);  // not absolute: ignored
   EXPECT_EQ(DefaultSocketPath().rfind("/tmp/keydecide-", 0), 0u);
   if (old) {

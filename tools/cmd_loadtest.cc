@@ -65,12 +65,18 @@ Percentiles Summarise(std::vector<float> v) {
 std::vector<std::string> KeysFor(const std::string& text, int client, int clients, int keys) {
   std::vector<std::string> out;
   out.reserve(static_cast<size_t>(keys));
-  size_t pos = text.size() / static_cast<size_t>(std::max(clients, 1)) * static_cast<size_t>(client);
+  size_t pos =
+      text.size() / static_cast<size_t>(std::max(clients, 1)) * static_cast<size_t>(client);
   while (static_cast<int>(out.size()) < keys) {
     if (pos >= text.size()) pos = 0;
     size_t len = 1;
     const unsigned char c = static_cast<unsigned char>(text[pos]);
-    if (c >= 0xF0) len = 4; else if (c >= 0xE0) len = 3; else if (c >= 0xC0) len = 2;
+    if (c >= 0xF0)
+      len = 4;
+    else if (c >= 0xE0)
+      len = 3;
+    else if (c >= 0xC0)
+      len = 2;
     if (c >= 0x80 && c < 0xC0) {  // a continuation byte: not a character start
       ++pos;
       continue;
@@ -324,8 +330,8 @@ PhaseResult DirectPhase(const Engine& engine, const std::vector<std::vector<std:
 }
 
 struct BurstResult {
-  Percentiles burst_us;     // a burst of `burst` keys submitted at once, until all answered
-  Percentiles three_us;     // three keys one after the other, each waited for
+  Percentiles burst_us;         // a burst of `burst` keys submitted at once, until all answered
+  Percentiles three_us;         // three keys one after the other, each waited for
   Percentiles burst_worker_us;  // worker time (edits + decisions) of a burst
   Percentiles three_worker_us;  // worker time of three separate decisions
   double decisions_per_burst = 0;
@@ -369,10 +375,10 @@ BurstResult BurstPhase(Runtime* rt, const std::vector<std::string>& keys, int bu
 }
 
 nlohmann::json ToJson(const PhaseResult& r) {
-  return {{"decisions", r.decisions},     {"errors", r.errors},
-          {"seconds", r.seconds},         {"decisions_per_s", r.throughput()},
-          {"p50_us", r.latency.p50},      {"p95_us", r.latency.p95},
-          {"p99_us", r.latency.p99},      {"mean_us", r.latency.mean}};
+  return {{"decisions", r.decisions}, {"errors", r.errors},
+          {"seconds", r.seconds},     {"decisions_per_s", r.throughput()},
+          {"p50_us", r.latency.p50},  {"p95_us", r.latency.p95},
+          {"p99_us", r.latency.p99},  {"mean_us", r.latency.mean}};
 }
 
 }  // namespace

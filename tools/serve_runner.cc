@@ -58,8 +58,8 @@ int RunServer(const EngineOptions& engine_options, const ServeFlags& flags) {
     return 1;
   }
   if (!flags.quiet) {
-    std::fprintf(stderr, "keydecided: listening on %s (scorer %s)\n",
-                 server->socket_path().c_str(), engine->info().scorer.c_str());
+    std::fprintf(stderr, "keydecided: listening on %s (scorer %s)\n", server->socket_path().c_str(),
+                 engine->info().scorer.c_str());
   }
   int sig = 0;
   sigwait(&stop_signals, &sig);

@@ -41,26 +41,36 @@ extern "C" {
  * is fatal for the object it came from. */
 enum kd_status {
   KD_OK = 0,
-  KD_INVALID_ARGUMENT = 1, /* bad text (invalid UTF-8, a word with white space) or params */
-  KD_BUSY = 2,             /* the daemon's queue for this session is full: retry later */
-  KD_ERR_NOT_FOUND = -1,   /* a model, lexicon or socket that does not exist */
-  KD_ERR_CORRUPTION = -2,  /* a model or lexicon file that is malformed */
+  KD_INVALID_ARGUMENT = 1,   /* bad text (invalid UTF-8, a word with white space) or params */
+  KD_BUSY = 2,               /* the daemon's queue for this session is full: retry later */
+  KD_ERR_NOT_FOUND = -1,     /* a model, lexicon or socket that does not exist */
+  KD_ERR_CORRUPTION = -2,    /* a model or lexicon file that is malformed */
   KD_ERR_NOT_SUPPORTED = -3, /* e.g. a language this engine or daemon does not serve */
-  KD_ERR_IO = -4,        /* the daemon cannot be reached, or the connection broke: free the
-                            engine (and its sessions) and connect again */
-  KD_ERR_PROTOCOL = -5,  /* the daemon answered something this library does not understand */
+  KD_ERR_IO = -4,            /* the daemon cannot be reached, or the connection broke: free the
+                                engine (and its sessions) and connect again */
+  KD_ERR_PROTOCOL = -5,      /* the daemon answered something this library does not understand */
   KD_ERR_INTERNAL = -6,
 };
 
 /* Kinds of text field (kd_session_params.app). */
-enum kd_app { KD_APP_CHAT = 0, KD_APP_SEARCH = 1, KD_APP_CODE = 2, KD_APP_EDITOR = 3, KD_APP_URL = 4 };
+enum kd_app {
+  KD_APP_CHAT = 0,
+  KD_APP_SEARCH = 1,
+  KD_APP_CODE = 2,
+  KD_APP_EDITOR = 3,
+  KD_APP_URL = 4
+};
 
 /* kd_candidate.kind */
 enum kd_candidate_kind { KD_COMPLETION = 0, KD_CORRECTION = 1, KD_NEXT_WORD = 2 };
 
 /* kd_decision.tier: the rung of the latency ladder that served the decision. */
-enum kd_tier { KD_TIER_FULL_MODEL = 0, KD_TIER_NO_VOCAB_PROPOSALS = 1, KD_TIER_SMALL_MODEL = 2,
-               KD_TIER_LEXICON_ONLY = 3 };
+enum kd_tier {
+  KD_TIER_FULL_MODEL = 0,
+  KD_TIER_NO_VOCAB_PROPOSALS = 1,
+  KD_TIER_SMALL_MODEL = 2,
+  KD_TIER_LEXICON_ONLY = 3
+};
 
 typedef struct kd_engine kd_engine;
 typedef struct kd_session kd_session;
@@ -99,8 +109,8 @@ typedef struct kd_decision {
   int32_t autocorrect_apply;      /* 1: replace the word being typed when it ends */
   const char* autocorrect_replacement;
   float autocorrect_confidence;
-  const char* intent;             /* text kind ("" without a model) */
-  float decide_us;                /* engine time for this decision, microseconds */
+  const char* intent; /* text kind ("" without a model) */
+  float decide_us;    /* engine time for this decision, microseconds */
 } kd_decision;
 
 kd_engine_params kd_engine_default_params(void);

@@ -137,11 +137,11 @@ class Runtime {
   using SessionId = uint64_t;
 
   struct Stats {
-    uint64_t requests = 0;     // accepted by Submit
-    uint64_t rejected = 0;     // refused by Submit (queue full, unknown session, shut down)
-    uint64_t passes = 0;       // worker passes (one per batch of a session's requests)
-    uint64_t decisions = 0;    // Decide calls
-    uint64_t superseded = 0;   // requests answered as superseded
+    uint64_t requests = 0;    // accepted by Submit
+    uint64_t rejected = 0;    // refused by Submit (queue full, unknown session, shut down)
+    uint64_t passes = 0;      // worker passes (one per batch of a session's requests)
+    uint64_t decisions = 0;   // Decide calls
+    uint64_t superseded = 0;  // requests answered as superseded
     uint64_t tier_decisions[4] = {0, 0, 0, 0};  // decisions served per Tier
     uint64_t tier_changes = 0;
     Tier tier = Tier::kFullModel;  // the governor's current rung

@@ -70,13 +70,13 @@ std::string DefaultSocketPath();
 class Server {
  public:
   struct Stats {
-    uint64_t connections = 0;      // accepted over the lifetime
-    uint64_t refused_peers = 0;    // wrong uid, or too many clients
-    size_t clients = 0;            // connected now
-    size_t sessions = 0;           // open now, all clients
-    uint64_t requests = 0;         // request lines handled
-    uint64_t protocol_errors = 0;  // lines answered with an error
-    uint64_t slow_disconnects = 0; // clients dropped for not reading or a stalled line
+    uint64_t connections = 0;       // accepted over the lifetime
+    uint64_t refused_peers = 0;     // wrong uid, or too many clients
+    size_t clients = 0;             // connected now
+    size_t sessions = 0;            // open now, all clients
+    uint64_t requests = 0;          // request lines handled
+    uint64_t protocol_errors = 0;   // lines answered with an error
+    uint64_t slow_disconnects = 0;  // clients dropped for not reading or a stalled line
     Runtime::Stats runtime;
   };
 

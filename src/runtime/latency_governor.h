@@ -42,9 +42,9 @@ class LatencyGovernor {
   int rung_ = 0;
   std::vector<float> window_;  // ring buffer of the latest samples on this rung
   size_t next_ = 0;
-  uint64_t on_rung_ = 0;          // samples recorded since the rung changed
-  bool probing_ = false;          // this rung was entered by a step up
-  int backoff_windows_ = 1;       // full windows to wait before a step up
+  uint64_t on_rung_ = 0;     // samples recorded since the rung changed
+  bool probing_ = false;     // this rung was entered by a step up
+  int backoff_windows_ = 1;  // full windows to wait before a step up
   mutable std::vector<float> scratch_;
   uint64_t changes_ = 0;
 };

@@ -50,8 +50,7 @@ struct SessionState {
 
 class ConcreteRuntime : public Runtime {
  public:
-  ConcreteRuntime(const Engine* engine, const RuntimeOptions& options,
-                  std::vector<Tier> ladder)
+  ConcreteRuntime(const Engine* engine, const RuntimeOptions& options, std::vector<Tier> ladder)
       : engine_(engine), options_(options), governor_(options.governor, std::move(ladder)) {
     tier_.store(governor_.tier());
   }
@@ -319,8 +318,7 @@ Status Runtime::Create(const Engine* engine, const RuntimeOptions& options,
   if (options.spin_us < 0 || options.spin_us > 10000) {
     return Status::InvalidArgument("spin_us must be in 0..10000");
   }
-  if (options.max_sessions < 1 || options.max_pending_per_session < 1 ||
-      options.max_pending < 1) {
+  if (options.max_sessions < 1 || options.max_pending_per_session < 1 || options.max_pending < 1) {
     return Status::InvalidArgument("session and queue limits must be at least 1");
   }
   if (options.governor.budget_us < 0 || options.governor.window < 1 ||

@@ -77,7 +77,8 @@ class Connection {
 
   int Connect(const std::string& path) {
     sockaddr_un addr{};
-    if (path.size() >= sizeof(addr.sun_path)) return Fail(KD_INVALID_ARGUMENT, "socket path too long");
+    if (path.size() >= sizeof(addr.sun_path))
+      return Fail(KD_INVALID_ARGUMENT, "socket path too long");
     fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd_ < 0) return Fail(KD_ERR_IO, std::string("socket: ") + std::strerror(errno));
     addr.sun_family = AF_UNIX;
@@ -132,7 +133,8 @@ class Connection {
  private:
   int Broken(const char* what) {
     broken_ = true;
-    return Fail(KD_ERR_IO, std::string(what) + (errno ? std::string(": ") + std::strerror(errno) : ""));
+    return Fail(KD_ERR_IO,
+                std::string(what) + (errno ? std::string(": ") + std::strerror(errno) : ""));
   }
   bool ReadLine(std::string* line) {
     for (;;) {
@@ -381,8 +383,8 @@ int kd_engine_connect(const char* socket_path, kd_engine** out) {
     rc = engine->remote->Call({{"op", "hello"}}, &reply);
     if (rc != KD_OK) return rc == KD_INVALID_ARGUMENT ? KD_ERR_PROTOCOL : rc;
     if (reply.value("protocol", 0) != keydecide::service::kProtocolVersion) {
-      return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " +
-                                       std::to_string(reply.value("protocol", 0)));
+      return Fail(KD_ERR_PROTOCOL,
+                  "the daemon speaks protocol " + std::to_string(reply.value("protocol", 0)));
     }
   } catch (const std::exception& e) {
     return Fail(KD_ERR_PROTOCOL, e.what());
@@ -413,9 +415,10 @@ int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_sessi
     } else {
       static constexpr const char* kApps[] = {"chat", "search", "code", "editor", "url"};
       Json reply;
-      const int rc = engine->remote->Call(
-          {{"op", "open_session"}, {"app", kApps[p.app]}, {"auto_capitalize", p.auto_capitalize != 0}},
-          &reply);
+      const int rc = engine->remote->Call({{"op", "open_session"},
+                                           {"app", kApps[p.app]},
+                                           {"auto_capitalize", p.auto_capitalize != 0}},
+                                          &reply);
       if (rc != KD_OK) return rc;
       s->remote_id = reply.value("session", uint64_t{0});
       if (s->remote_id == 0) return Fail(KD_ERR_PROTOCOL, "open_session answered no session");
@@ -440,11 +443,11 @@ void kd_session_free(kd_session* session) {
   delete session;
 }
 
-#define KD_GUARDED(expr)                             \
-  try {                                              \
-    return (expr);                                   \
-  } catch (const std::exception& e) {                \
-    return Fail(KD_ERR_INTERNAL, e.what());          \
+#define KD_GUARDED(expr)                    \
+  try {                                     \
+    return (expr);                          \
+  } catch (const std::exception& e) {       \
+    return Fail(KD_ERR_INTERNAL, e.what()); \
   }
 
 int kd_session_type(kd_session* session, const char* text, kd_decision* out) {

@@ -54,10 +54,10 @@ struct OpEntry {
   Op op;
 };
 constexpr OpEntry kOps[] = {
-    {"hello", Op::kHello},         {"open_session", Op::kOpenSession},
-    {"key", Op::kKey},             {"backspace", Op::kBackspace},
-    {"commit", Op::kCommit},       {"set_context", Op::kSetContext},
-    {"decide", Op::kDecide},       {"close_session", Op::kCloseSession},
+    {"hello", Op::kHello},   {"open_session", Op::kOpenSession},
+    {"key", Op::kKey},       {"backspace", Op::kBackspace},
+    {"commit", Op::kCommit}, {"set_context", Op::kSetContext},
+    {"decide", Op::kDecide}, {"close_session", Op::kCloseSession},
     {"stats", Op::kStats},
 };
 
@@ -150,8 +150,8 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
   if (!known) return Fail(error, errors::kUnknownOp, "unknown op");
 
   int64_t v = 0;
-  const bool on_session = out->op != Op::kHello && out->op != Op::kOpenSession &&
-                          out->op != Op::kStats;
+  const bool on_session =
+      out->op != Op::kHello && out->op != Op::kOpenSession && out->op != Op::kStats;
   if (on_session) {
     v = -1;
     if (!OptionalInt(j, "session", 1, std::numeric_limits<uint32_t>::max(), &v, error)) {

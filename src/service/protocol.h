@@ -17,7 +17,7 @@ namespace keydecide::service {
 inline constexpr int kProtocolVersion = 1;
 // Nesting deeper than this is refused before parsing (a request is at most two deep).
 inline constexpr int kMaxJsonDepth = 8;
-inline constexpr size_t kMaxIdBytes = 128;   // the echoed "id", serialised
+inline constexpr size_t kMaxIdBytes = 128;  // the echoed "id", serialised
 inline constexpr int kMaxRequestCandidates = 20;
 
 enum class Op : int {
@@ -35,11 +35,11 @@ enum class Op : int {
 struct ProtocolRequest {
   std::string id;  // the request's "id" as JSON text, echoed in the response ("" if none)
   Op op = Op::kHello;
-  uint64_t session = 0;   // every op on a session
-  std::string text;       // key: the typed text; commit: the word; set_context: the text
-  int count = 1;          // backspace: characters to delete
-  int k = 3;              // candidates wanted (0..kMaxRequestCandidates)
-  bool decide = true;     // edits: answer with a decision
+  uint64_t session = 0;          // every op on a session
+  std::string text;              // key: the typed text; commit: the word; set_context: the text
+  int count = 1;                 // backspace: characters to delete
+  int k = 3;                     // candidates wanted (0..kMaxRequestCandidates)
+  bool decide = true;            // edits: answer with a decision
   AppType app = AppType::kChat;  // open_session
   std::string lang = "en";       // open_session
   bool auto_capitalize = true;   // open_session
@@ -79,8 +79,7 @@ void AppendJsonString(std::string_view s, std::string* out);
 std::string ErrorLine(std::string_view id, std::string_view code, std::string_view message);
 
 // The response line to an edit or decide request of `session` (docs/PROTOCOL.md).
-void AppendResponseLine(std::string_view id, uint64_t session, const Response& r,
-                        std::string* out);
+void AppendResponseLine(std::string_view id, uint64_t session, const Response& r, std::string* out);
 
 const char* OpName(Op op);
 

@@ -70,8 +70,8 @@ void AppendResponseLine(std::string_view id, uint64_t session, const Response& r
                         std::string* out) {
   if (r.outcome == Outcome::kFailed) {
     const bool bad_text = r.status.code() == Status::Code::kInvalidArgument;
-    out->append(ErrorLine(id, bad_text ? errors::kInvalidText : errors::kBadRequest,
-                          r.status.message()));
+    out->append(
+        ErrorLine(id, bad_text ? errors::kInvalidText : errors::kBadRequest, r.status.message()));
     return;
   }
   out->append("{\"id\":");

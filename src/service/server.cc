@@ -61,15 +61,15 @@ struct Conn {
   uint64_t id = 0;
   std::string in;
   std::string out;
-  size_t out_off = 0;  // bytes of `out` already written
+  size_t out_off = 0;                                         // bytes of `out` already written
   std::unordered_map<uint64_t, Runtime::SessionId> sessions;  // client's id -> runtime's
   uint64_t next_session = 1;
-  size_t in_flight = 0;              // submitted to the runtime, not yet answered
-  bool eof = false;                  // the client closed its sending side
-  bool hung_up = false;              // the client has gone entirely: nothing can be sent
-  bool close_after_flush = false;    // a fatal error was sent
-  bool reading = true;               // EPOLLIN armed
-  bool writing = false;              // EPOLLOUT armed
+  size_t in_flight = 0;               // submitted to the runtime, not yet answered
+  bool eof = false;                   // the client closed its sending side
+  bool hung_up = false;               // the client has gone entirely: nothing can be sent
+  bool close_after_flush = false;     // a fatal error was sent
+  bool reading = true;                // EPOLLIN armed
+  bool writing = false;               // EPOLLOUT armed
   Clock::time_point partial_since{};  // when `in` last became non-empty
   size_t unsent() const { return out.size() - out_off; }
 };
@@ -326,7 +326,8 @@ void ConcreteServer::Accept() {
     if (refusal != nullptr) {
       refused_.fetch_add(1, std::memory_order_relaxed);  // before the peer can see the close
       const std::string line = ErrorLine("", code, refusal);
-      [[maybe_unused]] ssize_t w = ::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      [[maybe_unused]] ssize_t w =
+          ::send(fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       ::close(fd);
       continue;
     }
@@ -408,9 +409,9 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
       return;
     case Op::kOpenSession: {
       if (c->sessions.size() >= options_.max_sessions_per_client) {
-        SendError(c, req.id, errors::kTooManySessions,
-                  "at most " + std::to_string(options_.max_sessions_per_client) +
-                      " sessions per client");
+        SendError(
+            c, req.id, errors::kTooManySessions,
+            "at most " + std::to_string(options_.max_sessions_per_client) + " sessions per client");
         return;
       }
       if (req.lang != engine_->info().language) {
@@ -570,8 +571,8 @@ void ConcreteServer::Flush(Conn* c) {
 }
 
 void ConcreteServer::UpdateInterest(Conn* c) {
-  const bool want_read = !c->eof && !c->close_after_flush &&
-                         c->unsent() <= options_.max_output_bytes / 2;
+  const bool want_read =
+      !c->eof && !c->close_after_flush && c->unsent() <= options_.max_output_bytes / 2;
   const bool want_write = c->unsent() > 0;
   if (want_read == c->reading && want_write == c->writing) return;
   epoll_event ev{};
