@@ -104,13 +104,17 @@ class LineClient {
     return ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
   }
   // Sends one line and reads one line back. False if the connection broke.
-  bool Call(const std::string& line, std::string* reply) {
+  bool Call(const std::string& line, std::string* reply) { return Send(line) && ReadLine(reply); }
+  bool Send(const std::string& bytes) {
     size_t off = 0;
-    while (off < line.size()) {
-      const ssize_t n = ::send(fd_, line.data() + off, line.size() - off, MSG_NOSIGNAL);
+    while (off < bytes.size()) {
+      const ssize_t n = ::send(fd_, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
       if (n <= 0) return false;
       off += static_cast<size_t>(n);
     }
+    return true;
+  }
+  bool ReadLine(std::string* reply) {
     for (;;) {
       const size_t nl = buf_.find('\n');
       if (nl != std::string::npos) {
@@ -151,11 +155,14 @@ std::string KeyLine(const std::string& key, int k) {
 }
 
 struct PhaseResult {
-  Percentiles latency;
+  Percentiles latency;  // per request, or per burst with --pipeline
   double seconds = 0;
-  size_t decisions = 0;
+  size_t keys = 0;
+  size_t decisions = 0;   // answers with a decision
+  size_t superseded = 0;  // answers coalesced into a newer decision
   size_t errors = 0;
   double throughput() const { return seconds > 0 ? static_cast<double>(decisions) / seconds : 0; }
+  double keys_per_s() const { return seconds > 0 ? static_cast<double>(keys) / seconds : 0; }
 };
 
 struct RssReport {
@@ -165,7 +172,7 @@ struct RssReport {
 };
 
 PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<std::string>>& keys,
-                        int k, RssReport* rss) {
+                        int k, int pipeline, RssReport* rss) {
   const int clients = static_cast<int>(keys.size());
   std::vector<std::unique_ptr<LineClient>> conns(static_cast<size_t>(clients));
   PhaseResult result;
@@ -198,22 +205,37 @@ PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<s
   }
   rss->with_sessions = RssMiB(daemon);
   std::vector<std::vector<float>> lat(static_cast<size_t>(clients));
-  std::atomic<size_t> errors{0};
+  std::atomic<size_t> errors{0}, decided{0}, superseded{0};
   std::vector<std::thread> threads;
   const Clock::time_point t0 = Clock::now();
   for (int c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
-      std::string reply;
+      std::string reply, burst;
       lat[c].reserve(keys[c].size());
-      for (const std::string& key : keys[c]) {
-        const std::string line = KeyLine(key, k);
+      const size_t n_keys = keys[c].size();
+      for (size_t i = 0; i < n_keys; i += static_cast<size_t>(pipeline)) {
+        const size_t n = std::min(static_cast<size_t>(pipeline), n_keys - i);
+        burst.clear();
+        for (size_t j = 0; j < n; ++j) burst += KeyLine(keys[c][i + j], k);
         const Clock::time_point a = Clock::now();
-        if (!conns[c]->Call(line, &reply)) {
+        if (!conns[c]->Send(burst)) {
           errors.fetch_add(1);
           return;
         }
+        for (size_t j = 0; j < n; ++j) {
+          if (!conns[c]->ReadLine(&reply)) {
+            errors.fetch_add(1);
+            return;
+          }
+          if (reply.find("\"outcome\":\"decided\"") != std::string::npos) {
+            decided.fetch_add(1);
+          } else if (reply.find("\"outcome\":\"superseded\"") != std::string::npos) {
+            superseded.fetch_add(1);
+          } else {
+            errors.fetch_add(1);
+          }
+        }
         lat[c].push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
-        if (reply.find("\"outcome\":\"decided\"") == std::string::npos) errors.fetch_add(1);
       }
     });
   }
@@ -221,7 +243,9 @@ PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<s
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   std::vector<float> all;
   for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
-  result.decisions = all.size();
+  for (const auto& v : keys) result.keys += v.size();
+  result.decisions = decided.load();
+  result.superseded = superseded.load();
   result.errors = errors.load();
   result.latency = Summarise(std::move(all));
   return result;
@@ -237,6 +261,7 @@ class Waiter {
         ++decided_;
         worker_us_ += r.service_us;  // one decided response per worker pass
       }
+      if (r.outcome == Outcome::kSuperseded) ++superseded_;
       ++done_;
       cv_.notify_one();
     };
@@ -249,6 +274,10 @@ class Waiter {
     std::lock_guard<std::mutex> lock(mu_);
     return decided_;
   }
+  int superseded() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return superseded_;
+  }
   // Worker time spent on the requests of this waiter (edits applied and decisions made).
   float worker_us() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -258,7 +287,7 @@ class Waiter {
  private:
   std::mutex mu_;
   std::condition_variable cv_;
-  int done_ = 0, decided_ = 0;
+  int done_ = 0, decided_ = 0, superseded_ = 0;
   float worker_us_ = 0;
 };
 
@@ -270,28 +299,39 @@ Request KeyRequest(const std::string& key, int k) {
   return r;
 }
 
-PhaseResult InProcessPhase(Runtime* rt, const std::vector<std::vector<std::string>>& keys, int k) {
+PhaseResult InProcessPhase(Runtime* rt, const std::vector<std::vector<std::string>>& keys, int k,
+                           int pipeline) {
   const int clients = static_cast<int>(keys.size());
   std::vector<std::vector<float>> lat(static_cast<size_t>(clients));
   std::vector<Runtime::SessionId> ids(static_cast<size_t>(clients));
   for (auto& id : ids) CheckOrDie(rt->OpenSession({}, &id), "open session");
   std::vector<std::thread> threads;
-  std::atomic<size_t> errors{0};
+  std::atomic<size_t> errors{0}, decided{0}, superseded{0};
   const Clock::time_point t0 = Clock::now();
   for (int c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
       Waiter w;
       int n = 0;
-      for (const std::string& key : keys[c]) {
+      const size_t n_keys = keys[c].size();
+      for (size_t i = 0; i < n_keys; i += static_cast<size_t>(pipeline)) {
+        const size_t burst = std::min(static_cast<size_t>(pipeline), n_keys - i);
         const Clock::time_point a = Clock::now();
-        if (rt->Submit(ids[c], KeyRequest(key, k), w.Callback()) != Admission::kAccepted) {
-          errors.fetch_add(1);
-          continue;
+        for (size_t j = 0; j < burst; ++j) {
+          if (rt->Submit(ids[c], KeyRequest(keys[c][i + j], k), w.Callback()) !=
+              Admission::kAccepted) {
+            errors.fetch_add(1);
+            continue;
+          }
+          ++n;
         }
-        w.WaitFor(++n);
+        w.WaitFor(n);
         lat[c].push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
       }
-      if (w.decided() != n) errors.fetch_add(static_cast<size_t>(n - w.decided()));
+      decided.fetch_add(static_cast<size_t>(w.decided()));
+      superseded.fetch_add(static_cast<size_t>(w.superseded()));
+      if (w.decided() + w.superseded() != n) {
+        errors.fetch_add(static_cast<size_t>(n - w.decided() - w.superseded()));
+      }
     });
   }
   for (auto& t : threads) t.join();
@@ -300,7 +340,9 @@ PhaseResult InProcessPhase(Runtime* rt, const std::vector<std::vector<std::strin
   for (auto id : ids) rt->CloseSession(id);
   std::vector<float> all;
   for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
-  result.decisions = all.size();
+  for (const auto& v : keys) result.keys += v.size();
+  result.decisions = decided.load();
+  result.superseded = superseded.load();
   result.errors = errors.load();
   result.latency = Summarise(std::move(all));
   return result;
@@ -325,6 +367,7 @@ PhaseResult DirectPhase(const Engine& engine, const std::vector<std::vector<std:
   PhaseResult result;
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   result.decisions = all.size();
+  result.keys = all.size();
   result.latency = Summarise(std::move(all));
   return result;
 }
@@ -375,10 +418,17 @@ BurstResult BurstPhase(Runtime* rt, const std::vector<std::string>& keys, int bu
 }
 
 nlohmann::json ToJson(const PhaseResult& r) {
-  return {{"decisions", r.decisions}, {"errors", r.errors},
-          {"seconds", r.seconds},     {"decisions_per_s", r.throughput()},
-          {"p50_us", r.latency.p50},  {"p95_us", r.latency.p95},
-          {"p99_us", r.latency.p99},  {"mean_us", r.latency.mean}};
+  return {{"keys", r.keys},
+          {"keys_per_s", r.keys_per_s()},
+          {"superseded", r.superseded},
+          {"decisions", r.decisions},
+          {"errors", r.errors},
+          {"seconds", r.seconds},
+          {"decisions_per_s", r.throughput()},
+          {"p50_us", r.latency.p50},
+          {"p95_us", r.latency.p95},
+          {"p99_us", r.latency.p99},
+          {"mean_us", r.latency.mean}};
 }
 
 }  // namespace
@@ -395,6 +445,7 @@ void AddLoadtestCommand(CLI::App* app) {
     std::string socket;
     std::string text;
     int burst = 10;
+    int pipeline = 1;
     int burst_rounds = 300;
     bool json = false;
   };
@@ -424,6 +475,11 @@ void AddLoadtestCommand(CLI::App* app) {
                   "temporary socket)");
   cmd->add_option("--text", args->text,
                   "Text the clients type (default: data/en/dev.txt when present)");
+  cmd->add_option("--pipeline", args->pipeline,
+                  "Keys each client sends before it waits for their answers (1: one at a "
+                  "time; more: bursts that the daemon may coalesce)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--burst", args->burst, "Keys in a coalescing burst")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
@@ -462,7 +518,7 @@ void AddLoadtestCommand(CLI::App* app) {
       CheckOrDie(Server::Start(engine.get(), so, &server), "start the server");
     }
     RssReport rss;
-    const PhaseResult via_socket = SocketPhase(path, keys, args->k, &rss);
+    const PhaseResult via_socket = SocketPhase(path, keys, args->k, args->pipeline, &rss);
     Tier socket_tier = Tier::kFullModel;
     Runtime::Stats socket_stats;
     if (server) {
@@ -476,7 +532,7 @@ void AddLoadtestCommand(CLI::App* app) {
     // In-process: the same keys through a Runtime of the same options.
     std::unique_ptr<Runtime> rt;
     CheckOrDie(Runtime::Create(engine.get(), ro, &rt), "start the runtime");
-    const PhaseResult in_process = InProcessPhase(rt.get(), keys, args->k);
+    const PhaseResult in_process = InProcessPhase(rt.get(), keys, args->k, args->pipeline);
     const Tier in_process_tier = rt->stats().tier;
     const PhaseResult direct = DirectPhase(*engine, keys, args->k);
     const Runtime::Stats in_process_stats = rt->stats();
@@ -507,6 +563,7 @@ void AddLoadtestCommand(CLI::App* app) {
       nlohmann::json out;
       out["scorer"] = info.scorer;
       out["clients"] = args->clients;
+      out["pipeline"] = args->pipeline;
       out["keys_per_client"] = args->keys;
       out["workers"] = args->workers;
       out["spin_us"] = args->spin_us;
@@ -535,14 +592,19 @@ void AddLoadtestCommand(CLI::App* app) {
       std::printf("scorer %s, %d clients x %d keys, %d worker(s), spin %d µs%s\n",
                   info.scorer.c_str(), args->clients, args->keys, args->workers, args->spin_us,
                   args->socket.empty() ? ", server in this process" : ", external daemon");
-      std::printf("%-12s %10s %10s %10s %10s %12s %7s\n", "path", "P50 µs", "P95 µs", "P99 µs",
-                  "mean µs", "decisions/s", "errors");
+      if (args->pipeline > 1) {
+        std::printf("latency per burst of %d pipelined keys (send to last answer)\n",
+                    args->pipeline);
+      }
+      std::printf("%-12s %10s %10s %10s %10s %12s %10s %11s %7s\n", "path", "P50 µs", "P95 µs",
+                  "P99 µs", "mean µs", "decisions/s", "keys/s", "superseded", "errors");
       for (const auto& [name, r] :
            {std::pair<const char*, const PhaseResult*>{"socket", &via_socket},
             {"in-process", &in_process},
             {"engine", &direct}}) {
-        std::printf("%-12s %10.1f %10.1f %10.1f %10.1f %12.0f %7zu\n", name, r->latency.p50,
-                    r->latency.p95, r->latency.p99, r->latency.mean, r->throughput(), r->errors);
+        std::printf("%-12s %10.1f %10.1f %10.1f %10.1f %12.0f %10.0f %11zu %7zu\n", name,
+                    r->latency.p50, r->latency.p95, r->latency.p99, r->latency.mean,
+                    r->throughput(), r->keys_per_s(), r->superseded, r->errors);
       }
       std::printf("(engine: Type + Decide on one thread, sessions one after another; no queue)\n");
       std::printf("IPC overhead: P50 %.1f µs, P95 %.1f µs, P99 %.1f µs\n",
