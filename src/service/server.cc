@@ -16,8 +16,6 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -33,6 +31,7 @@
 
 #include "keydecide/engine.h"
 #include "service/protocol.h"
+#include "service/unix_listener.h"
 
 namespace keydecide {
 
@@ -115,8 +114,7 @@ class ConcreteServer : public Server {
   int listen_fd_ = -1;
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
-  dev_t socket_dev_ = 0;  // to remove only our own socket file at stop
-  ino_t socket_ino_ = 0;
+  service::UnixListener listener_;  // identity of our socket file, to remove it at stop
   std::thread loop_;
   std::once_flag joined_;
   std::atomic<bool> stop_{false};
@@ -134,70 +132,21 @@ class ConcreteServer : public Server {
   std::atomic<size_t> clients_{0}, sessions_{0};
 };
 
-Status PrepareFallbackDir(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return Errno("mkdir " + dir);
-  struct stat st;
-  if (::lstat(dir.c_str(), &st) != 0) return Errno("stat " + dir);
-  if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 077) != 0) {
-    return Status::InvalidArgument(dir + " is not a folder owned by this user with mode 0700");
-  }
-  return Status::OK();
-}
-
-// Removes a socket file left by a daemon that is gone; refuses to touch anything else or
-// to take over from a live daemon.
-Status ClearStaleSocket(const std::string& path) {
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) return Status::OK();  // nothing there
-  if (!S_ISSOCK(st.st_mode)) {
-    return Status::InvalidArgument(path + " exists and is not a socket");
-  }
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return Errno("socket");
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  const bool live = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  ::close(fd);
-  if (live) return Status::InvalidArgument("another daemon is listening on " + path);
-  if (::unlink(path.c_str()) != 0) return Errno("unlink stale " + path);
-  return Status::OK();
-}
-
 Status ConcreteServer::Init() {
   path_ = options_.socket_path.empty() ? DefaultSocketPath() : options_.socket_path;
   if (options_.max_line_bytes < 64 || options_.max_clients < 1 ||
       options_.max_sessions_per_client < 1 || options_.max_output_bytes < 1024) {
     return Status::InvalidArgument("server limits are too small");
   }
-  sockaddr_un addr{};
-  if (path_.empty() || path_.size() >= sizeof(addr.sun_path)) {
-    return Status::InvalidArgument("socket path is empty or longer than " +
-                                   std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
-  }
-  if (options_.socket_path.empty() && path_.rfind("/tmp/keydecide-", 0) == 0) {
-    KD_RETURN_IF_ERROR(PrepareFallbackDir(path_.substr(0, path_.rfind('/'))));
-  }
   allowed_uid_ = options_.allowed_uid >= 0 ? static_cast<uid_t>(options_.allowed_uid) : ::geteuid();
   KD_RETURN_IF_ERROR(Runtime::Create(engine_, options_.runtime, &runtime_));
-  KD_RETURN_IF_ERROR(ClearStaleSocket(path_));
-
-  listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (listen_fd_ < 0) return Errno("socket");
-  addr.sun_family = AF_UNIX;
-  std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
-  // The socket file is created 0600 (umask), never briefly open to others.
-  const mode_t old_mask = ::umask(0177);
-  const int bound = ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  ::umask(old_mask);
-  if (bound != 0) return Errno("bind " + path_);
-  struct stat st;
-  if (::chmod(path_.c_str(), 0600) != 0 || ::lstat(path_.c_str(), &st) != 0) {
-    return Errno("chmod " + path_);
-  }
-  socket_dev_ = st.st_dev;
-  socket_ino_ = st.st_ino;
-  if (::listen(listen_fd_, kListenBacklog) != 0) return Errno("listen");
+  // The fallback folder under /tmp is shared ground: make sure it is ours and private.
+  const bool private_parent =
+      options_.socket_path.empty() && path_.rfind("/tmp/keydecide-", 0) == 0;
+  service::UnixListener listener;
+  KD_RETURN_IF_ERROR(service::ListenUnix(path_, private_parent, kListenBacklog, &listener));
+  listen_fd_ = listener.fd;
+  listener_ = listener;
 
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -216,7 +165,7 @@ ConcreteServer::~ConcreteServer() {
   Stop();
   Wait();
   if (runtime_) runtime_->Shutdown();  // Init may have failed before the loop started
-  if (listen_fd_ >= 0 && socket_ino_ != 0) ::unlink(path_.c_str());  // bound, never served
+  if (listen_fd_ >= 0) service::RemoveSocketFile(path_, listener_);  // bound, never served
   for (int fd : {listen_fd_, epoll_fd_, wake_fd_}) {
     if (fd >= 0) ::close(fd);
   }
@@ -285,10 +234,7 @@ void ConcreteServer::Loop() {
   ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
   ::close(listen_fd_);
   listen_fd_ = -1;
-  struct stat st;
-  if (::lstat(path_.c_str(), &st) == 0 && st.st_dev == socket_dev_ && st.st_ino == socket_ino_) {
-    ::unlink(path_.c_str());
-  }
+  service::RemoveSocketFile(path_, listener_);
   runtime_->Shutdown();
   DeliverMailbox();
   std::vector<uint64_t> ids;
