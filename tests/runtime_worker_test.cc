@@ -163,18 +163,24 @@ TEST_F(RuntimeTest, KeysArrivingWhileBusyAreCoalescedIntoOneDecision) {
     EXPECT_EQ(seen[i][0].outcome, Outcome::kSuperseded) << i;
     EXPECT_EQ(seen[i][0].coalesced, 7u);
   }
-  // The newest request that asked for a decision gets it, for the state after the whole
-  // burst; the trailing space asked for none.
+  // The newest request that asked for a decision gets it, for the state after it: the
+  // trailing space asked for none and is applied after the decision.
   EXPECT_EQ(seen[6][0].outcome, Outcome::kDecided);
-  EXPECT_EQ(seen[6][0].composition, "");
+  EXPECT_EQ(seen[6][0].composition, "meeting");
   EXPECT_EQ(seen[7][0].outcome, Outcome::kApplied);
   EXPECT_EQ(decides.load(), 2);  // seven keystrokes, two decisions
 
+  Request check;
+  check.kind = RequestKind::kDecide;
+  ASSERT_EQ(rt->Submit(id, check, rec.Callback(8)), Admission::kAccepted);
+  rec.WaitFor(9);
+  EXPECT_EQ(rec.seen()[8][0].composition, "");  // the space was applied all the same
+
   const Runtime::Stats st = rt->stats();
-  EXPECT_EQ(st.decisions, 2u);
+  EXPECT_EQ(st.decisions, 3u);
   EXPECT_EQ(st.superseded, 5u);
-  EXPECT_EQ(st.passes, 2u);
-  EXPECT_EQ(st.requests, 8u);
+  EXPECT_EQ(st.passes, 3u);
+  EXPECT_EQ(st.requests, 9u);
 }
 
 TEST_F(RuntimeTest, AFailedEditLeavesTheSessionAndTheOthersIntact) {

@@ -103,7 +103,10 @@ struct Request {
 };
 
 enum class Outcome : int {
-  kDecided = 0,     // `decision` holds the decision for the state after this request
+  // `decision` holds the decision for the state after this request. (Only if a newer
+  // request of the same batch asked for a decision but failed does the state also include
+  // the edits up to that one.) Edits after it that asked for no decision come later.
+  kDecided = 0,
   kApplied = 1,     // the edit was applied; no decision was asked for
   kSuperseded = 2,  // the edit was applied; a newer request of the session got the decision
   kFailed = 3,      // `status` says why; the session is unchanged by this request

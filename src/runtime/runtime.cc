@@ -254,8 +254,14 @@ void ConcreteRuntime::Serve(SessionState* s, std::vector<Pending>* batch,
   const Clock::time_point taken = Clock::now();
   passes_.fetch_add(1, std::memory_order_relaxed);
   results->assign(batch->size(), Status::OK());
-  int decider = -1;  // the newest request that asked for a decision and was applied
+  // The decision is made for the state after the newest request that asks for one; edits
+  // after it that ask for none are applied once the decision is made.
+  size_t decide_end = 0;  // requests [0, decide_end) are applied before the decision
   for (size_t i = 0; i < batch->size(); ++i) {
+    if ((*batch)[i].request.decide) decide_end = i + 1;
+  }
+  int decider = -1;  // the newest of those that asked for a decision and was applied
+  for (size_t i = 0; i < decide_end; ++i) {
     (*results)[i] = Apply(s->session.get(), (*batch)[i].request);
     if ((*results)[i].ok() && (*batch)[i].request.decide) decider = static_cast<int>(i);
   }
@@ -279,6 +285,9 @@ void ConcreteRuntime::Serve(SessionState* s, std::vector<Pending>* batch,
         tier_.store(governor_.tier(), std::memory_order_relaxed);
       }
     }
+  }
+  for (size_t i = decide_end; i < batch->size(); ++i) {
+    (*results)[i] = Apply(s->session.get(), (*batch)[i].request);
   }
   const Clock::time_point served = Clock::now();
   Response r;
