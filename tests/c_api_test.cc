@@ -3,7 +3,11 @@
 
 #include "keydecide/keydecide.h"
 
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+#include <cstring>
 
 #include <string>
 #include <thread>
@@ -139,6 +143,93 @@ TEST_F(CApiTest, DaemonLimitsAndDisappearanceAreReported) {
   EXPECT_EQ(kd_session_type(sessions[0], "a", &d), KD_ERR_IO);
   EXPECT_EQ(kd_session_type(sessions[1], "a", &d), KD_ERR_IO);  // stays broken
   for (kd_session* x : sessions) kd_session_free(x);            // still safe to free
+}
+
+// A daemon that answers each request line with the next scripted line, to see the C ABI
+// cope with a broken or hostile peer.
+class FakeDaemon {
+ public:
+  FakeDaemon(const std::string& path, std::vector<std::string> answers) : path_(path) {
+    listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    ::unlink(path.c_str());
+    EXPECT_EQ(::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    EXPECT_EQ(::listen(listen_fd_, 4), 0);
+    thread_ = std::thread([this, answers = std::move(answers)] {
+      const int fd = ::accept(listen_fd_, nullptr, nullptr);
+      if (fd < 0) return;
+      std::string buf;
+      char tmp[4096];
+      for (const std::string& answer : answers) {
+        while (buf.find('\n') == std::string::npos) {
+          const ssize_t n = ::recv(fd, tmp, sizeof(tmp), 0);
+          if (n <= 0) break;
+          buf.append(tmp, static_cast<size_t>(n));
+        }
+        buf.erase(0, buf.find('\n') + 1);
+        const std::string line = answer + "\n";
+        if (::send(fd, line.data(), line.size(), MSG_NOSIGNAL) < 0) break;
+      }
+      ::close(fd);  // then hang up
+    });
+  }
+  ~FakeDaemon() {
+    thread_.join();
+    ::close(listen_fd_);
+    ::unlink(path_.c_str());
+  }
+
+ private:
+  std::string path_;
+  int listen_fd_ = -1;
+  std::thread thread_;
+};
+
+TEST(CApiFakeDaemonTest, GarbageAnswersAreProtocolErrors) {
+  const std::string path = testing::TempPath("fake.sock");
+  kd_engine* e = nullptr;
+  {
+    FakeDaemon fake(path, {"this is not json"});
+    EXPECT_EQ(kd_engine_connect(path.c_str(), &e), KD_ERR_PROTOCOL);
+    EXPECT_EQ(e, nullptr);
+  }
+  {
+    FakeDaemon fake(path, {R"({"id":1,"ok":true,"protocol":2})"});
+    EXPECT_EQ(kd_engine_connect(path.c_str(), &e), KD_ERR_PROTOCOL);
+  }
+  {
+    FakeDaemon fake(path, {R"({"id":null,"ok":false,"error":{"code":"permission_denied"}})"});
+    EXPECT_EQ(kd_engine_connect(path.c_str(), &e), KD_ERR_IO);
+  }
+}
+
+TEST(CApiFakeDaemonTest, MalformedDecisionsDoNotCrash) {
+  const std::string path = testing::TempPath("fake.sock");
+  FakeDaemon fake(path, {
+                            R"({"id":1,"ok":true,"protocol":1})",
+                            R"({"id":2,"ok":true,"session":5})",
+                            R"({"id":3,"ok":true,"decision":{"candidates":[{"text":7},{},3],)"
+                            R"("popup":"x","autocorrect":[],"tier":9,"composition":null}})",
+                            R"({"id":4,"ok":true})",
+                            R"({"id":5,"ok":false,"error":{"code":17}})",
+                        });
+  kd_engine* e = nullptr;
+  ASSERT_EQ(kd_engine_connect(path.c_str(), &e), KD_OK) << kd_last_error();
+  kd_session* s = nullptr;
+  ASSERT_EQ(kd_session_open(e, nullptr, &s), KD_OK) << kd_last_error();
+  kd_decision d;
+  ASSERT_EQ(kd_session_type(s, "a", &d), KD_OK) << kd_last_error();
+  ASSERT_EQ(d.n_candidates, 3);
+  EXPECT_STREQ(d.candidates[0].text, "");
+  EXPECT_STREQ(d.composition, "");
+  EXPECT_EQ(d.popup_show, 0);
+  EXPECT_EQ(kd_session_type(s, "b", &d), KD_ERR_PROTOCOL);  // no decision in the answer
+  EXPECT_EQ(kd_session_type(s, "c", &d), KD_ERR_PROTOCOL);  // an error code that is no string
+  EXPECT_EQ(kd_session_type(s, "d", &d), KD_ERR_IO);        // it hung up
+  kd_session_free(s);
+  kd_engine_free(e);
 }
 
 TEST(CApiOpenTest, MissingThingsAreNotFound) {

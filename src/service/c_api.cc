@@ -69,6 +69,27 @@ int FromErrorCode(const std::string& code) {
   return KD_ERR_PROTOCOL;
 }
 
+// Reading a daemon answer defensively: a missing or mistyped field reads as its default
+// (a misbehaving daemon must not crash or throw into the host).
+const Json& Field(const Json& j, const char* key) {
+  static const Json kNull;
+  if (!j.is_object()) return kNull;
+  const auto it = j.find(key);
+  return it == j.end() ? kNull : *it;
+}
+std::string StringField(const Json& j, const char* key) {
+  const Json& v = Field(j, key);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+float FloatField(const Json& j, const char* key) {
+  const Json& v = Field(j, key);
+  return v.is_number() ? v.get<float>() : 0.0f;
+}
+bool BoolField(const Json& j, const char* key, bool otherwise) {
+  const Json& v = Field(j, key);
+  return v.is_boolean() ? v.get<bool>() : otherwise;
+}
+
 class Connection {
  public:
   ~Connection() {
@@ -116,16 +137,16 @@ class Connection {
       if (!ReadLine(&got)) return Broken("the daemon closed the connection");
       *reply = Json::parse(got, nullptr, false);
       if (!reply->is_object()) return Fail(KD_ERR_PROTOCOL, "unreadable answer: " + got);
-      const Json& rid = (*reply)["id"];
-      if (rid.is_null() && !reply->value("ok", true)) break;  // a refusal without an id
+      const Json& rid = Field(*reply, "id");
+      if (rid.is_null() && !BoolField(*reply, "ok", true)) break;  // a refusal without an id
       if (rid.is_number_unsigned() && rid.get<uint64_t>() == id) break;
     }
-    if (!reply->value("ok", false)) {
-      const Json& e = (*reply)["error"];
-      const std::string code = e.is_object() ? e.value("code", "") : "";
+    if (!BoolField(*reply, "ok", false)) {
+      const Json& e = Field(*reply, "error");
+      const std::string code = StringField(e, "code");
       const int rc = FromErrorCode(code);
       if (rc == KD_ERR_IO) broken_ = true;
-      return Fail(rc, "daemon: " + code + ": " + (e.is_object() ? e.value("message", "") : ""));
+      return Fail(rc, "daemon: " + code + ": " + StringField(e, "message"));
     }
     return KD_OK;
   }
@@ -222,34 +243,33 @@ int32_t KindFromName(const std::string& name) {
 }
 
 int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
-  const Json& d = reply["decision"];
-  if (!d.is_object() || !d["candidates"].is_array()) {
-    return Fail(KD_ERR_PROTOCOL, "answer without a decision");
-  }
+  const Json& d = Field(reply, "decision");
+  const Json& cands = Field(d, "candidates");
+  if (!cands.is_array()) return Fail(KD_ERR_PROTOCOL, "answer without a decision");
   DecisionStore& st = s->store;
-  const Json& cands = d["candidates"];
   st.texts.resize(cands.size());
   st.candidates.resize(cands.size());
   for (size_t i = 0; i < cands.size(); ++i) {
-    st.texts[i] = cands[i].value("text", "");
-    const Json& score = cands[i]["score"];
-    st.candidates[i] = {st.texts[i].c_str(), score.is_number() ? score.get<float>() : 0.0f,
-                        KindFromName(cands[i].value("kind", ""))};
+    st.texts[i] = StringField(cands[i], "text");
+    st.candidates[i] = {st.texts[i].c_str(), FloatField(cands[i], "score"),
+                        KindFromName(StringField(cands[i], "kind"))};
   }
-  st.composition = d.value("composition", "");
-  st.replacement = d["autocorrect"].value("replacement", "");
-  st.intent = d.value("intent", "");
+  const Json& popup = Field(d, "popup");
+  const Json& autocorrect = Field(d, "autocorrect");
+  st.composition = StringField(d, "composition");
+  st.replacement = StringField(autocorrect, "replacement");
+  st.intent = StringField(d, "intent");
   out->n_candidates = static_cast<int32_t>(cands.size());
   out->candidates = st.candidates.data();
   out->composition = st.composition.c_str();
-  out->tier = TierFromName(d.value("tier", ""));
-  out->popup_show = d["popup"].value("show", false);
-  out->popup_probability = d["popup"].value("probability", 0.0f);
-  out->autocorrect_apply = d["autocorrect"].value("apply", false);
+  out->tier = TierFromName(StringField(d, "tier"));
+  out->popup_show = BoolField(popup, "show", false);
+  out->popup_probability = FloatField(popup, "probability");
+  out->autocorrect_apply = BoolField(autocorrect, "apply", false);
   out->autocorrect_replacement = st.replacement.c_str();
-  out->autocorrect_confidence = d["autocorrect"].value("confidence", 0.0f);
+  out->autocorrect_confidence = FloatField(autocorrect, "confidence");
   out->intent = st.intent.c_str();
-  out->decide_us = d.value("decide_us", 0.0f);
+  out->decide_us = FloatField(d, "decide_us");
   return KD_OK;
 }
 
@@ -382,9 +402,10 @@ int kd_engine_connect(const char* socket_path, kd_engine** out) {
     Json reply;
     rc = engine->remote->Call({{"op", "hello"}}, &reply);
     if (rc != KD_OK) return rc == KD_INVALID_ARGUMENT ? KD_ERR_PROTOCOL : rc;
-    if (reply.value("protocol", 0) != keydecide::service::kProtocolVersion) {
-      return Fail(KD_ERR_PROTOCOL,
-                  "the daemon speaks protocol " + std::to_string(reply.value("protocol", 0)));
+    const Json& protocol = Field(reply, "protocol");
+    if (!protocol.is_number_integer() ||
+        protocol.get<int64_t>() != keydecide::service::kProtocolVersion) {
+      return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " + protocol.dump());
     }
   } catch (const std::exception& e) {
     return Fail(KD_ERR_PROTOCOL, e.what());
@@ -420,7 +441,9 @@ int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_sessi
                                            {"auto_capitalize", p.auto_capitalize != 0}},
                                           &reply);
       if (rc != KD_OK) return rc;
-      s->remote_id = reply.value("session", uint64_t{0});
+      s->remote_id = Field(reply, "session").is_number_unsigned()
+                         ? Field(reply, "session").get<uint64_t>()
+                         : 0;
       if (s->remote_id == 0) return Fail(KD_ERR_PROTOCOL, "open_session answered no session");
     }
   } catch (const std::exception& e) {
