@@ -354,6 +354,10 @@ void Transformer::WordLogits(const float* y, float* logits) const {
   kernels::MatVec(word_rows_, y, nullptr, logits);
 }
 
+void Transformer::WordLogits(const float* y, int n, float* logits) const {
+  kernels::MatVec(kernels::SliceRows(word_rows_, 0, n), y, nullptr, logits);
+}
+
 float Transformer::Popup(const float* y) const {
   float z;
   Apply(popup_, y, &z);

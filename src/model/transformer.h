@@ -67,6 +67,8 @@ class Transformer {
   // out[i] = logit of words[i]: the candidate rows only.
   void WordLogits(const float* y, std::span<const int32_t> words, float* out) const;
   void WordLogits(const float* y, float* logits) const;  // all [n_words]
+  // The first n words' logits [n] (the vocabulary is in frequency order). REQUIRES: n <= n_words.
+  void WordLogits(const float* y, int n, float* logits) const;
   float Popup(const float* y) const;                      // probability
   float Autocorrect(const float* y) const;                // probability
   void Intent(const float* y, float* probs) const;        // [intent_labels.size()]

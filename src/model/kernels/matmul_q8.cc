@@ -99,69 +99,82 @@ KD_VNNI __m128i Sum4(__m512i a, __m512i b, __m512i c, __m512i d) {
   return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
-// Bytes of a row chunk k: whole 64-byte loads, the last one masked (never reads past the
-// row, so the last row of a mapped file is safe).
-KD_VNNI __m512i LoadChunk(const int8_t* p, int k, int full, __mmask64 tail) {
-  return k < full ? _mm512_loadu_si512(p + 64 * k) : _mm512_maskz_loadu_epi8(tail, p + 64 * k);
+// Rows are read in whole 64-byte chunks, then one masked chunk for the rest (never past
+// the row, so the last row of a mapped file is safe). Each kernel below has one loop over
+// the whole chunks, free of branches, and the masked chunk after it.
+KD_VNNI __mmask64 TailMask(int cols) { return ~0ULL >> (64 - cols % 64); }
+
+// acc[i] += xu . rows i of p (4 rows, `cols` apart) over chunk k, loads masked by `m`.
+KD_VNNI void Rows4Chunk(const int8_t* p, int cols, int k, __mmask64 m, __m512i vx, __m512i* a) {
+  for (int i = 0; i < 4; ++i) {
+    a[i] = _mm512_dpbusd_epi32(a[i], vx, _mm512_maskz_loadu_epi8(m, p + i * cols + 64 * k));
+  }
 }
 
 // y[r..r+4) for one activation row xu (x + 128, zero-padded to whole chunks).
 KD_VNNI void Rows4Vnni(const WeightView& w, int r, const uint8_t* xu, float sx, float* y) {
-  const int cols = w.cols, full = cols / 64, chunks = (cols + 63) / 64;
-  const __mmask64 tail = cols % 64 ? ~0ULL >> (64 - cols % 64) : ~0ULL;
+  const int cols = w.cols, full = cols / 64;
   const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
-  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
-  for (int k = 0; k < chunks; ++k) {
-    const __m512i vx = _mm512_load_si512(xu + 64 * k);
-    a0 = _mm512_dpbusd_epi32(a0, vx, LoadChunk(p, k, full, tail));
-    a1 = _mm512_dpbusd_epi32(a1, vx, LoadChunk(p + cols, k, full, tail));
-    a2 = _mm512_dpbusd_epi32(a2, vx, LoadChunk(p + 2 * cols, k, full, tail));
-    a3 = _mm512_dpbusd_epi32(a3, vx, LoadChunk(p + 3 * cols, k, full, tail));
-    // The weights stream from L3 (a model's int8 layers outgrow L2): ask for the block
-    // after next while this one is multiplied.
-    for (int i = 0; i < 4; ++i) _mm_prefetch(reinterpret_cast<const char*>(p + (16 + i) * cols + 64 * k), _MM_HINT_T0);
+  __m512i a[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                  _mm512_setzero_si512()};
+  for (int k = 0; k < full; ++k) {
+    Rows4Chunk(p, cols, k, ~0ULL, _mm512_load_si512(xu + 64 * k), a);
+    // The weights stream from L3 (a model's int8 layers outgrow L2): ask for the rows of
+    // four blocks ahead while this one is multiplied.
+    for (int i = 0; i < 4; ++i) {
+      _mm_prefetch(reinterpret_cast<const char*>(p + (16 + i) * cols + 64 * k), _MM_HINT_T0);
+    }
   }
-  __m128i s = Sum4(a0, a1, a2, a3);
+  if (cols % 64) Rows4Chunk(p, cols, full, TailMask(cols), _mm512_load_si512(xu + 64 * full), a);
+  __m128i s = Sum4(a[0], a[1], a[2], a[3]);
   s = _mm_sub_epi32(s, _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7));
   const __m128 scale = _mm_mul_ps(_mm_loadu_ps(w.scales + r), _mm_set1_ps(sx));
   _mm_storeu_ps(y, _mm_mul_ps(_mm_cvtepi32_ps(s), scale));
 }
 
 KD_VNNI float Row1Vnni(const WeightView& w, int r, const uint8_t* xu, float sx) {
-  const int cols = w.cols, full = cols / 64, chunks = (cols + 63) / 64;
-  const __mmask64 tail = cols % 64 ? ~0ULL >> (64 - cols % 64) : ~0ULL;
+  const int cols = w.cols, full = cols / 64;
   const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
   __m512i a = _mm512_setzero_si512();
-  for (int k = 0; k < chunks; ++k) {
-    a = _mm512_dpbusd_epi32(a, _mm512_load_si512(xu + 64 * k), LoadChunk(p, k, full, tail));
+  for (int k = 0; k < full; ++k) {
+    a = _mm512_dpbusd_epi32(a, _mm512_load_si512(xu + 64 * k), _mm512_loadu_si512(p + 64 * k));
+  }
+  if (cols % 64) {
+    a = _mm512_dpbusd_epi32(a, _mm512_load_si512(xu + 64 * full),
+                            _mm512_maskz_loadu_epi8(TailMask(cols), p + 64 * full));
   }
   const int32_t dot = _mm512_reduce_add_epi32(a) - 128 * w.row_sums[r];
   return static_cast<float>(dot) * (sx * w.scales[r]);
+}
+
+// acc[t][i] += xu[t] . row i over chunk k, for 4 activation rows and 4 weight rows.
+KD_VNNI void Tile4x4Chunk(const int8_t* p, int cols, int k, __mmask64 m,
+                          const uint8_t* const xu[4], __m512i (*acc)[4]) {
+  const __m512i w0 = _mm512_maskz_loadu_epi8(m, p + 64 * k);
+  const __m512i w1 = _mm512_maskz_loadu_epi8(m, p + cols + 64 * k);
+  const __m512i w2 = _mm512_maskz_loadu_epi8(m, p + 2 * cols + 64 * k);
+  const __m512i w3 = _mm512_maskz_loadu_epi8(m, p + 3 * cols + 64 * k);
+  for (int t = 0; t < 4; ++t) {
+    const __m512i vx = _mm512_load_si512(xu[t] + 64 * k);
+    acc[t][0] = _mm512_dpbusd_epi32(acc[t][0], vx, w0);
+    acc[t][1] = _mm512_dpbusd_epi32(acc[t][1], vx, w1);
+    acc[t][2] = _mm512_dpbusd_epi32(acc[t][2], vx, w2);
+    acc[t][3] = _mm512_dpbusd_epi32(acc[t][3], vx, w3);
+  }
 }
 
 // y [4, w.rows] for four activation rows at once: each weight chunk loaded once serves
 // all four (4 x 4 accumulators).
 KD_VNNI void Tile4x4Vnni(const WeightView& w, int r, const uint8_t* const xu[4],
                          const float sx[4], float* const y[4]) {
-  const int cols = w.cols, full = cols / 64, chunks = (cols + 63) / 64;
-  const __mmask64 tail = cols % 64 ? ~0ULL >> (64 - cols % 64) : ~0ULL;
+  const int cols = w.cols, full = cols / 64;
   const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
   __m512i acc[4][4];
   for (auto& row : acc) {
     for (__m512i& a : row) a = _mm512_setzero_si512();
   }
-  for (int k = 0; k < chunks; ++k) {
-    const __m512i w0 = LoadChunk(p, k, full, tail), w1 = LoadChunk(p + cols, k, full, tail),
-                  w2 = LoadChunk(p + 2 * cols, k, full, tail),
-                  w3 = LoadChunk(p + 3 * cols, k, full, tail);
-    for (int t = 0; t < 4; ++t) {
-      const __m512i vx = _mm512_load_si512(xu[t] + 64 * k);
-      acc[t][0] = _mm512_dpbusd_epi32(acc[t][0], vx, w0);
-      acc[t][1] = _mm512_dpbusd_epi32(acc[t][1], vx, w1);
-      acc[t][2] = _mm512_dpbusd_epi32(acc[t][2], vx, w2);
-      acc[t][3] = _mm512_dpbusd_epi32(acc[t][3], vx, w3);
-    }
-  }
+  for (int k = 0; k < full; ++k) Tile4x4Chunk(p, cols, k, ~0ULL, xu, acc);
+  if (cols % 64) Tile4x4Chunk(p, cols, full, TailMask(cols), xu, acc);
   const __m128i offset =
       _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7);
   const __m128 scales = _mm_loadu_ps(w.scales + r);
