@@ -6,6 +6,7 @@
 // Reads have a generous receive timeout only so that a bug fails instead of hanging; no
 // test asserts on speed.
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -497,7 +498,10 @@ TEST_F(ServerTest, RecoversFromRunningOutOfDescriptors) {
   low.rlim_cur = 256;
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
   std::vector<int> hogs;
-  for (int fd; (fd = ::dup(0)) >= 0;) hogs.push_back(fd);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(null_fd, 0);
+  hogs.push_back(null_fd);
+  for (int fd; (fd = ::dup(null_fd)) >= 0;) hogs.push_back(fd);
   ASSERT_FALSE(hogs.empty());
   ::close(hogs.back());  // exactly one free: the client's socket, none for the daemon
   hogs.pop_back();
