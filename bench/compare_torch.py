@@ -135,8 +135,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for shape in args.shapes:
             path = os.path.join(tmp, f"{shape}.safetensors")
-            big = shape == "S4"
-            iters = {"a": 30 if big else 200, "b": 100 if big else 1000, "c": 2 if big else 5}
+            big = shape in ("S3", "S4")
+            iters = {"a": 10 if big else 100, "b": 100 if big else 500, "c": 2 if big else 3}
             row = {"keydecide_q8": bench_keydecide(args.keydecide, shape, "q8", args.threads, path),
                    "keydecide_f32": bench_keydecide(args.keydecide, shape, "f32", args.threads, None)}
             model = load_model(path)

@@ -108,6 +108,24 @@ TEST_P(KernelsTest, Q8MatrixKernels) {
   }
 }
 
+// Wide rows and many activation rows: the int8 matrix product quantizes its activations
+// in groups (64 KB of stack), so 70 rows of 3000 columns take several groups.
+TEST_P(KernelsTest, Q8MatMulOverSeveralActivationGroups) {
+  const int rows = 9, cols = 3000, n = 70;
+  const auto w = Random(static_cast<size_t>(rows) * cols, 5);
+  const WeightMatrix m = WeightMatrix::Quantize(w.data(), rows, cols, WeightFormat::kQ8);
+  const auto x = Random(static_cast<size_t>(n) * cols, 6);
+  std::vector<float> got(static_cast<size_t>(n) * rows), want(rows);
+  MatMul(m.view(), x.data(), n, nullptr, got.data());
+  for (int t = 0; t < n; ++t) {
+    const float* xt = &x[static_cast<size_t>(t) * cols];
+    ref::MatVec(m.view(), xt, nullptr, want.data());
+    for (int r = 0; r < rows; ++r) {
+      ExpectClose(got[t * rows + r], want[r], MagnitudeOfRow(m, r, xt), "row " + std::to_string(t));
+    }
+  }
+}
+
 TEST_P(KernelsTest, Q4MatrixKernels) {
   for (int group : {32, 64}) {
     for (int rows : kOddSizes) {
