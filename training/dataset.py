@@ -363,11 +363,23 @@ class ExampleSampler:
     def context(self, src: SourceArrays, pos: int, intent: str, rng: random.Random,
                 room: int) -> list[int]:
         """Word indices of the committed text before `pos`: its paragraph, and sometimes
-        the paragraphs of the same document before it; at most `room` tokens."""
+        the paragraphs of the same document before it; at most `room` tokens.
+
+        Config `context_window` (optional): with `any_start_prob` the context may reach
+        back past its document into whatever text of the source precedes it (earlier,
+        unrelated text in the field, as an editor or chat holds); with
+        `random_length_prob` it is cut to a length drawn uniformly from 1..room, so it
+        starts anywhere, mid-sentence too, the way the engine's sliding context window
+        starts (src/decide/model_track.h), and every context length is seen."""
         para = int(np.searchsorted(src.para_start, pos, side="right")) - 1
         start = int(src.para_start[para])
-        if rng.random() < self.d["cross_paragraph_prob"].get(intent, 0.0):
+        win = self.d.get("context_window")  # no draws without it: old configs unchanged
+        if win and rng.random() < win.get("any_start_prob", 0.0):
+            start = 0
+        elif rng.random() < self.d["cross_paragraph_prob"].get(intent, 0.0):
             start = int(src.para_docstart[para])
+        if win and room > 0 and rng.random() < win.get("random_length_prob", 0.0):
+            start = max(start, pos - rng.randint(1, room))
         start = max(start, pos - room)
         return self.corpus.str_word[src.ids[start:pos]].tolist()
 

@@ -49,6 +49,34 @@ from typing_sim import IGNORE, batch_arrays  # noqa: E402
 TASKS = ["word", "lm", "popup", "autocorrect", "intent"]
 
 
+def letter_word_mask(words: list[str]) -> torch.Tensor:
+    """Word indices the engine offers as suggestions: real words (not <unk> <num> <url>
+    <email>) holding a letter, as src/model's IsLetterWord. Punctuation is never shown."""
+    return torch.tensor([i >= len(T.WORD_SPECIALS) and any(ch.isalpha() for ch in w)
+                         for i, w in enumerate(words)], dtype=torch.bool)
+
+
+def popup_labels(logits: torch.Tensor, target: torch.Tensor, left: torch.Tensor,
+                 letter: torch.Tensor | None) -> torch.Tensor:
+    """Popup label per word position: the target is among the 3 best suggestible words
+    (letter words when `letter` is given) and at least 2 letters are left to type."""
+    if letter is not None:
+        logits = logits.masked_fill(~letter, float("-inf"))
+    in_top3 = (logits.topk(3, dim=-1).indices == target[:, None]).any(-1)
+    return in_top3 & (left >= 2)
+
+
+def first_hit_mask(label: torch.Tensor, example: torch.Tensor, n_examples: int,
+                   length: int, position: torch.Tensor) -> torch.Tensor:
+    """Positions up to and including each example's first positive label. The replay asks
+    the popup question only until the word can be picked (then it is picked), so only
+    these positions are the head's real population."""
+    grid = torch.zeros(n_examples, length, dtype=torch.int32, device=label.device)
+    grid[example, position] = label.to(torch.int32)
+    before = grid.cumsum(1) - grid  # positives strictly before each position
+    return before[example, position] == 0
+
+
 # --- distributed setup -----------------------------------------------------------------------
 
 class Dist:
@@ -134,7 +162,8 @@ class TrainModule(nn.Module):
     scaled by exp(-s) and s/2 is added, s = log variance, learned). One module, so that
     DDP synchronises the loss weights with everything else."""
 
-    def __init__(self, model: TypingModel, tcfg: dict):
+    def __init__(self, model: TypingModel, tcfg: dict,
+                 letter_words: torch.Tensor | None = None):
         super().__init__()
         self.model = model
         self.log_vars = nn.Parameter(torch.zeros(len(TASKS)))
@@ -142,6 +171,20 @@ class TrainModule(nn.Module):
         self.min_log_var = float(tcfg.get("min_log_var", -3.0))
         self.use_lm = bool(tcfg["lm_loss"])
         self.fixed = [float(tcfg.get("task_weights", {}).get(t, 1.0)) for t in TASKS]
+        # Popup label (README, Losses): "all" (every [SEP]/keystroke position, top 3 over
+        # the whole vocabulary) or "first_hit" (top 3 among letter words, positions up to
+        # the first hit of each session: what the replay measures).
+        self.popup_first_hit = tcfg.get("popup_label", "all") == "first_hit"
+        n_words = model.cfg.vocab_size - T.WORD_OFFSET
+        # A plain tensor, not a buffer: DDP would broadcast buffers, and gloo has no bool.
+        self.letter = (letter_words if letter_words is not None
+                       else torch.ones(n_words, dtype=torch.bool))
+
+    def to(self, *args, **kwargs):  # noqa: D102 (moves the letter mask along)
+        out = super().to(*args, **kwargs)
+        device = next(self.parameters()).device
+        self.letter = self.letter.to(device)
+        return out
 
     def forward(self, b: dict[str, torch.Tensor]):
         m = self.model
@@ -166,10 +209,16 @@ class TrainModule(nn.Module):
         # Popup: label from the detached logits, "target in the top 3 now and >= 2 letters
         # left" (so picking it saves keystrokes); at [SEP] and every keystroke.
         yw, lw, tw = ys[w_sel], logits[w_sel].detach(), target[w_sel]
-        in_top3 = (lw.topk(3, dim=-1).indices == tw[:, None]).any(-1)
         left = b["letters_left"].reshape(-1)[idx][w_sel]
-        popup_label = (in_top3 & (left >= 2)).float()
-        popup_logit = m.heads.popup(yw).squeeze(-1).float()
+        if self.popup_first_hit:
+            popup_label = popup_labels(lw, tw, left, self.letter)
+            flat = idx[w_sel]
+            keep = first_hit_mask(popup_label, flat // L, B, L, flat % L)
+            popup_logit = m.heads.popup(yw[keep]).squeeze(-1).float()
+            popup_label = popup_label[keep].float()
+        else:
+            popup_label = popup_labels(lw, tw, left, None).float()
+            popup_logit = m.heads.popup(yw).squeeze(-1).float()
         losses["popup"] = F.binary_cross_entropy_with_logits(popup_logit, popup_label)
 
         # Autocorrect at the last keystroke: "the typed word is wrong and the top-1 is right".
@@ -256,7 +305,8 @@ def amp_context(device: torch.device):
 
 @torch.no_grad()
 def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
-             device: torch.device) -> dict[str, float]:
+             device: torch.device, letter: torch.Tensor | None = None,
+             popup_first_hit: bool = False) -> dict[str, float]:
     """Dev metrics on a fixed set of simulated sessions (see README, Metrics)."""
     was_training = model.training
     model.eval()
@@ -280,8 +330,13 @@ def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
         acc["top3"].append((top3 == tgt[:, None]).any(-1))
         acc["is_sep"].append(b["tokens"][pos[:, 0], pos[:, 1]] == T.SEP)
         left = b["letters_left"][pos[:, 0], pos[:, 1]]
-        acc["popup_y"].append(acc["top3"][-1] & (left >= 2))
-        acc["popup_p"].append(torch.sigmoid(model.heads.popup(yw).squeeze(-1)))
+        popup_y = popup_labels(logits, tgt, left, letter if popup_first_hit else None)
+        popup_p = torch.sigmoid(model.heads.popup(yw).squeeze(-1))
+        if popup_first_hit:  # the replay's population: until the word can be picked
+            keep = first_hit_mask(popup_y, pos[:, 0], B, word_t.shape[1], pos[:, 1])
+            popup_y, popup_p = popup_y[keep], popup_p[keep]
+        acc["popup_y"].append(popup_y)
+        acc["popup_p"].append(popup_p)
         lm_pos = (b["lm_target"] != IGNORE).nonzero()
         acc["lm_ce"].append(F.cross_entropy(model.word_logits(y[lm_pos[:, 0], lm_pos[:, 1]]),
                                             b["lm_target"][lm_pos[:, 0], lm_pos[:, 1]],
@@ -409,10 +464,13 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
           max_steps: int | None = None, time_budget_min: float | None = None,
           log: Callable[[str], None] | None = None, command: str = "",
           progress: bool = True, return_state: bool = False,
-          start_time: float | None = None, init_from: str | Path | None = None) -> dict:
+          start_time: float | None = None, init_from: str | Path | None = None,
+          snapshot: bool = False) -> dict:
     """Train, evaluate, export. Returns the metrics dict (rank 0) or {} (other ranks);
     with return_state, every rank's result also holds its final weights ("state").
-    The time budget counts from `start_time` (default: now)."""
+    The time budget counts from `start_time` (default: now). With `snapshot`, every
+    evaluation that improves also exports the weights to out/model.safetensors, so a run
+    cut short still leaves its best model."""
     t0 = start_time or time.time()
     env = Dist(device)
     say = log or print
@@ -448,7 +506,7 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
         model.load_state_dict(start_model.state_dict())
         info(f"initialised from {init_from}")
     model = model.to(env.device)
-    module = TrainModule(model, tcfg).to(env.device)
+    module = TrainModule(model, tcfg, letter_word_mask(words)).to(env.device)
     info(f"model: {count_parameters(model):,} parameters, vocab_size {mc.vocab_size}, "
          f"device {env.device}, world {env.world}")
 
@@ -503,7 +561,7 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
         """Rank 0: evaluate, keep the best weights; True when patience is used up."""
         nonlocal bad_evals, eval_seconds, reserve_s, last_eval_time
         t = time.time()
-        m = evaluate(model, dev_batches, env.device)
+        m = evaluate(model, dev_batches, env.device, module.letter, module.popup_first_hit)
         eval_seconds = time.time() - t
         reserve_s = max(30.0, 2.0 * eval_seconds + 15.0)
         last_eval_time = time.time()
@@ -516,6 +574,10 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
                         state={k: v.detach().to("cpu", copy=True)
                                for k, v in model.state_dict().items()})
             bad_evals = 0
+            if snapshot:
+                export_model(model, words, out / "model.safetensors", tcfg["export_dtype"])
+                write_json(out / "model.json", {"command": command, "best_step": step,
+                                                "dev_metrics": m, "snapshot": True})
         else:
             bad_evals += 1
         info(f"eval step {step}: " + " ".join(
@@ -659,6 +721,8 @@ def main() -> None:
     ap.add_argument("--no-progress", action="store_true", help="no tqdm bar")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="start from this exported model (continue training)")
+    ap.add_argument("--snapshot", action="store_true",
+                    help="export the best model at every improving evaluation too")
     args = ap.parse_args()
     cfg = D.load_config(args.config)
     if args.workers is not None:
@@ -668,7 +732,8 @@ def main() -> None:
     launcher = "torchrun ... " if "LOCAL_RANK" in os.environ else ""
     command = launcher + " ".join(shlex.quote(a) for a in sys.argv)
     train(cfg, args.data, args.out, args.device, args.max_steps, args.time_budget_min, init_from=args.init_from,
-          command=command, progress=not args.no_progress, start_time=START_TIME)
+          command=command, progress=not args.no_progress, start_time=START_TIME,
+          snapshot=args.snapshot)
 
 
 if __name__ == "__main__":

@@ -121,3 +121,20 @@ def test_time_budget_stops_in_time_and_exports(tiny_data, tiny_config, tmp_path)
     assert result["stop_reason"] == "time_budget"
     assert result["steps"] == tiny_config["train"]["log_every"]
     export.verify_model_file(tmp_path / "model.safetensors")
+
+
+def test_popup_first_hit_labels():
+    # Two sessions, 5 positions each; session 0 hits at position 2, session 1 never.
+    logits = torch.tensor([[0.0, 1, 2, 3, 4]] * 6)  # word 4 best, then 3, 2
+    target = torch.tensor([0, 4, 4, 1, 1, 1])
+    left = torch.tensor([5, 4, 1, 3, 2, 1])
+    letter = torch.tensor([True, True, True, False, True])  # word 3: punctuation
+    lab = TR.popup_labels(logits, target, left, letter)
+    # Top 3 among letter words: 4, 2, 1. Word 4 with 1 letter left is no hit.
+    assert lab.tolist() == [False, True, False, True, True, False]
+    example = torch.tensor([0, 0, 0, 1, 1, 1])
+    position = torch.tensor([1, 2, 3, 1, 2, 3])
+    keep = TR.first_hit_mask(lab, example, 2, 5, position)
+    assert keep.tolist() == [True, True, False, True, False, False]
+    assert TR.letter_word_mask(["<unk>", "<num>", "<url>", "<email>", "the", ",", "x2"]).tolist() \
+        == [False, False, False, False, True, False, True]

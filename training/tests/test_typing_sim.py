@@ -171,3 +171,24 @@ def test_batch_arrays(sampler, tiny_config):
             assert b["letters_left"][i, s] == len(ex.target)
             assert b["letters_left"][i, n - 1] == len(ex.target) - (n - 1 - s)
         assert b["intent"][i] == ex.intent and b["typed_wrong"][i] == ex.typed_wrong
+
+
+def test_context_windows(corpus, tiny_config):
+    """context_window: random lengths reach every length up to the room; any_start lets
+    the context run back past its document."""
+    cfg = copy.deepcopy(tiny_config)
+    room = 20
+    src = max(corpus.sources, key=lambda s: len(s.ids))
+    pos = int(src.target_pos[-1])
+    para = int(np.searchsorted(src.para_start, pos, side="right")) - 1
+    doc_start = int(src.para_docstart[para])
+    cfg["data"]["context_window"] = {"any_start_prob": 1.0, "random_length_prob": 0.0}
+    s = D.ExampleSampler(corpus, D.make_simulator(cfg, corpus), cfg)
+    ctx = s.context(src, pos, "prose", random.Random(1), room)
+    assert len(ctx) == min(room, pos)
+    cfg["data"]["context_window"] = {"any_start_prob": 0.0, "random_length_prob": 1.0}
+    s = D.ExampleSampler(corpus, D.make_simulator(cfg, corpus), cfg)
+    rng = random.Random(2)
+    lengths = {len(s.context(src, pos, "prose", rng, room)) for _ in range(400)}
+    assert lengths and max(lengths) <= min(room, pos - doc_start) and min(lengths) >= 0
+    assert len(lengths) > 3

@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""Shift a decision head's bias in an exported model (a threshold move, kept in the file).
+
+  /usr/bin/python3 training/shift_head_bias.py IN.safetensors OUT.safetensors \
+      --head autocorrect --shift -0.5
+
+A head's probability is sigmoid(w·y + b): lowering b by d makes the engine's fixed
+threshold (0.5) act like a higher one, trading recall for precision without retraining.
+Choose the shift on the dev split only (docs/MODEL.md says which was used and why);
+everything else in the file is copied unchanged (same dtype, vocabulary and config).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import json  # noqa: E402
+import struct  # noqa: E402
+
+import torch  # noqa: E402
+
+from export import export_model, model_from_file  # noqa: E402
+
+
+def file_dtype(path: Path) -> str:
+    with open(path, "rb") as f:
+        (n,) = struct.unpack("<Q", f.read(8))
+        header = json.loads(f.read(n))
+    return "f16" if header["tok_emb.weight"]["dtype"] == "F16" else "f32"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("src", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--head", choices=["popup", "autocorrect"], required=True)
+    ap.add_argument("--shift", type=float, required=True, help="added to the head's bias")
+    args = ap.parse_args()
+    dtype = file_dtype(args.src)
+    model, words = model_from_file(args.src)
+    head = getattr(model.heads, args.head)
+    with torch.no_grad():
+        before = float(head.bias[0])
+        head.bias += args.shift
+    size = export_model(model, words, args.out, dtype)
+    print(f"{args.head} bias {before:.4f} -> {float(head.bias[0]):.4f}, {size} bytes ({dtype}) "
+          f"-> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
