@@ -58,6 +58,10 @@ struct ServerOptions {
   // 0: never.
   int partial_line_timeout_ms = 10000;
 
+  // A client that takes none of its pending answers this long (it stopped reading, or its
+  // process is frozen) is disconnected. 0: never.
+  int write_stall_timeout_ms = 10000;
+
   // The worker queue and latency governor behind the socket.
   RuntimeOptions runtime;
 };

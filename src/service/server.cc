@@ -63,13 +63,14 @@ struct Conn {
   size_t out_off = 0;                                         // bytes of `out` already written
   std::unordered_map<uint64_t, Runtime::SessionId> sessions;  // client's id -> runtime's
   uint64_t next_session = 1;
-  size_t in_flight = 0;               // submitted to the runtime, not yet answered
-  bool eof = false;                   // the client closed its sending side
-  bool hung_up = false;               // the client has gone entirely: nothing can be sent
-  bool close_after_flush = false;     // a fatal error was sent
-  bool reading = true;                // EPOLLIN armed
-  bool writing = false;               // EPOLLOUT armed
-  Clock::time_point partial_since{};  // when `in` last became non-empty
+  size_t in_flight = 0;                // submitted to the runtime, not yet answered
+  bool eof = false;                    // the client closed its sending side
+  bool hung_up = false;                // the client has gone entirely: nothing can be sent
+  bool close_after_flush = false;      // a fatal error was sent
+  bool reading = true;                 // EPOLLIN armed
+  bool writing = false;                // EPOLLOUT armed
+  Clock::time_point partial_since{};   // when `in` last became non-empty
+  Clock::time_point write_progress{};  // last time the client took some of `out`
   size_t unsent() const { return out.size() - out_off; }
 };
 
@@ -486,10 +487,13 @@ void ConcreteServer::DeliverMailbox() {
 }
 
 void ConcreteServer::Flush(Conn* c) {
+  const bool was_waiting = c->writing;  // answers were already waiting for the client
+  bool progress = false;
   while (c->unsent() > 0) {
     const ssize_t n = ::send(c->fd, c->out.data() + c->out_off, c->unsent(), MSG_NOSIGNAL);
     if (n > 0) {
       c->out_off += static_cast<size_t>(n);
+      progress = true;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -506,6 +510,7 @@ void ConcreteServer::Flush(Conn* c) {
     c->out.erase(0, c->out_off);
     c->out_off = 0;
   }
+  if (c->unsent() > 0 && (progress || !was_waiting)) c->write_progress = Clock::now();
   if (c->unsent() > options_.max_output_bytes) {  // it stopped reading: let it go
     slow_disconnects_.fetch_add(1, std::memory_order_relaxed);
     c->eof = true;
@@ -560,14 +565,20 @@ void ConcreteServer::PauseAccepting(bool pause) {
 }
 
 void ConcreteServer::CheckStalled() {
-  if (options_.partial_line_timeout_ms <= 0) return;
-  const Clock::time_point limit =
-      Clock::now() - std::chrono::milliseconds(options_.partial_line_timeout_ms);
-  std::vector<uint64_t> stalled;
+  const Clock::time_point now = Clock::now();
+  const int line_ms = options_.partial_line_timeout_ms;
+  const int write_ms = options_.write_stall_timeout_ms;
+  std::vector<uint64_t> half_lines, not_reading;
   for (auto& [id, c] : conns_) {
-    if (!c->in.empty() && c->partial_since < limit) stalled.push_back(id);
+    if (line_ms > 0 && !c->in.empty() &&
+        now - c->partial_since > std::chrono::milliseconds(line_ms)) {
+      half_lines.push_back(id);
+    } else if (write_ms > 0 && c->unsent() > 0 &&
+               now - c->write_progress > std::chrono::milliseconds(write_ms)) {
+      not_reading.push_back(id);
+    }
   }
-  for (uint64_t id : stalled) {
+  for (uint64_t id : half_lines) {
     Conn* c = conns_[id].get();
     slow_disconnects_.fetch_add(1, std::memory_order_relaxed);
     SendError(c, "", errors::kTimeout, "request line left unfinished");
@@ -575,6 +586,10 @@ void ConcreteServer::CheckStalled() {
     c->close_after_flush = true;
     Flush(c);
     // Whether or not the error could be written, a stalled client is not kept.
+    CloseConn(id);
+  }
+  for (uint64_t id : not_reading) {  // its answers cannot even be written: just let it go
+    slow_disconnects_.fetch_add(1, std::memory_order_relaxed);
     CloseConn(id);
   }
 }
