@@ -1,7 +1,7 @@
 // 4-bit group-wise matrix kernels (WeightFormat::kQ4; layout in weight_view.h). x is
 // quantized to int8 once per call; each group's int32 dot is scaled by the group's scale.
 //
-// Everywhere: a block of 64 columns is unpacked to int8 (nibble - 8) and dotted like int8.
+// Everywhere: a block of 128 columns is unpacked to int8 (nibble - 8) and dotted like int8.
 // On AVX-512 VNNI: the unpacked nibbles (0..15) are the unsigned operand of vpdpbusd and
 // x the signed one; the "- 8" is folded in by starting each accumulator at -8 * (sum of
 // the four x bytes of its lane), which is computed once per call.
@@ -96,32 +96,49 @@ KD_VNNI void PrepareX(const float* x, int cols, PreparedX* p) {
   }
 }
 
-// REQUIRES: w.cols % 64 == 0 (whole blocks).
-KD_VNNI float RowVnni(const WeightView& w, int r, const PreparedX& x) {
-  const uint8_t* packed = w.q4 + static_cast<size_t>(r) * w.bytes_per_row();
-  const float* scales = w.scales + static_cast<size_t>(r) * w.scales_per_row();
-  const __m256i low4 = _mm256_set1_epi8(0x0F);
-  __m512 acc = _mm512_setzero_ps();
-  for (int k = 0; k < w.cols / 64; ++k) {
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(packed + 32 * k));
-    const __m256i lo = _mm256_and_si256(b, low4);
-    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(b, 4), low4);
-    const __m512i nibbles = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-    const __m512i dot = _mm512_dpbusd_epi32(_mm512_load_si512(x.start + 16 * k), nibbles,
-                                            _mm512_load_si512(x.q + 64 * k));
-    const __m512 scale =
-        w.group == 64 ? _mm512_set1_ps(scales[k])
-                      : _mm512_insertf32x8(_mm512_set1_ps(scales[2 * k]),
-                                           _mm256_set1_ps(scales[2 * k + 1]), 1);
-    acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, acc);
+// The scale of each lane of a 64-column chunk starting at group index g: one broadcast for
+// groups of 64, two halves for groups of 32.
+KD_VNNI __m512 ChunkScales(const float* scales, int group, int chunk) {
+  return group == 64 ? _mm512_set1_ps(scales[chunk])
+                     : _mm512_insertf32x8(_mm512_set1_ps(scales[2 * chunk]),
+                                          _mm256_set1_ps(scales[2 * chunk + 1]), 1);
+}
+
+// Rows r..r+3 at once (x's chunks and start values loaded once for all four). One 64-byte
+// load holds a 128-column block: its low nibbles are the first 64 columns, its high ones
+// the next 64. REQUIRES: w.cols % 128 == 0 (whole blocks).
+KD_VNNI void Rows4Vnni(const WeightView& w, int r, const PreparedX& x, float* y) {
+  const size_t bytes = w.bytes_per_row(), per_row = w.scales_per_row();
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(),
+                   _mm512_setzero_ps()};
+  for (int k = 0; k < w.cols / 128; ++k) {
+    const __m512i x0 = _mm512_load_si512(x.q + 128 * k), x1 = _mm512_load_si512(x.q + 128 * k + 64);
+    const __m512i s0 = _mm512_load_si512(x.start + 32 * k), s1 = _mm512_load_si512(x.start + 32 * k + 16);
+    for (int i = 0; i < 4; ++i) {
+      const uint8_t* packed = w.q4 + (r + i) * bytes;
+      const float* scales = w.scales + (r + i) * per_row;
+      const __m512i b = _mm512_loadu_si512(packed + 64 * k);
+      const __m512i lo = _mm512_and_si512(b, low4);
+      const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(b, 4), low4);
+      acc[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(s0, lo, x0)),
+                               ChunkScales(scales, w.group, 2 * k), acc[i]);
+      acc[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_dpbusd_epi32(s1, hi, x1)),
+                               ChunkScales(scales, w.group, 2 * k + 1), acc[i]);
+    }
   }
-  return _mm512_reduce_add_ps(acc) * x.scale;
+  for (int i = 0; i < 4; ++i) y[i] = _mm512_reduce_add_ps(acc[i]) * x.scale;
 }
 
 KD_VNNI void MatVecVnni(const WeightView& w, const float* x, const float* bias, float* y) {
   PreparedX px;
   PrepareX(x, w.cols, &px);
-  for (int r = 0; r < w.rows; ++r) y[r] = (bias ? bias[r] : 0.0f) + RowVnni(w, r, px);
+  int r = 0;
+  for (; r + 4 <= w.rows; r += 4) Rows4Vnni(w, r, px, y + r);
+  for (; r < w.rows; ++r) y[r] = RowGeneric(w, r, px.q, px.scale);
+  if (bias != nullptr) {
+    for (r = 0; r < w.rows; ++r) y[r] += bias[r];
+  }
 }
 
 #undef KD_VNNI
@@ -129,7 +146,7 @@ KD_VNNI void MatVecVnni(const WeightView& w, const float* x, const float* bias, 
 
 void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y) {
 #if HWY_TARGET == HWY_AVX3_DL
-  if (w.cols % 64 == 0) return MatVecVnni(w, x, bias, y);
+  if (w.cols % 128 == 0) return MatVecVnni(w, x, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
   const float sx = QuantizeActivations(x, w.cols, xq);

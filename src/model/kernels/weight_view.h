@@ -16,14 +16,14 @@ enum class WeightFormat : uint8_t {
   // int8 [rows, cols] and one float scale per row: W[r][c] = q[r][c] * scale[r].
   kQ8 = 1,
   // 4-bit, one float scale per `group` columns of a row (group 32 or 64; cols % 32 == 0):
-  // W[r][c] = (nibble - 8) * scale[r][c / group]. A row is packed in blocks of 64 columns
-  // (the last block may have 32): byte j of a block of B columns holds column j in its low
-  // nibble and column j + B/2 in its high one, so unpacking a block gives two runs of
-  // consecutive columns. Bytes per row: cols / 2.
+  // W[r][c] = (nibble - 8) * scale[r][c / group]. A row is packed in blocks of 128 columns
+  // (the last block may have fewer, a multiple of 32): byte j of a block of B columns holds
+  // column j in its low nibble and column j + B/2 in its high one, so one 64-byte load
+  // unpacks to two runs of 64 consecutive columns. Bytes per row: cols / 2.
   kQ4 = 2,
 };
 
-inline constexpr int kQ4Block = 64;
+inline constexpr int kQ4Block = 128;
 
 struct WeightView {
   WeightFormat format = WeightFormat::kF32;
