@@ -71,6 +71,26 @@ TEST(TransformerTest, TruncateThenStepEqualsFreshEncoding) {
   for (int i = 0; i < c.d_model; ++i) ASSERT_NEAR(y[i], block[11 * c.d_model + i], kTolerance);
 }
 
+TEST(TransformerTest, ExtendingByBlocksEqualsSteps) {
+  auto model = Load(testing::TinyModelBytes());
+  ASSERT_NE(model, nullptr);
+  const ModelConfig& c = model->config();
+  const auto tokens = RandomTokens(c.max_len, c.vocab_size, 4);
+  KvCache stepped(c), extended(c);
+  std::vector<float> y(c.d_model), z(c.d_model);
+  // Blocks of 1, 2, 3, ... tokens against one step per token; the caches must agree too,
+  // since later blocks attend to them.
+  size_t done = 0;
+  for (size_t n = 1; done < tokens.size(); ++n) {
+    n = std::min(n, tokens.size() - done);
+    for (size_t i = done; i < done + n; ++i) model->Step(tokens[i], &stepped, y.data());
+    model->Extend(std::span(tokens).subspan(done, n), &extended, z.data());
+    done += n;
+    ASSERT_EQ(extended.length(), static_cast<int>(done));
+    for (int i = 0; i < c.d_model; ++i) ASSERT_NEAR(z[i], y[i], kTolerance) << "after " << done;
+  }
+}
+
 TEST(TransformerTest, HeadsAreProbabilities) {
   auto model = Load(testing::TinyModelBytes());
   ASSERT_NE(model, nullptr);

@@ -141,11 +141,16 @@ const float* ModelTrack::Sync(std::string_view text, size_t composition_start) {
   }
   encoded_.resize(common);
   cache_.Truncate(static_cast<int>(common));
-  for (size_t i = common; i < wanted_.size(); ++i) {
-    model_->Step(wanted_[i], &cache_, y_.data());
-    encoded_.push_back(wanted_[i]);
-    ++steps_;
+  // One token (a keystroke) is a step; several (a finished word, keys that arrived
+  // together, a re-encoded window) go through as one block.
+  const std::span<const TokenInput> fresh(wanted_.data() + common, wanted_.size() - common);
+  if (fresh.size() == 1) {
+    model_->Step(fresh[0], &cache_, y_.data());
+  } else {
+    model_->Extend(fresh, &cache_, y_.data());
   }
+  encoded_.insert(encoded_.end(), fresh.begin(), fresh.end());
+  steps_ += static_cast<int>(fresh.size());
   return y_.data();
 }
 

@@ -307,26 +307,30 @@ void Transformer::Step(const TokenInput& token, KvCache* cache, float* y) const 
   cache->length_ = pos + 1;
 }
 
-// Layer by layer over all positions: each projection is one matrix product over the
-// [n, d] block, attention is causal within the block.
-void Transformer::Encode(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
+// Layer by layer over the n new positions base..base+n-1: each projection is one matrix
+// product over the [n, d] block; attention is causal over the cache and within the block.
+// Leaves the last layer's output (before the final norm) in cache->x_ [n, d].
+void Transformer::Forward(std::span<const TokenInput> tokens, KvCache* cache) const {
   const int d = config_.d_model, ff = config_.d_ff;
   const int n = static_cast<int>(tokens.size());
+  const int base = cache->length_;
   float* x = cache->x_.data();            // [n, d]
   float* xn = cache->xn_.data();          // [n, d]
   float* qkv = cache->qkv_.data();        // [n, 3d]
   float* att = cache->att_.data();        // [n, d]
   float* hidden = cache->hidden_.data();  // [n, ff]
-  for (int t = 0; t < n; ++t) Embed(tokens[t], t, x + t * d);
+  for (int t = 0; t < n; ++t) Embed(tokens[t], base + t, x + t * d);
   for (int l = 0; l < config_.n_layers; ++l) {
     const Layer& layer = layers_[l];
     for (int t = 0; t < n; ++t) ApplyNorm(layer.ln1, x + t * d, xn + t * d);
     kernels::MatMul(layer.qkv.w.view(), xn, n, layer.qkv.b.data(), qkv);
     for (int t = 0; t < n; ++t) {
-      std::copy(qkv + t * 3 * d + d, qkv + t * 3 * d + 2 * d, cache->key(l, t));
-      std::copy(qkv + t * 3 * d + 2 * d, qkv + t * 3 * d + 3 * d, cache->value(l, t));
+      std::copy(qkv + t * 3 * d + d, qkv + t * 3 * d + 2 * d, cache->key(l, base + t));
+      std::copy(qkv + t * 3 * d + 2 * d, qkv + t * 3 * d + 3 * d, cache->value(l, base + t));
     }
-    for (int t = 0; t < n; ++t) Attend(l, t, qkv + t * 3 * d, *cache, cache->scores_.data(), att + t * d);
+    for (int t = 0; t < n; ++t) {
+      Attend(l, base + t, qkv + t * 3 * d, *cache, cache->scores_.data(), att + t * d);
+    }
     kernels::MatMul(layer.out.w.view(), att, n, layer.out.b.data(), xn);
     kernels::AddTo(xn, n * d, x);
     for (int t = 0; t < n; ++t) ApplyNorm(layer.ln2, x + t * d, xn + t * d);
@@ -335,8 +339,19 @@ void Transformer::Encode(std::span<const TokenInput> tokens, KvCache* cache, flo
     kernels::MatMul(layer.fc2.w.view(), hidden, n, layer.fc2.b.data(), xn);
     kernels::AddTo(xn, n * d, x);
   }
-  for (int t = 0; t < n; ++t) ApplyNorm(ln_f_, x + t * d, y + t * d);
-  cache->length_ = n;
+  cache->length_ = base + n;
+}
+
+void Transformer::Encode(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
+  const int d = config_.d_model;
+  cache->Clear();
+  Forward(tokens, cache);
+  for (size_t t = 0; t < tokens.size(); ++t) ApplyNorm(ln_f_, &cache->x_[t * d], y + t * d);
+}
+
+void Transformer::Extend(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
+  Forward(tokens, cache);
+  ApplyNorm(ln_f_, &cache->x_[(tokens.size() - 1) * config_.d_model], y);
 }
 
 float Transformer::WordLogit(const float* y, int word) const {
