@@ -13,6 +13,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include "hwy/highway.h"
+#include "model/kernels/int8_dot-inl.h"
 #include "model/kernels/kernels.h"
 #include "model/kernels/matmul_formats.h"
 
@@ -20,26 +21,6 @@ HWY_BEFORE_NAMESPACE();
 namespace keydecide::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace {  // internal linkage: every kernel file has its own MatVecImpl etc.
-
-using D16 = hn::ScalableTag<int16_t>;
-using D32 = hn::Repartition<int32_t, D16>;
-using D8 = hn::Rebind<int8_t, D16>;
-
-HWY_INLINE int32_t DotI8(const int8_t* w, const int8_t* x, int n) {
-  const D16 d16;
-  const D32 d32;
-  const D8 d8;
-  const int N = static_cast<int>(hn::Lanes(d16));
-  auto a = hn::Zero(d32), b = hn::Zero(d32);
-  int i = 0;
-  for (; i + N <= n; i += N) {
-    a = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w + i)),
-                                      hn::PromoteTo(d16, hn::LoadU(d8, x + i)), a, b);
-  }
-  int32_t sum = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a, b)));
-  for (; i < n; ++i) sum += w[i] * x[i];
-  return sum;
-}
 
 // Unpacks `bytes` packed bytes (a block of 2 * bytes columns) to int8 nibble - 8:
 // low nibbles to out[0, bytes), high nibbles to out[bytes, 2 * bytes).
@@ -151,22 +132,6 @@ void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y
   alignas(64) int8_t xq[kMaxCols];
   const float sx = QuantizeActivations(x, w.cols, xq);
   for (int r = 0; r < w.rows; ++r) y[r] = (bias ? bias[r] : 0.0f) + RowGeneric(w, r, xq, sx);
-}
-
-// fp32 x against unpacked int8 nibbles widened to float (as RowDots of matmul_q8.cc).
-HWY_INLINE float DotI8F32(const int8_t* w, const float* x, int n) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<int8_t, decltype(df)> d8;
-  const int N = static_cast<int>(hn::Lanes(df));
-  auto a = hn::Zero(df);
-  int i = 0;
-  for (; i + N <= n; i += N) {
-    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i), a);
-  }
-  float sum = hn::GetLane(hn::SumOfLanes(df, a));
-  for (; i < n; ++i) sum += static_cast<float>(w[i]) * x[i];
-  return sum;
 }
 
 void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {

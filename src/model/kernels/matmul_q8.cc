@@ -15,6 +15,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include "hwy/highway.h"
+#include "model/kernels/int8_dot-inl.h"
 #include "model/kernels/kernels.h"
 #include "model/kernels/matmul_formats.h"
 
@@ -51,22 +52,6 @@ HWY_INLINE void DotI8x4(const int8_t* w0, const int8_t* w1, const int8_t* w2, co
   for (; i < n; ++i) {
     out[0] += w0[i] * x[i], out[1] += w1[i] * x[i], out[2] += w2[i] * x[i], out[3] += w3[i] * x[i];
   }
-}
-
-HWY_INLINE int32_t DotI8(const int8_t* w, const int8_t* x, int n) {
-  const D16 d16;
-  const D32 d32;
-  const D8 d8;
-  const int N = static_cast<int>(hn::Lanes(d16));
-  auto a = hn::Zero(d32), b = hn::Zero(d32);
-  int i = 0;
-  for (; i + N <= n; i += N) {
-    a = hn::ReorderWidenMulAccumulate(d32, hn::PromoteTo(d16, hn::LoadU(d8, w + i)),
-                                      hn::PromoteTo(d16, hn::LoadU(d8, x + i)), a, b);
-  }
-  int32_t sum = hn::GetLane(hn::SumOfLanes(d32, hn::Add(a, b)));
-  for (; i < n; ++i) sum += w[i] * x[i];
-  return sum;
 }
 
 void MatVecGeneric(const WeightView& w, const int8_t* xq, float sx, const float* bias, float* y) {
@@ -268,25 +253,6 @@ void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, f
     const float sx = QuantizeActivations(x + static_cast<size_t>(t) * w.cols, w.cols, xq);
     MatVecGeneric(w, xq, sx, bias, y + static_cast<size_t>(t) * w.rows);
   }
-}
-
-// fp32 x against int8 rows widened to float: the candidates' logits keep full precision
-// in x (few rows, so the int8 path's speed matters little here).
-HWY_INLINE float DotI8F32(const int8_t* w, const float* x, int n) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<int8_t, decltype(df)> d8;
-  const int N = static_cast<int>(hn::Lanes(df));
-  auto a = hn::Zero(df), b = hn::Zero(df);
-  int i = 0;
-  for (; i + 2 * N <= n; i += 2 * N) {
-    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i), a);
-    b = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i + N))),
-                   hn::LoadU(df, x + i + N), b);
-  }
-  float sum = hn::GetLane(hn::SumOfLanes(df, hn::Add(a, b)));
-  for (; i < n; ++i) sum += static_cast<float>(w[i]) * x[i];
-  return sum;
 }
 
 void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
