@@ -89,6 +89,12 @@ TEST(TransformerTest, ExtendingByBlocksEqualsSteps) {
     ASSERT_EQ(extended.length(), static_cast<int>(done));
     for (int i = 0; i < c.d_model; ++i) ASSERT_NEAR(z[i], y[i], kTolerance) << "after " << done;
   }
+  // All at once: longer than one scratch block (KvCache::kBlockRows), so it goes through
+  // in several.
+  KvCache whole(c);
+  model->Extend(tokens, &whole, z.data());
+  ASSERT_EQ(whole.length(), c.max_len);
+  for (int i = 0; i < c.d_model; ++i) ASSERT_NEAR(z[i], y[i], kTolerance);
 }
 
 TEST(TransformerTest, HeadsAreProbabilities) {

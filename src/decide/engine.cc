@@ -171,7 +171,7 @@ ConcreteSession::ConcreteSession(const ConcreteEngine* engine, const SessionOpti
   for (Candidate& c : spare_) c.text.reserve(kCandidateTextReserve);
   if (const Transformer* model = engine->model()) {
     track_ = std::make_unique<ModelTrack>(model, static_cast<int>(options.app));
-    logits_.resize(model->n_words());
+    logits_.resize(std::min(model->n_words(), kProposalWords));
     proposals_.reserve(kModelProposals + 1);
   }
 }

@@ -36,7 +36,11 @@ class KvCache {
   int max_len_, d_model_;
   int length_ = 0;
   std::vector<float> keys_, values_;  // [n_layers, max_len, d_model]
-  // Scratch of one step: x, normed x, qkv, attention output, scores, mlp hidden.
+  // Scratch of one block of at most kBlockRows positions (Encode and Extend go through
+  // longer runs block by block): x, normed x, qkv, attention output, scores, mlp hidden.
+  // A session's memory is then mostly its keys and values.
+  static constexpr int kBlockRows = 16;
+  int block_rows_;
   std::vector<float> x_, xn_, qkv_, att_, scores_, hidden_;
 };
 

@@ -126,12 +126,13 @@ KvCache::KvCache(const ModelConfig& c)
       d_model_(c.d_model),
       keys_(static_cast<size_t>(c.n_layers) * c.max_len * c.d_model),
       values_(keys_.size()),
-      x_(static_cast<size_t>(c.max_len) * c.d_model),
+      block_rows_(std::min(c.max_len, kBlockRows)),
+      x_(static_cast<size_t>(block_rows_) * c.d_model),
       xn_(x_.size()),
       qkv_(3 * x_.size()),
       att_(x_.size()),
       scores_(c.max_len),
-      hidden_(static_cast<size_t>(c.max_len) * c.d_ff) {}
+      hidden_(static_cast<size_t>(block_rows_) * c.d_ff) {}
 
 Status Transformer::Open(const std::string& path, std::unique_ptr<Transformer>* out) {
   std::unique_ptr<SafetensorsFile> file;
@@ -310,6 +311,7 @@ void Transformer::Step(const TokenInput& token, KvCache* cache, float* y) const 
 // Layer by layer over the n new positions base..base+n-1: each projection is one matrix
 // product over the [n, d] block; attention is causal over the cache and within the block.
 // Leaves the last layer's output (before the final norm) in cache->x_ [n, d].
+// REQUIRES: n <= cache->block_rows_.
 void Transformer::Forward(std::span<const TokenInput> tokens, KvCache* cache) const {
   const int d = config_.d_model, ff = config_.d_ff;
   const int n = static_cast<int>(tokens.size());
@@ -342,16 +344,26 @@ void Transformer::Forward(std::span<const TokenInput> tokens, KvCache* cache) co
   cache->length_ = base + n;
 }
 
+// Longer runs go block by block: a block's attention reads the keys and values that the
+// blocks before it left in the cache, so the result is the same as one big block.
 void Transformer::Encode(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
-  const int d = config_.d_model;
+  const size_t d = config_.d_model, rows = cache->block_rows_;
   cache->Clear();
-  Forward(tokens, cache);
-  for (size_t t = 0; t < tokens.size(); ++t) ApplyNorm(ln_f_, &cache->x_[t * d], y + t * d);
+  for (size_t start = 0; start < tokens.size(); start += rows) {
+    const size_t n = std::min(rows, tokens.size() - start);
+    Forward(tokens.subspan(start, n), cache);
+    for (size_t t = 0; t < n; ++t) ApplyNorm(ln_f_, &cache->x_[t * d], y + (start + t) * d);
+  }
 }
 
 void Transformer::Extend(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
-  Forward(tokens, cache);
-  ApplyNorm(ln_f_, &cache->x_[(tokens.size() - 1) * config_.d_model], y);
+  const size_t rows = cache->block_rows_;
+  size_t n = 0;
+  for (size_t start = 0; start < tokens.size(); start += rows) {
+    n = std::min(rows, tokens.size() - start);
+    Forward(tokens.subspan(start, n), cache);
+  }
+  ApplyNorm(ln_f_, &cache->x_[(n - 1) * config_.d_model], y);
 }
 
 float Transformer::WordLogit(const float* y, int word) const {
