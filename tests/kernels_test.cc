@@ -66,8 +66,8 @@ void CheckMatrix(const WeightMatrix& m, uint32_t seed) {
       ref::MatVec(w, xt, bias.data(), want.data());
       for (int r = 0; r < w.rows; ++r) {
         ExpectClose(got[t * w.rows + r], want[r], MagnitudeOfRow(m, r, xt) + std::fabs(bias[r]),
-                    shape + " MatMul n=" + std::to_string(n) + " t=" + std::to_string(t) +
-                        " row " + std::to_string(r));
+                    shape + " MatMul n=" + std::to_string(n) + " t=" + std::to_string(t) + " row " +
+                        std::to_string(r));
       }
     }
     if (n == 1) {  // MatVec without bias on the same x

@@ -58,8 +58,8 @@ TEST(QuantizeTest, QuantizedModelsLoadAndStayCloseToTheFloatModel) {
     const char* format;
     double max_distance;  // relative distance of the final hidden states
   };
-  for (const Case& c : {Case{8, 64, "q8", 0.03}, Case{4, 32, "q4g32+q8", 0.25},
-                        Case{4, 64, "q4g64+q8", 0.25}}) {
+  for (const Case& c :
+       {Case{8, 64, "q8", 0.03}, Case{4, 32, "q4g32+q8", 0.25}, Case{4, 64, "q4g64+q8", 0.25}}) {
     QuantizeOptions o;
     o.bits = c.bits, o.group = c.group, o.promote_flagged = false;
     std::unique_ptr<Transformer> q;
@@ -170,35 +170,49 @@ TEST(QuantizeTest, MalformedQuantizedFilesAreRefused) {
   QuantizeOptions o;
   o.bits = 4, o.group = 32, o.promote_flagged = false;
   const std::string q4 = testing::QuantizedModelBytes(testing::TinyModelBytes(Spec()), o);
-  ExpectRefused(q4, [](nlohmann::json* h) { h->erase("layers.0.attn.qkv.weight.scales"); },
-                "missing scales");
-  ExpectRefused(q4, [](nlohmann::json* h) { (*h)["layers.0.attn.qkv.weight"]["dtype"] = "I8"; },
-                "4-bit data must be U8");
-  ExpectRefused(q4, [](nlohmann::json* h) { (*h)["tok_emb.weight"]["dtype"] = "U8"; },
-                "8-bit data must be I8");
-  ExpectRefused(q4, [](nlohmann::json* h) {
-    (*h)["__metadata__"]["quantization"] = "{not json";
-  }, "quantization metadata not JSON");
-  ExpectRefused(q4, [](nlohmann::json* h) {
-    auto q = Quantization(*h);
-    q["layers.0.mlp.fc1.weight"] = "q3";
-    SetQuantization(h, q);
-  }, "unknown format");
-  ExpectRefused(q4, [](nlohmann::json* h) {
-    auto q = Quantization(*h);
-    q["ln_f.weight"] = "q8";
-    SetQuantization(h, q);
-  }, "a norm cannot be quantized");
-  ExpectRefused(q4, [](nlohmann::json* h) {
-    auto q = Quantization(*h);
-    q["layers.0.mlp.fc1.weight"] = "q4g64";  // stored with 32-column groups
-    SetQuantization(h, q);
-  }, "group size disagrees with the scales' shape");
-  ExpectRefused(q4, [](nlohmann::json* h) {
-    auto q = Quantization(*h);
-    q.erase("layers.1.mlp.fc2.weight");  // then it must be a float tensor, and is not
-    SetQuantization(h, q);
-  }, "quantized data without its metadata entry");
+  ExpectRefused(
+      q4, [](nlohmann::json* h) { h->erase("layers.0.attn.qkv.weight.scales"); }, "missing scales");
+  ExpectRefused(
+      q4, [](nlohmann::json* h) { (*h)["layers.0.attn.qkv.weight"]["dtype"] = "I8"; },
+      "4-bit data must be U8");
+  ExpectRefused(
+      q4, [](nlohmann::json* h) { (*h)["tok_emb.weight"]["dtype"] = "U8"; },
+      "8-bit data must be I8");
+  ExpectRefused(
+      q4, [](nlohmann::json* h) { (*h)["__metadata__"]["quantization"] = "{not json"; },
+      "quantization metadata not JSON");
+  ExpectRefused(
+      q4,
+      [](nlohmann::json* h) {
+        auto q = Quantization(*h);
+        q["layers.0.mlp.fc1.weight"] = "q3";
+        SetQuantization(h, q);
+      },
+      "unknown format");
+  ExpectRefused(
+      q4,
+      [](nlohmann::json* h) {
+        auto q = Quantization(*h);
+        q["ln_f.weight"] = "q8";
+        SetQuantization(h, q);
+      },
+      "a norm cannot be quantized");
+  ExpectRefused(
+      q4,
+      [](nlohmann::json* h) {
+        auto q = Quantization(*h);
+        q["layers.0.mlp.fc1.weight"] = "q4g64";  // stored with 32-column groups
+        SetQuantization(h, q);
+      },
+      "group size disagrees with the scales' shape");
+  ExpectRefused(
+      q4,
+      [](nlohmann::json* h) {
+        auto q = Quantization(*h);
+        q.erase("layers.1.mlp.fc2.weight");  // then it must be a float tensor, and is not
+        SetQuantization(h, q);
+      },
+      "quantized data without its metadata entry");
 }
 
 TEST(QuantizeTest, NonFiniteScalesAreRefused) {

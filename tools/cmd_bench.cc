@@ -29,7 +29,9 @@ double Quantile(std::vector<float> v, double q) {
 }
 
 nlohmann::json Quantiles(const std::vector<float>& v) {
-  return {{"p50", Quantile(v, 0.5)}, {"p95", Quantile(v, 0.95)}, {"p99", Quantile(v, 0.99)},
+  return {{"p50", Quantile(v, 0.5)},
+          {"p95", Quantile(v, 0.95)},
+          {"p99", Quantile(v, 0.99)},
           {"p999", Quantile(v, 0.999)}};
 }
 
@@ -102,7 +104,8 @@ void AddBenchCommand(CLI::App* app) {
   cmd->add_option("--shape", a->shape, "Model alone with random weights: S1, S2, S3 or S4");
   cmd->add_option("--weights", a->weights, "--shape: f32, q8, q4g32 or q4g64");
   cmd->add_option("--threads", a->threads, "--shape: threads for scenario (c)");
-  cmd->add_option("--iterations", a->iterations, "--shape: iterations of (a) and (b) (0 = default)");
+  cmd->add_option("--iterations", a->iterations,
+                  "--shape: iterations of (a) and (b) (0 = default)");
   cmd->add_option("--save-model", a->save_model,
                   "--shape: keep the random float model at this path (for compare_torch.py)");
   cmd->add_flag("--json", a->json, "Print one JSON object");
@@ -120,11 +123,15 @@ void AddBenchCommand(CLI::App* app) {
       o.model_path = a->save_model;
       std::vector<ScenarioTiming> timings;
       CheckOrDie(BenchModelShape(o, &timings), "bench --shape");
-      nlohmann::json out = {{"shape", a->shape}, {"weights", a->weights}, {"threads", a->threads},
+      nlohmann::json out = {{"shape", a->shape},
+                            {"weights", a->weights},
+                            {"threads", a->threads},
                             {"scenarios", nlohmann::json::object()}};
       for (const ScenarioTiming& t : timings) {
-        out["scenarios"][t.name] = {{"what", t.what}, {"iterations", t.iterations},
-                                    {"p50_us", t.p50_us}, {"p95_us", t.p95_us},
+        out["scenarios"][t.name] = {{"what", t.what},
+                                    {"iterations", t.iterations},
+                                    {"p50_us", t.p50_us},
+                                    {"p95_us", t.p95_us},
                                     {"mean_us", t.mean_us}};
         if (!a->json) {
           std::printf("%s %s %d thread(s) (%s) %-48s P50 %10.1f us  P95 %10.1f us  (%d runs)\n",
@@ -150,19 +157,21 @@ void AddBenchCommand(CLI::App* app) {
     StageSamples s;
     CheckOrDie(TypeAndTime(*engine, text, a->suggestions, a->decisions, &s), "bench");
     const auto [rss_kb, hwm_kb] = ResidentKb();
-    nlohmann::json out = {
-        {"text", a->text},
-        {"model", engine->info().model_path},
-        {"scorer", engine->info().scorer},
-        {"decisions", s.total.size()},
-        {"cold_start_ms", cold_ms},
-        {"rss_mb", rss_kb / 1024.0},
-        {"peak_rss_mb", hwm_kb / 1024.0},
-        {"decision_us", Quantiles(s.total)},
-        {"wall_us", Quantiles(s.wall)},
-        {"stages_us",
-         {{"features", Quantiles(s.features)}, {"candidates", Quantiles(s.candidates)},
-          {"model", Quantiles(s.model)}, {"heads", Quantiles(s.heads)}, {"post", Quantiles(s.post)}}}};
+    nlohmann::json out = {{"text", a->text},
+                          {"model", engine->info().model_path},
+                          {"scorer", engine->info().scorer},
+                          {"decisions", s.total.size()},
+                          {"cold_start_ms", cold_ms},
+                          {"rss_mb", rss_kb / 1024.0},
+                          {"peak_rss_mb", hwm_kb / 1024.0},
+                          {"decision_us", Quantiles(s.total)},
+                          {"wall_us", Quantiles(s.wall)},
+                          {"stages_us",
+                           {{"features", Quantiles(s.features)},
+                            {"candidates", Quantiles(s.candidates)},
+                            {"model", Quantiles(s.model)},
+                            {"heads", Quantiles(s.heads)},
+                            {"post", Quantiles(s.post)}}}};
     if (!a->no_scaling) {
       out["candidate_scaling"] = nlohmann::json::array();
       for (const int n : {1, 8, 64, 200}) {
@@ -170,8 +179,11 @@ void AddBenchCommand(CLI::App* app) {
         flags.max_candidates = n;
         auto e = flags.OpenOrDie();
         StageSamples sc;
-        CheckOrDie(TypeAndTime(*e, text, std::min(a->suggestions, n), std::max<size_t>(a->decisions / 2, 1000), &sc), "bench");
-        out["candidate_scaling"].push_back({{"max_candidates", n}, {"decision_us", Quantiles(sc.total)}});
+        CheckOrDie(TypeAndTime(*e, text, std::min(a->suggestions, n),
+                               std::max<size_t>(a->decisions / 2, 1000), &sc),
+                   "bench");
+        out["candidate_scaling"].push_back(
+            {{"max_candidates", n}, {"decision_us", Quantiles(sc.total)}});
       }
     }
     if (!a->plot.empty()) {
@@ -179,7 +191,8 @@ void AddBenchCommand(CLI::App* app) {
       nlohmann::json plot = out;
       plot["samples_us"] = s.total;
       std::ofstream(data) << plot.dump();
-      const std::string command = "/usr/bin/python3 " KEYDECIDE_SOURCE_DIR "/bench/plot_bench.py '" +
+      const std::string command = "/usr/bin/python3 " KEYDECIDE_SOURCE_DIR
+                                  "/bench/plot_bench.py '" +
                                   data + "' '" + a->plot + "'";
       if (std::system(command.c_str()) != 0) {
         std::fprintf(stderr, "bench: plotting failed (%s)\n", command.c_str());
@@ -206,8 +219,9 @@ void AddBenchCommand(CLI::App* app) {
     row("post", s.post);
     if (out.contains("candidate_scaling")) {
       for (const auto& c : out["candidate_scaling"]) {
-        std::printf("  max_candidates %3d: P50 %8.1f  P95 %8.1f us\n", c["max_candidates"].get<int>(),
-                    c["decision_us"]["p50"].get<double>(), c["decision_us"]["p95"].get<double>());
+        std::printf("  max_candidates %3d: P50 %8.1f  P95 %8.1f us\n",
+                    c["max_candidates"].get<int>(), c["decision_us"]["p50"].get<double>(),
+                    c["decision_us"]["p95"].get<double>());
       }
     }
   });

@@ -84,12 +84,13 @@ void AddQuantizeCommand(CLI::App* app) {
           {"intent", r.Rate(r.intent, r.decisions)},
           {"max_score_error", r.max_score_error},
           {"mean_score_error", r.scores_compared ? r.sum_score_error / r.scores_compared : 0.0}};
-      std::printf("agreement with %s over %llu decisions: ranking top-1 %.4f, popup %.4f, "
-                  "autocorrect %.4f, intent %.4f; score error max %.4f mean %.5f\n",
-                  a->input.c_str(), static_cast<unsigned long long>(r.decisions),
-                  r.Rate(r.ranking_top1, r.ranked), r.Rate(r.popup, r.decisions),
-                  r.Rate(r.autocorrect, r.decisions), r.Rate(r.intent, r.decisions),
-                  r.max_score_error, report["agreement"]["mean_score_error"].get<double>());
+      std::printf(
+          "agreement with %s over %llu decisions: ranking top-1 %.4f, popup %.4f, "
+          "autocorrect %.4f, intent %.4f; score error max %.4f mean %.5f\n",
+          a->input.c_str(), static_cast<unsigned long long>(r.decisions),
+          r.Rate(r.ranking_top1, r.ranked), r.Rate(r.popup, r.decisions),
+          r.Rate(r.autocorrect, r.decisions), r.Rate(r.intent, r.decisions), r.max_score_error,
+          report["agreement"]["mean_score_error"].get<double>());
     }
     if (!a->report.empty()) {
       std::ofstream out(a->report);

@@ -19,7 +19,8 @@ namespace {
 using kernels::WeightFormat;
 
 bool IsQuantizable(const std::string& name) {
-  static const std::regex kLayerWeight(R"(layers\.\d+\.(attn\.qkv|attn\.out|mlp\.fc1|mlp\.fc2)\.weight)");
+  static const std::regex kLayerWeight(
+      R"(layers\.\d+\.(attn\.qkv|attn\.out|mlp\.fc1|mlp\.fc2)\.weight)");
   return name == "tok_emb.weight" || std::regex_match(name, kLayerWeight);
 }
 
@@ -58,7 +59,9 @@ void Store(const std::string& name, const std::vector<int64_t>& shape, const Wei
     out->push_back({name + ".scales", "F32", {shape[0], 1}, Bytes(v.scales, rows)});
   } else {
     out->push_back({name, "U8", {shape[0], shape[1] / 2}, Bytes(v.q4, rows * v.bytes_per_row())});
-    out->push_back({name + ".scales", "F32", {shape[0], shape[1] / v.group},
+    out->push_back({name + ".scales",
+                    "F32",
+                    {shape[0], shape[1] / v.group},
                     Bytes(v.scales, rows * v.scales_per_row())});
   }
 }

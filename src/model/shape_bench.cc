@@ -31,12 +31,18 @@ Status WriteRandomModel(const ModelShape& shape, uint32_t seed, const std::strin
   const int64_t d = shape.d_model, ff = 4 * shape.d_model, max_len = 64;
   const int64_t words = shape.vocab - ModelConfig::kWordOffset;
   std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
-      {"tok_emb.weight", {shape.vocab, d}}, {"pos_emb.weight", {max_len, d}},
-      {"ivl_emb.weight", {8, d}},           {"bs_emb.weight", {2, d}},
-      {"ln_f.weight", {d}},                 {"ln_f.bias", {d}},
-      {"heads.popup.weight", {1, d}},       {"heads.popup.bias", {1}},
-      {"heads.autocorrect.weight", {1, d}}, {"heads.autocorrect.bias", {1}},
-      {"heads.intent.weight", {4, d}},      {"heads.intent.bias", {4}}};
+      {"tok_emb.weight", {shape.vocab, d}},
+      {"pos_emb.weight", {max_len, d}},
+      {"ivl_emb.weight", {8, d}},
+      {"bs_emb.weight", {2, d}},
+      {"ln_f.weight", {d}},
+      {"ln_f.bias", {d}},
+      {"heads.popup.weight", {1, d}},
+      {"heads.popup.bias", {1}},
+      {"heads.autocorrect.weight", {1, d}},
+      {"heads.autocorrect.bias", {1}},
+      {"heads.intent.weight", {4, d}},
+      {"heads.intent.bias", {4}}};
   for (int i = 0; i < shape.n_layers; ++i) {
     const std::string p = "layers." + std::to_string(i) + ".";
     for (const char* n : {"ln1", "ln2"}) {
@@ -64,9 +70,12 @@ Status WriteRandomModel(const ModelShape& shape, uint32_t seed, const std::strin
     for (float& x : v) x = norm_weight ? 1.0f + 0.1f * normal(rng) : scale * normal(rng);
     out.push_back({name, "F32", dims, std::string(reinterpret_cast<const char*>(v.data()), n * 4)});
   }
-  nlohmann::json config = {{"n_layers", shape.n_layers}, {"d_model", d},
-                           {"n_heads", shape.n_heads},   {"d_ff", ff},
-                           {"max_len", max_len},         {"vocab_size", shape.vocab},
+  nlohmann::json config = {{"n_layers", shape.n_layers},
+                           {"d_model", d},
+                           {"n_heads", shape.n_heads},
+                           {"d_ff", ff},
+                           {"max_len", max_len},
+                           {"vocab_size", shape.vocab},
                            {"word_offset", ModelConfig::kWordOffset},
                            {"n_interval_buckets", 8},
                            {"interval_edges_ms", {60, 100, 150, 220, 350, 600}},
@@ -105,11 +114,16 @@ std::vector<TokenInput> RandomTokens(int n, int vocab, std::mt19937* rng) {
 }  // namespace
 
 Status StandardShape(const std::string& name, ModelShape* out) {
-  if (name == "S1") *out = {"S1", 4, 256, 4, 5000};
-  else if (name == "S2") *out = {"S2", 6, 256, 4, 5000};
-  else if (name == "S3") *out = {"S3", 8, 384, 6, 8000};
-  else if (name == "S4") *out = {"S4", 8, 768, 12, 16000};
-  else return Status::InvalidArgument("unknown shape '" + name + "' (S1, S2, S3, S4)");
+  if (name == "S1")
+    *out = {"S1", 4, 256, 4, 5000};
+  else if (name == "S2")
+    *out = {"S2", 6, 256, 4, 5000};
+  else if (name == "S3")
+    *out = {"S3", 8, 384, 6, 8000};
+  else if (name == "S4")
+    *out = {"S4", 8, 768, 12, 16000};
+  else
+    return Status::InvalidArgument("unknown shape '" + name + "' (S1, S2, S3, S4)");
   return Status::OK();
 }
 
@@ -151,7 +165,8 @@ Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* 
   // One forward of `tokens` plus the last position's word logits, on the caller's buffers.
   struct Buffers {
     explicit Buffers(const ModelConfig& config)
-        : cache(config), y(static_cast<size_t>(config.max_len) * config.d_model),
+        : cache(config),
+          y(static_cast<size_t>(config.max_len) * config.d_model),
           logits(config.n_words()) {}
     KvCache cache;
     std::vector<float> y, logits;
@@ -169,11 +184,24 @@ Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* 
   Buffers buffers(c);
   const auto tokens = RandomTokens(kSequence, c.vocab_size, &rng);
 
-  ScenarioTiming a{"a", "one 32-token forward + word logits", o.iterations ? o.iterations : (big ? 40 : 300), {}, 0, 0, 0};
+  ScenarioTiming a{"a",
+                   "one 32-token forward + word logits",
+                   o.iterations ? o.iterations : (big ? 40 : 300),
+                   {},
+                   0,
+                   0,
+                   0};
   for (int i = 0; i < 3; ++i) forward(tokens, &buffers);  // warm-up
-  for (int i = 0; i < a.iterations; ++i) a.times_us.push_back(time_us([&] { forward(tokens, &buffers); }));
+  for (int i = 0; i < a.iterations; ++i)
+    a.times_us.push_back(time_us([&] { forward(tokens, &buffers); }));
 
-  ScenarioTiming b{"b", "one decode step with 31 cached + word logits", o.iterations ? o.iterations : (big ? 300 : 3000), {}, 0, 0, 0};
+  ScenarioTiming b{"b",
+                   "one decode step with 31 cached + word logits",
+                   o.iterations ? o.iterations : (big ? 300 : 3000),
+                   {},
+                   0,
+                   0,
+                   0};
   forward(tokens, &buffers);
   for (int i = 0; i < b.iterations + 10; ++i) {
     buffers.cache.Truncate(kSequence - 1);
@@ -184,9 +212,16 @@ Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* 
     if (i >= 10) b.times_us.push_back(t);  // the first ten warm up
   }
 
-  ScenarioTiming cs{"c", "64 sequences x 32 tokens (forward + last logits each)", o.iterations ? std::max(1, o.iterations / 100) : (big ? 2 : 8), {}, 0, 0, 0};
+  ScenarioTiming cs{"c",
+                    "64 sequences x 32 tokens (forward + last logits each)",
+                    o.iterations ? std::max(1, o.iterations / 100) : (big ? 2 : 8),
+                    {},
+                    0,
+                    0,
+                    0};
   std::vector<std::vector<TokenInput>> sequences;
-  for (int s = 0; s < kSequences; ++s) sequences.push_back(RandomTokens(kSequence, c.vocab_size, &rng));
+  for (int s = 0; s < kSequences; ++s)
+    sequences.push_back(RandomTokens(kSequence, c.vocab_size, &rng));
   std::vector<std::unique_ptr<Buffers>> per_thread;
   for (int t = 0; t < o.threads; ++t) per_thread.push_back(std::make_unique<Buffers>(c));
   auto run_all = [&] {

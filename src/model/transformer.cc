@@ -112,7 +112,8 @@ Status ReadWeight(const SafetensorsFile& f, const std::string& name, int64_t row
   for (size_t i = 0; i < scales->data.size(); i += 4) {
     float x;
     std::memcpy(&x, scales->data.data() + i, 4);
-    if (!std::isfinite(x)) return Status::InvalidArgument("tensor '" + scales_name + "' has NaN or Inf");
+    if (!std::isfinite(x))
+      return Status::InvalidArgument("tensor '" + scales_name + "' has NaN or Inf");
   }
   *out = WeightMatrix::View(stored.format, static_cast<int>(rows), static_cast<int>(cols),
                             stored.group, data->data.data(), scales->data.data());
@@ -148,7 +149,8 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
     return Status::InvalidArgument("not a keydecide model (metadata 'format')");
   }
   if (f.Metadata("format_version") != "1") {
-    return Status::NotSupported("model format version '" + std::string(f.Metadata("format_version")) + "'");
+    return Status::NotSupported("model format version '" +
+                                std::string(f.Metadata("format_version")) + "'");
   }
   std::unique_ptr<Transformer> m(new Transformer());
   m->file_ = file;
@@ -185,9 +187,11 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
   std::map<std::string, StoredFormat, std::less<>> stored;
   if (const std::string_view q = f.Metadata("quantization"); !q.empty()) {
     const nlohmann::json j = nlohmann::json::parse(q, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object()) return Status::InvalidArgument("metadata 'quantization' is not a JSON object");
+    if (!j.is_object())
+      return Status::InvalidArgument("metadata 'quantization' is not a JSON object");
     for (const auto& [name, spec] : j.items()) {
-      if (!spec.is_string()) return Status::InvalidArgument("quantization of '" + name + "' is not a string");
+      if (!spec.is_string())
+        return Status::InvalidArgument("quantization of '" + name + "' is not a string");
       KD_RETURN_IF_ERROR(ParseFormat(spec.get<std::string>(), &stored[name]).Annotated(name));
     }
   }
@@ -219,7 +223,8 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
   KD_RETURN_IF_ERROR(weight("tok_emb.weight", c.vocab_size, d, &m->tok_emb_));
   m->word_rows_ = kernels::SliceRows(m->tok_emb_.view(), ModelConfig::kWordOffset, c.n_words());
   KD_RETURN_IF_ERROR(ReadTensor(f, "pos_emb.weight", {c.max_len, d}, &m->pos_emb_));
-  KD_RETURN_IF_ERROR(ReadTensor(f, "ivl_emb.weight", {ModelConfig::kIntervalBuckets, d}, &m->ivl_emb_));
+  KD_RETURN_IF_ERROR(
+      ReadTensor(f, "ivl_emb.weight", {ModelConfig::kIntervalBuckets, d}, &m->ivl_emb_));
   KD_RETURN_IF_ERROR(ReadTensor(f, "bs_emb.weight", {2, d}, &m->bs_emb_));
   m->layers_.resize(c.n_layers);
   for (int i = 0; i < c.n_layers; ++i) {
@@ -235,7 +240,8 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
   KD_RETURN_IF_ERROR(norm("ln_f", &m->ln_f_));
   KD_RETURN_IF_ERROR(head("heads.popup", 1, &m->popup_));
   KD_RETURN_IF_ERROR(head("heads.autocorrect", 1, &m->autocorrect_));
-  KD_RETURN_IF_ERROR(head("heads.intent", static_cast<int64_t>(c.intent_labels.size()), &m->intent_));
+  KD_RETURN_IF_ERROR(
+      head("heads.intent", static_cast<int64_t>(c.intent_labels.size()), &m->intent_));
   if (!stored.empty()) {  // norms, heads and embeddings other than tok_emb stay fp32
     return Status::InvalidArgument("quantization names '" + stored.begin()->first +
                                    "', which is not a quantizable weight");

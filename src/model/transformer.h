@@ -36,7 +36,8 @@ class Transformer {
   // names, shapes and dtypes. F16/F32 weights are widened to fp32 copies; quantized ones
   // (metadata "quantization", docs/MODEL.md) are used in place, so `file` is kept open.
   // InvalidArgument/Corruption/NotSupported naming the first problem.
-  static Status Load(std::shared_ptr<const SafetensorsFile> file, std::unique_ptr<Transformer>* out);
+  static Status Load(std::shared_ptr<const SafetensorsFile> file,
+                     std::unique_ptr<Transformer>* out);
   static Status Open(const std::string& path, std::unique_ptr<Transformer>* out);
 
   const ModelConfig& config() const { return config_; }
@@ -76,9 +77,9 @@ class Transformer {
   void WordLogits(const float* y, float* logits) const;  // all [n_words]
   // The first n words' logits [n] (the vocabulary is in frequency order). REQUIRES: n <= n_words.
   void WordLogits(const float* y, int n, float* logits) const;
-  float Popup(const float* y) const;                      // probability
-  float Autocorrect(const float* y) const;                // probability
-  void Intent(const float* y, float* probs) const;        // [intent_labels.size()]
+  float Popup(const float* y) const;                // probability
+  float Autocorrect(const float* y) const;          // probability
+  void Intent(const float* y, float* probs) const;  // [intent_labels.size()]
 
  private:
   struct Linear {  // y = W x + b, W [out, in]
@@ -104,8 +105,8 @@ class Transformer {
   std::shared_ptr<const SafetensorsFile> file_;  // quantized weights point into it
   ModelConfig config_;
   std::string weight_format_;
-  WeightMatrix tok_emb_;                      // [vocab, d_model], tied with the word logits
-  kernels::WeightView word_rows_;             // tok_emb_ from row kWordOffset on
+  WeightMatrix tok_emb_;                           // [vocab, d_model], tied with the word logits
+  kernels::WeightView word_rows_;                  // tok_emb_ from row kWordOffset on
   std::vector<float> pos_emb_, ivl_emb_, bs_emb_;  // [rows, d_model]
   std::vector<Layer> layers_;
   Norm ln_f_;

@@ -40,8 +40,8 @@ WeightMatrix WeightMatrix::Quantize(const float* w, int rows, int cols, WeightFo
     m.q4_.resize(rows * bytes);
     m.scales_.resize(rows * per_row);
     for (int r = 0; r < rows; ++r) {
-      kernels::QuantizeRowQ4(w + static_cast<size_t>(r) * cols, cols, group, &m.scales_[r * per_row],
-                             &m.q4_[r * bytes]);
+      kernels::QuantizeRowQ4(w + static_cast<size_t>(r) * cols, cols, group,
+                             &m.scales_[r * per_row], &m.q4_[r * bytes]);
     }
     m.view_.q4 = m.q4_.data();
   }

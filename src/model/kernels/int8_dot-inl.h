@@ -43,12 +43,14 @@ HWY_INLINE float DotI8F32(const int8_t* w, const float* x, int n) {
   auto a = hn::Zero(df), b = hn::Zero(df);
   int i = 0;
   for (; i + 2 * N <= n; i += 2 * N) {
-    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i), a);
+    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i),
+                   a);
     b = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i + N))),
                    hn::LoadU(df, x + i + N), b);
   }
   for (; i + N <= n; i += N) {
-    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i), a);
+    a = hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, w + i))), hn::LoadU(df, x + i),
+                   a);
   }
   float sum = hn::GetLane(hn::SumOfLanes(df, hn::Add(a, b)));
   for (; i < n; ++i) sum += static_cast<float>(w[i]) * x[i];

@@ -11,25 +11,34 @@ namespace keydecide::kernels {
 
 void MatVec(const WeightView& w, const float* x, const float* bias, float* y) {
   switch (w.format) {
-    case WeightFormat::kF32: return MatVecF32(w, x, bias, y);
-    case WeightFormat::kQ8: return MatVecQ8(w, x, bias, y);
-    case WeightFormat::kQ4: return MatVecQ4(w, x, bias, y);
+    case WeightFormat::kF32:
+      return MatVecF32(w, x, bias, y);
+    case WeightFormat::kQ8:
+      return MatVecQ8(w, x, bias, y);
+    case WeightFormat::kQ4:
+      return MatVecQ4(w, x, bias, y);
   }
 }
 
 void MatMul(const WeightView& w, const float* x, int n, const float* bias, float* y) {
   switch (w.format) {
-    case WeightFormat::kF32: return MatMulF32(w, x, n, bias, y);
-    case WeightFormat::kQ8: return MatMulQ8(w, x, n, bias, y);
-    case WeightFormat::kQ4: return MatMulQ4(w, x, n, bias, y);
+    case WeightFormat::kF32:
+      return MatMulF32(w, x, n, bias, y);
+    case WeightFormat::kQ8:
+      return MatMulQ8(w, x, n, bias, y);
+    case WeightFormat::kQ4:
+      return MatMulQ4(w, x, n, bias, y);
   }
 }
 
 void RowDots(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
   switch (w.format) {
-    case WeightFormat::kF32: return RowDotsF32(w, rows, x, out);
-    case WeightFormat::kQ8: return RowDotsQ8(w, rows, x, out);
-    case WeightFormat::kQ4: return RowDotsQ4(w, rows, x, out);
+    case WeightFormat::kF32:
+      return RowDotsF32(w, rows, x, out);
+    case WeightFormat::kQ8:
+      return RowDotsQ8(w, rows, x, out);
+    case WeightFormat::kQ4:
+      return RowDotsQ4(w, rows, x, out);
   }
 }
 
@@ -102,7 +111,8 @@ static float RowDot(const WeightView& w, int row, const float* x, const int8_t* 
         }
       }
       double sum = 0;
-      for (size_t g = 0; g < group_acc.size(); ++g) sum += static_cast<double>(group_acc[g]) * scales[g];
+      for (size_t g = 0; g < group_acc.size(); ++g)
+        sum += static_cast<double>(group_acc[g]) * scales[g];
       return static_cast<float>(sum * sx);
     }
   }

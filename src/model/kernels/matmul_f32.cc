@@ -84,8 +84,8 @@ void MatVecF32(const WeightView& w, const float* x, const float* bias, float* y)
 // Row by row of x: the weights of one matrix stay in L2 across the rows.
 void MatMulF32(const WeightView& w, const float* x, int n, const float* bias, float* y) {
   for (int t = 0; t < n; ++t) {
-    HWY_DYNAMIC_DISPATCH(MatVecImpl)(w, x + static_cast<size_t>(t) * w.cols, bias,
-                                     y + static_cast<size_t>(t) * w.rows);
+    HWY_DYNAMIC_DISPATCH(MatVecImpl)
+    (w, x + static_cast<size_t>(t) * w.cols, bias, y + static_cast<size_t>(t) * w.rows);
   }
 }
 void RowDotsF32(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {

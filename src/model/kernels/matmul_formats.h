@@ -11,11 +11,10 @@
 
 namespace keydecide::kernels {
 
-#define KD_DECLARE_MATRIX_KERNELS(Suffix)                                                    \
-  void MatVec##Suffix(const WeightView& w, const float* x, const float* bias, float* y);     \
-  void MatMul##Suffix(const WeightView& w, const float* x, int n, const float* bias,          \
-                      float* y);                                                              \
-  void RowDots##Suffix(const WeightView& w, std::span<const int32_t> rows, const float* x,   \
+#define KD_DECLARE_MATRIX_KERNELS(Suffix)                                                       \
+  void MatVec##Suffix(const WeightView& w, const float* x, const float* bias, float* y);        \
+  void MatMul##Suffix(const WeightView& w, const float* x, int n, const float* bias, float* y); \
+  void RowDots##Suffix(const WeightView& w, std::span<const int32_t> rows, const float* x,      \
                        float* out);
 
 KD_DECLARE_MATRIX_KERNELS(F32)

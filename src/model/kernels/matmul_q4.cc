@@ -95,7 +95,8 @@ KD_VNNI void Rows4Vnni(const WeightView& w, int r, const PreparedX& x, float* y)
                    _mm512_setzero_ps()};
   for (int k = 0; k < w.cols / 128; ++k) {
     const __m512i x0 = _mm512_load_si512(x.q + 128 * k), x1 = _mm512_load_si512(x.q + 128 * k + 64);
-    const __m512i s0 = _mm512_load_si512(x.start + 32 * k), s1 = _mm512_load_si512(x.start + 32 * k + 16);
+    const __m512i s0 = _mm512_load_si512(x.start + 32 * k),
+                  s1 = _mm512_load_si512(x.start + 32 * k + 16);
     for (int i = 0; i < 4; ++i) {
       const uint8_t* packed = w.q4 + (r + i) * bytes;
       const float* scales = w.scales + (r + i) * per_row;
@@ -167,8 +168,8 @@ void MatVecQ4(const WeightView& w, const float* x, const float* bias, float* y) 
 }
 void MatMulQ4(const WeightView& w, const float* x, int n, const float* bias, float* y) {
   for (int t = 0; t < n; ++t) {
-    HWY_DYNAMIC_DISPATCH(MatVecImpl)(w, x + static_cast<size_t>(t) * w.cols, bias,
-                                     y + static_cast<size_t>(t) * w.rows);
+    HWY_DYNAMIC_DISPATCH(MatVecImpl)
+    (w, x + static_cast<size_t>(t) * w.cols, bias, y + static_cast<size_t>(t) * w.rows);
   }
 }
 void RowDotsQ4(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {

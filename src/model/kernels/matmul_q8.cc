@@ -63,7 +63,8 @@ void MatVecGeneric(const WeightView& w, const int8_t* xq, float sx, const float*
     DotI8x4(row, row + cols, row + 2 * cols, row + 3 * cols, xq, w.cols, dots);
     for (int k = 0; k < 4; ++k) y[r + k] = static_cast<float>(dots[k]) * (sx * w.scales[r + k]);
   }
-  for (; r < w.rows; ++r) y[r] = static_cast<float>(DotI8(w.q8 + r * cols, xq, w.cols)) * (sx * w.scales[r]);
+  for (; r < w.rows; ++r)
+    y[r] = static_cast<float>(DotI8(w.q8 + r * cols, xq, w.cols)) * (sx * w.scales[r]);
   if (bias != nullptr) {
     for (r = 0; r < w.rows; ++r) y[r] += bias[r];
   }
@@ -113,7 +114,8 @@ KD_VNNI void Rows4Vnni(const WeightView& w, int r, const uint8_t* xu, float sx, 
   }
   if (cols % 64) Rows4Chunk(p, cols, full, TailMask(cols), _mm512_load_si512(xu + 64 * full), a);
   __m128i s = Sum4(a[0], a[1], a[2], a[3]);
-  s = _mm_sub_epi32(s, _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7));
+  s = _mm_sub_epi32(
+      s, _mm_slli_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w.row_sums + r)), 7));
   const __m128 scale = _mm_mul_ps(_mm_loadu_ps(w.scales + r), _mm_set1_ps(sx));
   _mm_storeu_ps(y, _mm_mul_ps(_mm_cvtepi32_ps(s), scale));
 }
@@ -134,8 +136,8 @@ KD_VNNI float Row1Vnni(const WeightView& w, int r, const uint8_t* xu, float sx) 
 }
 
 // acc[t][i] += xu[t] . row i over chunk k, for 4 activation rows and 4 weight rows.
-KD_VNNI void Tile4x4Chunk(const int8_t* p, int cols, int k, __mmask64 m,
-                          const uint8_t* const xu[4], __m512i (*acc)[4]) {
+KD_VNNI void Tile4x4Chunk(const int8_t* p, int cols, int k, __mmask64 m, const uint8_t* const xu[4],
+                          __m512i (*acc)[4]) {
   const __m512i w0 = _mm512_maskz_loadu_epi8(m, p + 64 * k);
   const __m512i w1 = _mm512_maskz_loadu_epi8(m, p + cols + 64 * k);
   const __m512i w2 = _mm512_maskz_loadu_epi8(m, p + 2 * cols + 64 * k);
@@ -151,8 +153,8 @@ KD_VNNI void Tile4x4Chunk(const int8_t* p, int cols, int k, __mmask64 m,
 
 // y [4, w.rows] for four activation rows at once: each weight chunk loaded once serves
 // all four (4 x 4 accumulators).
-KD_VNNI void Tile4x4Vnni(const WeightView& w, int r, const uint8_t* const xu[4],
-                         const float sx[4], float* const y[4]) {
+KD_VNNI void Tile4x4Vnni(const WeightView& w, int r, const uint8_t* const xu[4], const float sx[4],
+                         float* const y[4]) {
   const int cols = w.cols, full = cols / 64;
   const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
   __m512i acc[4][4];
@@ -206,7 +208,8 @@ KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float*
     const int rows_x = std::min(group, n - t0);
     float sx[kMaxGroup];
     for (int i = 0; i < rows_x; ++i) {
-      sx[i] = QuantizeOffset(x + static_cast<size_t>(t0 + i) * w.cols, w.cols, scratch + i * padded);
+      sx[i] =
+          QuantizeOffset(x + static_cast<size_t>(t0 + i) * w.cols, w.cols, scratch + i * padded);
     }
     auto xrow = [&](int i) -> const uint8_t* { return scratch + i * padded; };
     auto yrow = [&](int i) { return y + static_cast<size_t>(t0 + i) * w.rows; };

@@ -42,7 +42,8 @@ void AddToImpl(const float* y, int n, float* x) {
   const DF d;
   const int N = static_cast<int>(hn::Lanes(d));
   int i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::Add(hn::LoadU(d, x + i), hn::LoadU(d, y + i)), d, x + i);
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::Add(hn::LoadU(d, x + i), hn::LoadU(d, y + i)), d, x + i);
   for (; i < n; ++i) x[i] += y[i];
 }
 
@@ -124,9 +125,10 @@ void SoftmaxImpl(int n, float* x) {
   for (; i < n; ++i) x[i] *= inv;
 }
 
-void AttendHeadImpl(const float* q, const float* k, const float* v, int stride, int n,
-                    int head_dim, float scale, float* scores, float* out) {
-  for (int j = 0; j < n; ++j) scores[j] = DotImpl(q, k + static_cast<size_t>(j) * stride, head_dim) * scale;
+void AttendHeadImpl(const float* q, const float* k, const float* v, int stride, int n, int head_dim,
+                    float scale, float* scores, float* out) {
+  for (int j = 0; j < n; ++j)
+    scores[j] = DotImpl(q, k + static_cast<size_t>(j) * stride, head_dim) * scale;
   SoftmaxImpl(n, scores);
   const DF d;
   const int N = static_cast<int>(hn::Lanes(d));
@@ -134,7 +136,8 @@ void AttendHeadImpl(const float* q, const float* k, const float* v, int stride, 
   for (; i + N <= head_dim; i += N) {
     auto acc = hn::Zero(d);
     for (int j = 0; j < n; ++j) {
-      acc = hn::MulAdd(hn::Set(d, scores[j]), hn::LoadU(d, v + static_cast<size_t>(j) * stride + i), acc);
+      acc = hn::MulAdd(hn::Set(d, scores[j]), hn::LoadU(d, v + static_cast<size_t>(j) * stride + i),
+                       acc);
     }
     hn::StoreU(acc, d, out + i);
   }
@@ -234,7 +237,8 @@ void Softmax(int n, float* x) {
 
 void AttendHead(const float* q, const float* k, const float* v, int stride, int n, int head_dim,
                 float scale, float* scores, float* out) {
-  for (int j = 0; j < n; ++j) scores[j] = Dot(q, k + static_cast<size_t>(j) * stride, head_dim) * scale;
+  for (int j = 0; j < n; ++j)
+    scores[j] = Dot(q, k + static_cast<size_t>(j) * stride, head_dim) * scale;
   Softmax(n, scores);
   for (int i = 0; i < head_dim; ++i) {
     double acc = 0;

@@ -29,11 +29,11 @@ struct WeightView {
   WeightFormat format = WeightFormat::kF32;
   int rows = 0;
   int cols = 0;
-  int group = 0;                      // kQ4 only
-  const float* f32 = nullptr;         // kF32
-  const int8_t* q8 = nullptr;         // kQ8
-  const uint8_t* q4 = nullptr;        // kQ4
-  const float* scales = nullptr;      // kQ8: [rows]; kQ4: [rows, cols / group]
+  int group = 0;                  // kQ4 only
+  const float* f32 = nullptr;     // kF32
+  const int8_t* q8 = nullptr;     // kQ8
+  const uint8_t* q4 = nullptr;    // kQ4
+  const float* scales = nullptr;  // kQ8: [rows]; kQ4: [rows, cols / group]
   // kQ8 only, a speed-up: the sum of each row's int8 values, which the VNNI kernel needs
   // to undo its unsigned-activation offset. Null: the VNNI path is not used.
   const int32_t* row_sums = nullptr;
@@ -43,9 +43,12 @@ struct WeightView {
   }
   size_t bytes_per_row() const {
     switch (format) {
-      case WeightFormat::kF32: return static_cast<size_t>(cols) * 4;
-      case WeightFormat::kQ8: return static_cast<size_t>(cols);
-      case WeightFormat::kQ4: return static_cast<size_t>(cols) / 2;
+      case WeightFormat::kF32:
+        return static_cast<size_t>(cols) * 4;
+      case WeightFormat::kQ8:
+        return static_cast<size_t>(cols);
+      case WeightFormat::kQ4:
+        return static_cast<size_t>(cols) / 2;
     }
     return 0;
   }
