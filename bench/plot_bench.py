@@ -18,7 +18,7 @@ def main(data_path: str, png_path: str) -> None:
     hist.set_xlabel("decision latency (µs), up to P99.9")
     hist.set_ylabel("decisions")
     hist.set_title(f"{d['decisions']} decisions, {d['scorer']}")
-    names = list(d["stages_us"])
+    names = [n for n in ("features", "candidates", "model", "heads", "post") if n in d["stages_us"]]
     p50 = [d["stages_us"][n]["p50"] for n in names]
     p95 = [d["stages_us"][n]["p95"] for n in names]
     x = range(len(names))

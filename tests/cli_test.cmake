@@ -1,5 +1,5 @@
 # End-to-end test of the keydecide CLI: lexicon build, predict, replay, type (scripted),
-# info, and clear errors for a damaged lexicon. Run by ctest with -P.
+# info, quantize, bench, and clear errors for bad input. Run by ctest with -P.
 
 function(run_ok)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -61,3 +61,44 @@ foreach(bad ${WORK}/empty.kdlex ${FIXTURES}/tiny_corpus.txt /nonexistent.kdlex)
   endif()
   expect_contains("${err}" "cannot open the engine")
 endforeach()
+
+# Quantize the bundled float model (4-bit, with an agreement check on a few keystrokes) and
+# load the result; its report is JSON.
+run_ok(${KEYDECIDE} quantize ${MODELS}/en/model.safetensors ${WORK}/q4.safetensors --bits 4
+       --group 32 --text ${FIXTURES}/tiny_corpus.txt --max-chars 300 --report ${WORK}/q4.json
+       --model-dir ${MODELS})
+expect_contains("${OUT}" "agreement with")
+file(READ ${WORK}/q4.json report)
+foreach(key output_bytes relative_error ranking_top1 popup autocorrect intent max_score_error)
+  expect_contains("${report}" "\"${key}\"")
+endforeach()
+run_ok(${KEYDECIDE} info --model-dir ${MODELS} --model ${WORK}/q4.safetensors)
+expect_contains("${OUT}" "model weights:   q4g32+q8")
+
+# Benchmarks run and report what they promise (no timing is asserted).
+run_ok(${KEYDECIDE} bench --shape S1 --weights q8 --iterations 3 --json)
+foreach(key "\"a\"" "\"b\"" "\"c\"" p50_us p95_us)
+  expect_contains("${OUT}" "${key}")
+endforeach()
+run_ok(${KEYDECIDE} bench --model-dir ${MODELS} --text ${FIXTURES}/tiny_corpus.txt --decisions 300
+       --no-scaling --json --plot ${WORK}/bench.png)
+foreach(key decision_us stages_us candidates cold_start_ms rss_mb p999)
+  expect_contains("${OUT}" "${key}")
+endforeach()
+if(NOT EXISTS ${WORK}/bench.png)
+  message(FATAL_ERROR "bench --plot wrote no ${WORK}/bench.png")
+endif()
+
+# Bad input: a file that is not a model, an unknown SIMD target.
+execute_process(COMMAND ${KEYDECIDE} quantize ${FIXTURES}/tiny_corpus.txt ${WORK}/x.safetensors
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "quantize of a text file: expected exit 1, got ${rc}: ${err}")
+endif()
+expect_contains("${err}" "quantize")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env KEYDECIDE_SIMD=no-such-isa ${KEYDECIDE} info
+                --model-dir ${MODELS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "KEYDECIDE_SIMD=no-such-isa: expected exit 1, got ${rc}: ${err}")
+endif()
+expect_contains("${err}" "not available here")
