@@ -1,0 +1,426 @@
+// PinyinLattice: edges and best paths for typed pinyin, apostrophes, abbreviations, each fuzzy
+// pair, the unfinished last syllable, rejected input, and the property that every path covers the
+// typed letters exactly once, in order.
+
+#include "lexicon/pinyin_lattice.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lexicon/pinyin_syllables.h"
+
+// Build must not allocate: counted through this binary's global operator new, as in
+// allocation_test.cc.
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n == 0 ? 1 : n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void* operator new(std::size_t n) {
+  if (void* p = operator new(n, std::nothrow)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace keydecide {
+namespace {
+
+using Kind = PinyinEdgeKind;
+
+PinyinLattice::Options OptionsWith(uint8_t fuzzy, size_t max_paths = 16) {
+  PinyinLattice::Options options;
+  options.fuzzy = fuzzy;
+  options.max_paths = max_paths;
+  return options;
+}
+
+// A path as its pieces' texts joined by spaces, initials-only pieces marked with '*' and
+// prefixes at the end with '~' ("z* g~").
+std::string PathString(const PinyinLattice& lattice, size_t i) {
+  std::string out;
+  for (uint16_t e : lattice.path(i)) {
+    const PinyinEdge& edge = lattice.edges()[e];
+    if (!out.empty()) out += ' ';
+    out += edge.text;
+    if (edge.kind == Kind::kInitialOnly) out += '*';
+    if (edge.kind == Kind::kPrefixAtEnd) out += '~';
+  }
+  return out;
+}
+
+std::vector<std::string> Paths(const PinyinLattice& lattice) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < lattice.num_paths(); ++i) out.push_back(PathString(lattice, i));
+  return out;
+}
+
+std::vector<std::string> PathsOf(std::string_view typed, uint8_t fuzzy = 0, size_t max_paths = 16) {
+  PinyinLattice lattice(OptionsWith(fuzzy, max_paths));
+  EXPECT_TRUE(lattice.Build(typed).ok()) << typed;
+  return Paths(lattice);
+}
+
+bool Contains(const std::vector<std::string>& paths, std::string_view path) {
+  return std::find(paths.begin(), paths.end(), path) != paths.end();
+}
+
+// The edge [begin, end) of `kind` reading `text`, or nullptr.
+const PinyinEdge* FindEdge(const PinyinLattice& lattice, size_t begin, size_t end, Kind kind,
+                           std::string_view text) {
+  for (const PinyinEdge& edge : lattice.EdgesFrom(begin)) {
+    if (edge.end == end && edge.kind == kind && edge.text == text) return &edge;
+  }
+  return nullptr;
+}
+
+TEST(PinyinLatticeTest, XianReadsAsOneOrTwoSyllables) {
+  const auto paths = PathsOf("xian");
+  ASSERT_GE(paths.size(), 2u);
+  EXPECT_EQ(paths[0], "xian");
+  EXPECT_EQ(paths[1], "xi an");
+}
+
+TEST(PinyinLatticeTest, FanganHasBothSegmentations) {
+  const auto paths = PathsOf("fangan");
+  ASSERT_GE(paths.size(), 2u);
+  EXPECT_EQ(paths[0], "fang an");  // equal cost and length: the longer first syllable first
+  EXPECT_EQ(paths[1], "fan gan");
+}
+
+TEST(PinyinLatticeTest, ApostropheForcesBoundary) {
+  PinyinLattice lattice(OptionsWith(0));
+  ASSERT_TRUE(lattice.Build("xi'an").ok());
+  ASSERT_GT(lattice.num_paths(), 0u);
+  EXPECT_EQ(PathString(lattice, 0), "xi an");
+  EXPECT_TRUE(Contains(Paths(lattice), "xi a n~"));  // "n" may still become na, ne ...
+  for (const PinyinEdge& edge : lattice.edges()) {
+    EXPECT_FALSE(edge.begin < 2 && edge.end > 2) << edge.text;  // nothing spans the apostrophe
+  }
+  EXPECT_TRUE(lattice.EdgesFrom(2).empty());
+  // Doubled, leading and trailing apostrophes are separators too.
+  EXPECT_EQ(PathsOf("'xi''an'")[0], "xi an");
+  EXPECT_FALSE(Contains(PathsOf("'xi''an'"), "xi an~"));  // closed by the apostrophe
+  EXPECT_EQ(PathsOf("fang'an")[0], "fang an");
+  EXPECT_FALSE(Contains(PathsOf("fang'an"), "fan gan"));
+  EXPECT_EQ(PathsOf("fan'gan")[0], "fan gan");
+}
+
+TEST(PinyinLatticeTest, TrailingApostropheClosesTheLastSyllable) {
+  // "zh" at the very end is an unfinished syllable; before an apostrophe it is an initial.
+  EXPECT_EQ(PathsOf("zh"), (std::vector<std::string>{"zh~", "z* h~"}));
+  EXPECT_EQ(PathsOf("zh'"), (std::vector<std::string>{"zh*", "z* h*"}));
+}
+
+TEST(PinyinLatticeTest, WholeWords) {
+  EXPECT_EQ(PathsOf("zhongguo")[0], "zhong guo");
+  EXPECT_EQ(PathsOf("womenzou")[0], "wo men zou");
+  EXPECT_TRUE(Contains(PathsOf("womenzou"), "wo men zou"));
+}
+
+TEST(PinyinLatticeTest, Abbreviations) {
+  // zg: z as an initial, g still being typed.
+  const auto zg = PathsOf("zg");
+  ASSERT_FALSE(zg.empty());
+  EXPECT_EQ(zg[0], "z* g~");
+  // zhgg: zh and g abbreviated, the last g unfinished.
+  const auto zhgg = PathsOf("zhgg");
+  ASSERT_FALSE(zhgg.empty());
+  EXPECT_EQ(zhgg[0], "zh* g* g~");
+  EXPECT_TRUE(Contains(zhgg, "z* h* g* g~"));
+  // Mixed: a full syllable then an abbreviation.
+  EXPECT_EQ(PathsOf("zhongg")[0], "zhong g~");
+  EXPECT_TRUE(Contains(PathsOf("zgr"), "z* g* r~"));
+  EXPECT_TRUE(Contains(PathsOf("zhongguor"), "zhong guo r~"));
+  // Initials cost more than full syllables.
+  PinyinLattice lattice(OptionsWith(0));
+  ASSERT_TRUE(lattice.Build("zgr").ok());
+  const PinyinEdge* z = FindEdge(lattice, 0, 1, Kind::kInitialOnly, "z");
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(z->cost, lattice.options().initial_only_cost);
+}
+
+TEST(PinyinLatticeTest, UnfinishedLastSyllable) {
+  PinyinLattice lattice(OptionsWith(0));
+  ASSERT_TRUE(lattice.Build("zho").ok());
+  EXPECT_EQ(PathString(lattice, 0), "zho~");
+  const PinyinEdge* zho = FindEdge(lattice, 0, 3, Kind::kPrefixAtEnd, "zho");
+  ASSERT_NE(zho, nullptr);
+  EXPECT_EQ(zho->cost, lattice.options().prefix_at_end_cost);
+  EXPECT_TRUE(Contains(Paths(lattice), "zh* o"));
+
+  // "xia" is a syllable and the start of xian/xiang/xiao: both readings.
+  ASSERT_TRUE(lattice.Build("xia").ok());
+  EXPECT_NE(FindEdge(lattice, 0, 3, Kind::kFull, "xia"), nullptr);
+  EXPECT_NE(FindEdge(lattice, 0, 3, Kind::kPrefixAtEnd, "xia"), nullptr);
+  EXPECT_EQ(PathString(lattice, 0), "xia");
+  // A finished syllable that nothing extends is not a prefix.
+  ASSERT_TRUE(lattice.Build("zhuang").ok());
+  EXPECT_EQ(FindEdge(lattice, 0, 6, Kind::kPrefixAtEnd, "zhuang"), nullptr);
+  // Unfinished only at the very end: "zho" mid-input is not read.
+  ASSERT_TRUE(lattice.Build("zhoa").ok());
+  EXPECT_EQ(FindEdge(lattice, 0, 3, Kind::kPrefixAtEnd, "zho"), nullptr);
+}
+
+TEST(PinyinLatticeTest, AliasesReadAsTheCanonicalSyllable) {
+  PinyinLattice lattice(OptionsWith(0));
+  ASSERT_TRUE(lattice.Build("lue").ok());
+  const PinyinEdge* lve = FindEdge(lattice, 0, 3, Kind::kFull, "lve");
+  ASSERT_NE(lve, nullptr);
+  EXPECT_TRUE(lve->alias);
+  EXPECT_EQ(lve->cost, 0.0f);
+  EXPECT_EQ(PathString(lattice, 0), "lve");
+  ASSERT_TRUE(lattice.Build("lve").ok());
+  EXPECT_FALSE(FindEdge(lattice, 0, 3, Kind::kFull, "lve")->alias);
+}
+
+// Each fuzzy pair: off, the other reading is absent; on, it is present both ways, carries its
+// bit and the penalty, and no other pair's readings appear.
+TEST(PinyinLatticeTest, EachFuzzyPairSwitches) {
+  struct Case {
+    uint8_t bit;
+    const char* typed;
+    const char* matched;
+  };
+  const Case cases[] = {
+      {kFuzzyZZh, "zong", "zhong"},   {kFuzzyZZh, "zhi", "zi"},       {kFuzzyCCh, "ci", "chi"},
+      {kFuzzyCCh, "chuan", "cuan"},   {kFuzzySSh, "si", "shi"},       {kFuzzySSh, "shan", "san"},
+      {kFuzzyNL, "nan", "lan"},       {kFuzzyNL, "lv", "nv"},         {kFuzzyAnAng, "fan", "fang"},
+      {kFuzzyAnAng, "xiang", "xian"}, {kFuzzyEnEng, "chen", "cheng"}, {kFuzzyEnEng, "feng", "fen"},
+      {kFuzzyInIng, "xin", "xing"},   {kFuzzyInIng, "ying", "yin"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.typed);
+    const size_t n = std::string_view(c.typed).size();
+    PinyinLattice off(OptionsWith(static_cast<uint8_t>(kFuzzyAll & ~c.bit)));
+    ASSERT_TRUE(off.Build(c.typed).ok());
+    EXPECT_EQ(FindEdge(off, 0, n, Kind::kFull, c.matched), nullptr);
+
+    PinyinLattice on(OptionsWith(c.bit));
+    ASSERT_TRUE(on.Build(c.typed).ok());
+    const PinyinEdge* edge = FindEdge(on, 0, n, Kind::kFull, c.matched);
+    ASSERT_NE(edge, nullptr);
+    EXPECT_EQ(edge->fuzzy, c.bit);
+    EXPECT_EQ(edge->cost, on.options().fuzzy_cost);
+    for (const PinyinEdge& e : on.edges()) EXPECT_EQ(e.fuzzy & ~c.bit, 0) << e.text;
+    // The exact reading stays first.
+    EXPECT_EQ(PathString(on, 0), PathsOf(c.typed)[0]);
+  }
+}
+
+TEST(PinyinLatticeTest, FuzzyPairsCombineOnInitialAndFinal) {
+  PinyinLattice lattice(OptionsWith(kFuzzyZZh | kFuzzyAnAng));
+  ASSERT_TRUE(lattice.Build("zan").ok());
+  const PinyinEdge* zhang = FindEdge(lattice, 0, 3, Kind::kFull, "zhang");
+  ASSERT_NE(zhang, nullptr);
+  EXPECT_EQ(zhang->fuzzy, kFuzzyZZh | kFuzzyAnAng);
+  EXPECT_EQ(zhang->cost, 2 * lattice.options().fuzzy_cost);
+  EXPECT_NE(FindEdge(lattice, 0, 3, Kind::kFull, "zhan"), nullptr);
+  EXPECT_NE(FindEdge(lattice, 0, 3, Kind::kFull, "zang"), nullptr);
+}
+
+TEST(PinyinLatticeTest, FuzzyInitialsOnPrefixesAndAbbreviations) {
+  PinyinLattice lattice(OptionsWith(kFuzzyZZh | kFuzzyNL));
+  // The unfinished "zo" may be heading for zhong/zhou.
+  ASSERT_TRUE(lattice.Build("zo").ok());
+  const PinyinEdge* zho = FindEdge(lattice, 0, 2, Kind::kPrefixAtEnd, "zho");
+  ASSERT_NE(zho, nullptr);
+  EXPECT_EQ(zho->fuzzy, kFuzzyZZh);
+  // "z" already covers zh as an abbreviation; "zh" may mean z.
+  ASSERT_TRUE(lattice.Build("zg'").ok());
+  EXPECT_EQ(FindEdge(lattice, 0, 1, Kind::kInitialOnly, "zh"), nullptr);
+  ASSERT_TRUE(lattice.Build("zhg'").ok());
+  EXPECT_NE(FindEdge(lattice, 0, 2, Kind::kInitialOnly, "z"), nullptr);
+  ASSERT_TRUE(lattice.Build("ng'").ok());
+  EXPECT_NE(FindEdge(lattice, 0, 1, Kind::kInitialOnly, "l"), nullptr);
+  // Final pairs do not apply to unfinished syllables.
+  PinyinLattice finals(OptionsWith(kFuzzyAnAng));
+  ASSERT_TRUE(finals.Build("zhan").ok());
+  for (const PinyinEdge& e : finals.edges()) {
+    if (e.kind != Kind::kFull) {
+      EXPECT_EQ(e.fuzzy, 0) << e.text;
+    }
+  }
+}
+
+TEST(PinyinLatticeTest, RejectsBadInput) {
+  PinyinLattice lattice(OptionsWith(0));
+  ASSERT_TRUE(lattice.Build("xian").ok());
+  for (std::string_view bad : {"Xian", "xi an", "xi-an", "zhong1", "n\xc3\xbc"}) {
+    const Status status = lattice.Build(bad);
+    EXPECT_EQ(status.code(), Status::Code::kInvalidArgument) << bad;
+    EXPECT_TRUE(lattice.edges().empty());
+    EXPECT_EQ(lattice.num_paths(), 0u);
+  }
+  const std::string longest(PinyinLattice::kMaxTyped, 'a');
+  EXPECT_TRUE(lattice.Build(longest).ok());
+  EXPECT_GT(lattice.num_paths(), 0u);
+  const Status too_long = lattice.Build(longest + "a");
+  EXPECT_EQ(too_long.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(too_long.message().find("64"), std::string::npos);
+}
+
+TEST(PinyinLatticeTest, EmptyAndUnreadableInput) {
+  PinyinLattice lattice(OptionsWith(0));
+  for (std::string_view typed : {"", "'", "'''"}) {
+    ASSERT_TRUE(lattice.Build(typed).ok());
+    EXPECT_TRUE(lattice.edges().empty());
+    EXPECT_EQ(lattice.num_paths(), 0u);
+  }
+  ASSERT_TRUE(lattice.Build("iv").ok());  // no syllable starts with i or v
+  EXPECT_EQ(lattice.num_paths(), 0u);
+}
+
+TEST(PinyinLatticeTest, MaxPathsAndRanking) {
+  PinyinLattice one(OptionsWith(0, 1));
+  ASSERT_TRUE(one.Build("xian").ok());
+  EXPECT_EQ(Paths(one), std::vector<std::string>{"xian"});
+  PinyinLattice none(OptionsWith(0, 0));
+  ASSERT_TRUE(none.Build("xian").ok());
+  EXPECT_EQ(none.num_paths(), 0u);
+  PinyinLattice many(OptionsWith(kFuzzyAll, 1000));
+  EXPECT_EQ(many.options().max_paths, PinyinLattice::kMaxPaths);
+  ASSERT_TRUE(many.Build("zhongguorenmin").ok());
+  EXPECT_EQ(many.num_paths(), PinyinLattice::kMaxPaths);
+  EXPECT_EQ(PathString(many, 0), "zhong guo ren min");
+  for (size_t i = 1; i < many.num_paths(); ++i) {
+    EXPECT_LE(many.path_cost(i - 1), many.path_cost(i));
+    if (many.path_cost(i - 1) == many.path_cost(i)) {
+      EXPECT_LE(many.path(i - 1).size(), many.path(i).size());
+    }
+  }
+}
+
+TEST(PinyinLatticeTest, BuildDoesNotAllocate) {
+  // Inputs with many readings per position: every fuzzy pair on, the most paths kept.
+  const std::string inputs[] = {
+      "xian",
+      "zhongguorenmin",
+      std::string(PinyinLattice::kMaxTyped, 'a'),
+      "zhuangchuangshuangzhuangchuangshuangzhuangchuangshuangzhuangchu",
+      "zhangzhengzhingcangcengcingsangsengsinglanglenglingnanneng'ning",
+      "zhshchzhshchzhshchzhshchzhshchzhshchzhshchzhshchzhshchzhshchzhs",
+      "xianxianxianxianxianxianxianxianxianxianxianxianxianxianxianxian",
+  };
+  PinyinLattice lattice(OptionsWith(kFuzzyAll, PinyinLattice::kMaxPaths));
+  ASSERT_TRUE(pinyin::IsSyllable("a"));  // the sorted table is built on first use
+  const long before = g_allocations.load();
+  for (const std::string& typed : inputs) {
+    ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
+    EXPECT_GT(lattice.num_paths(), 0u) << typed;
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+// Every path covers the letters in order, each once, without apostrophes; its cost is the sum
+// of its edges'; paths are distinct; edges read what their kind promises.
+void CheckProperties(const PinyinLattice& lattice, std::string_view typed) {
+  std::string letters;
+  for (char c : typed) {
+    if (c != '\'') letters += c;
+  }
+  std::vector<std::vector<uint16_t>> seen;
+  for (size_t i = 0; i < lattice.num_paths(); ++i) {
+    std::string covered;
+    float cost = 0;
+    size_t pos = 0;
+    for (uint16_t e : lattice.path(i)) {
+      const PinyinEdge& edge = lattice.edges()[e];
+      while (pos < typed.size() && typed[pos] == '\'') ++pos;
+      EXPECT_EQ(edge.begin, pos) << typed;
+      covered += typed.substr(edge.begin, edge.end - edge.begin);
+      cost += edge.cost;
+      pos = edge.end;
+    }
+    EXPECT_EQ(covered, letters) << typed << ": " << PathString(lattice, i);
+    EXPECT_FLOAT_EQ(cost, lattice.path_cost(i));
+    const auto p = lattice.path(i);
+    seen.emplace_back(p.begin(), p.end());
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end()) << typed;
+  for (const PinyinEdge& edge : lattice.edges()) {
+    const std::string_view span = typed.substr(edge.begin, edge.end - edge.begin);
+    EXPECT_EQ(span.find('\''), std::string_view::npos);
+    switch (edge.kind) {
+      case Kind::kFull:
+        EXPECT_TRUE(pinyin::IsSyllable(edge.text)) << edge.text;
+        if (edge.fuzzy == 0 && !edge.alias) {
+          EXPECT_EQ(edge.text, span);
+        }
+        break;
+      case Kind::kPrefixAtEnd:
+        EXPECT_EQ(edge.end, typed.size());
+        EXPECT_TRUE(pinyin::HasLongerSyllable(edge.text)) << edge.text;
+        if (edge.fuzzy == 0) {
+          EXPECT_EQ(edge.text, span);
+        }
+        break;
+      case Kind::kInitialOnly:
+        EXPECT_TRUE(pinyin::IsInitial(edge.text)) << edge.text;
+        if (edge.fuzzy == 0) {
+          EXPECT_EQ(edge.text, span);
+        }
+        break;
+    }
+  }
+}
+
+TEST(PinyinLatticeTest, PathsReconstructTheInput) {
+  for (uint8_t fuzzy : {uint8_t{0}, uint8_t{kFuzzyAll}}) {
+    PinyinLattice lattice(OptionsWith(fuzzy, PinyinLattice::kMaxPaths));
+    for (std::string_view typed :
+         {"xian", "xi'an", "fangan", "zhongguo", "zg", "zhgg", "womenzou", "zho", "lue'nve",
+          "chuangqianmingyueguang", "'a''b'", "shishishishishishi"}) {
+      ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
+      EXPECT_GT(lattice.num_paths(), 0u) << typed;
+      CheckProperties(lattice, typed);
+    }
+    // Random strings of syllables, initials and apostrophes, up to the length cap.
+    std::mt19937 rng(6);
+    const auto syllables = pinyin::Syllables();
+    const auto initials = pinyin::Initials();
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string typed;
+      while (true) {
+        std::string piece;
+        const unsigned r = rng() % 10;
+        if (r < 6) {
+          piece = syllables[rng() % syllables.size()];
+        } else if (r < 9) {
+          piece = initials[rng() % initials.size()];
+        } else {
+          piece.assign(1, '\'');
+        }
+        if (typed.size() + piece.size() > PinyinLattice::kMaxTyped) break;
+        typed += piece;
+        if (rng() % 12 == 0) break;
+      }
+      ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
+      const bool has_letters = typed.find_first_not_of('\'') != std::string::npos;
+      EXPECT_EQ(lattice.num_paths() > 0, has_letters) << typed;
+      CheckProperties(lattice, typed);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace keydecide
