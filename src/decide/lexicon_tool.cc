@@ -6,6 +6,7 @@
 #include "base/mapped_file.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
+#include "lexicon/zh_lexicon_source.h"
 
 namespace keydecide {
 
@@ -20,29 +21,77 @@ LexiconBuilder::Options BuilderOptions(uint32_t min_count, uint32_t max_words,
   return o;
 }
 
+LexiconBuilder::Options ZhBuilderOptions(uint32_t min_count, uint32_t max_words) {
+  LexiconBuilder::Options o = BuilderOptions(min_count, max_words, "zh");
+  o.keep_all_keyed_variants = true;  // every homophone of a key
+  return o;
+}
+
+void CopyZhStats(const ZhLexiconStats& s, LexiconBuildReport* r) {
+  r->zh_words = s.words;
+  r->zh_words_added = s.words_added;
+  r->zh_skipped_no_reading = s.skipped_no_reading;
+  r->zh_skipped_long_key = s.skipped_long_key;
+  r->zh_readings_bad_syllable = s.readings_bad_syllable;
+  r->zh_malformed_lines = s.malformed_lines;
+  r->zh_errors = s.errors;
+}
+
+// Builds the Chinese lexicon's bytes from the two source files.
+Status BuildZhBytes(const LexiconBuildOptions& options, LexiconBuildReport* report,
+                    std::string* bytes) {
+  if (!options.inputs.empty()) {
+    return Status::InvalidArgument("--lang zh reads --zh-counts and --zh-readings, not --input");
+  }
+  if (options.zh_counts_path.empty() || options.zh_readings_path.empty()) {
+    return Status::InvalidArgument("--lang zh needs --zh-counts and --zh-readings");
+  }
+  std::unique_ptr<MappedFile> counts;
+  std::unique_ptr<MappedFile> readings;
+  KD_RETURN_IF_ERROR(MappedFile::Open(options.zh_counts_path, &counts));
+  KD_RETURN_IF_ERROR(MappedFile::Open(options.zh_readings_path, &readings));
+  report->input_bytes = counts->data().size() + readings->data().size();
+  LexiconBuilder builder;
+  ZhLexiconStats stats;
+  const Status added =
+      AddZhLexiconWords(counts->data(), options.zh_counts_path, readings->data(),
+                        options.zh_readings_path, options.zh_max_malformed, &builder, &stats);
+  CopyZhStats(stats, report);
+  KD_RETURN_IF_ERROR(added);
+  report->distinct_spellings = builder.distinct_spellings();
+  return builder.Finish(ZhBuilderOptions(options.min_count, options.max_words), bytes);
+}
+
 }  // namespace
 
 Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* report) {
-  if (options.inputs.empty()) return Status::InvalidArgument("no input text files");
   if (options.output_path.empty()) return Status::InvalidArgument("no output path");
   if (options.language.empty() || options.language.size() > 7) {
     return Status::InvalidArgument("language code must be 1..7 bytes");
   }
-  LexiconBuilder builder;
   *report = LexiconBuildReport();
-  for (const auto& input : options.inputs) {
-    if (!(input.weight > 0) || input.weight > 1e6) {
-      return Status::InvalidArgument("weight of " + input.path + " must be in (0, 1e6]");
-    }
-    std::unique_ptr<MappedFile> file;
-    KD_RETURN_IF_ERROR(MappedFile::Open(input.path, &file));
-    builder.AddText(file->data(), input.weight);
-    report->input_bytes += file->data().size();
-  }
   std::string bytes;
-  KD_RETURN_IF_ERROR(builder.Finish(
-      BuilderOptions(options.min_count, options.max_words, options.language), &bytes));
-  report->distinct_spellings = builder.distinct_spellings();
+  if (options.language == "zh") {
+    KD_RETURN_IF_ERROR(BuildZhBytes(options, report, &bytes));
+  } else {
+    if (!options.zh_counts_path.empty() || !options.zh_readings_path.empty()) {
+      return Status::InvalidArgument("--zh-counts and --zh-readings need --lang zh");
+    }
+    if (options.inputs.empty()) return Status::InvalidArgument("no input text files");
+    LexiconBuilder builder;
+    for (const auto& input : options.inputs) {
+      if (!(input.weight > 0) || input.weight > 1e6) {
+        return Status::InvalidArgument("weight of " + input.path + " must be in (0, 1e6]");
+      }
+      std::unique_ptr<MappedFile> file;
+      KD_RETURN_IF_ERROR(MappedFile::Open(input.path, &file));
+      builder.AddText(file->data(), input.weight);
+      report->input_bytes += file->data().size();
+    }
+    KD_RETURN_IF_ERROR(builder.Finish(
+        BuilderOptions(options.min_count, options.max_words, options.language), &bytes));
+    report->distinct_spellings = builder.distinct_spellings();
+  }
 
   const std::string tmp = options.output_path + ".tmp";
   {
@@ -63,7 +112,23 @@ Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* repo
   lexicon::Header header;
   KD_RETURN_IF_ERROR(header.DecodeFrom(bytes));
   report->words = header.entry_count;
+  report->variants = header.variant_count;
   return Status::OK();
+}
+
+Status BuildZhLexiconFromText(const std::string& counts, const std::string& readings,
+                              uint32_t min_count, std::string* bytes, LexiconBuildReport* report) {
+  LexiconBuilder builder;
+  ZhLexiconStats stats;
+  const Status added =
+      AddZhLexiconWords(counts, "counts", readings, "readings", 0, &builder, &stats);
+  if (report != nullptr) {
+    *report = LexiconBuildReport();
+    CopyZhStats(stats, report);
+    report->input_bytes = counts.size() + readings.size();
+  }
+  KD_RETURN_IF_ERROR(added);
+  return builder.Finish(ZhBuilderOptions(min_count, 100000), bytes);
 }
 
 Status BuildLexiconFromText(const std::string& text, uint32_t min_count, std::string* bytes) {

@@ -73,6 +73,19 @@ void LexiconBuilder::AddWord(std::string_view spelling, double count) {
   counts_[std::string(spelling)] += count;
 }
 
+void LexiconBuilder::AddKeyedWord(std::string_view key, std::string_view spelling, double count) {
+  constexpr std::string_view kSpace(" \t\r\n\0", 5);
+  if (key.empty() || spelling.empty() || !utf8::Validate(key).ok() ||
+      !utf8::Validate(spelling).ok() || key.find_first_of(kSpace) != std::string_view::npos ||
+      spelling.find_first_of(kSpace) != std::string_view::npos || !(count > 0) || count > 1e9) {
+    return;
+  }
+  std::string id(key);
+  id += '\0';
+  id += spelling;
+  keyed_counts_[id] += count;
+}
+
 Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
   if (options.max_words == 0) return Status::InvalidArgument("max_words is 0");
   // Group spellings by lower-cased key.
@@ -85,6 +98,16 @@ Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
     KeyInfo& info = by_key[key];
     info.count += count;
     info.spellings.emplace_back(spelling, count);
+  }
+  for (const auto& [id, weighted] : keyed_counts_) {
+    const uint64_t count = static_cast<uint64_t>(std::llround(weighted));
+    if (count == 0) continue;
+    const size_t nul = id.find('\0');
+    std::string key = id.substr(0, nul);
+    if (key.size() > lexicon::kMaxKeyBytes) continue;
+    KeyInfo& info = by_key[key];
+    info.count += count;
+    info.spellings.emplace_back(id.substr(nul + 1), count);
   }
   std::vector<KeyInfo> keys;
   for (auto& [key, info] : by_key) {
@@ -115,9 +138,10 @@ Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
     e.count = ClampCount(info.count);
     e.first_variant = static_cast<uint32_t>(variants.size());
     for (const auto& [spelling, count] : info.spellings) {
-      const bool keep = variants.size() == e.first_variant ||
+      const size_t kept = variants.size() - e.first_variant;
+      const bool keep = kept == 0 || (options.keep_all_keyed_variants && kept < 0xFFFF) ||
                         (count >= options.min_variant_share * static_cast<double>(info.count) &&
-                         variants.size() - e.first_variant < options.max_variants);
+                         kept < std::min<uint32_t>(options.max_variants, 0xFFFF));
       if (!keep) continue;
       Variant v{};
       v.count = ClampCount(count);

@@ -20,6 +20,10 @@ class LexiconBuilder {
     uint32_t max_words = 100000;  // keep the most frequent keys
     uint32_t max_variants = 4;    // spellings kept per key ("us", "US", "Us")
     double min_variant_share = 0.05;  // rarer spellings are dropped but still counted
+    // Set for pinyin-keyed (Chinese) lexicons: every spelling added with AddKeyedWord is kept
+    // as a variant of its key (homophones: "shiyan" -> 实验, 试验, 实验室...), whatever
+    // max_variants and min_variant_share say (up to 65535 per key).
+    bool keep_all_keyed_variants = false;
     std::string language = "en";
   };
 
@@ -31,7 +35,14 @@ class LexiconBuilder {
   // or when count is not in (0, 1e9].
   void AddWord(std::string_view spelling, double count);
 
-  size_t distinct_spellings() const { return counts_.size(); }
+  // Adds `count` occurrences of `spelling` stored under an explicit trie key instead of its
+  // lower-cased self: the pinyin letters of a Chinese word ("zhongguo" -> 中国). Several
+  // spellings may share a key; they become the variants of one entry (most frequent first)
+  // and the entry's count is their sum. Ignored when key or spelling is empty, not valid
+  // UTF-8 or contains white space, or when count is not in (0, 1e9].
+  void AddKeyedWord(std::string_view key, std::string_view spelling, double count);
+
+  size_t distinct_spellings() const { return counts_.size() + keyed_counts_.size(); }
 
   // Writes the lexicon file's bytes to *out. InvalidArgument when no word passes the
   // options' filters.
@@ -39,6 +50,7 @@ class LexiconBuilder {
 
  private:
   std::unordered_map<std::string, double> counts_;
+  std::unordered_map<std::string, double> keyed_counts_;  // key + '\0' + spelling
 };
 
 }  // namespace keydecide

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Fetch the Chinese (Simplified) lexicon sources listed in /work/shared/DATA.md into data/zh/
+# (git-ignored). Run directly or as `scripts/fetch-data.sh --zh`.
+#
+#   data/zh/lexicon/jieba.dict.utf8   jieba's dictionary, "word count tag" lines (npm nodejieba,
+#                                     only this file is extracted: the package's test texts
+#                                     are RESERVED for evaluation and never unpacked)
+#   data/zh/lexicon/sc.dict.txt       libime's sc.dict dumped to text with libime_pinyindict,
+#                                     "word pin'yin count" lines (Debian libime-data, libime-bin)
+#   data/zh/raw/deb/<pkg>/            rime-essay, rime-data-luna-pinyin, pinyin-database,
+#                                     unpacked for later use (per-reading percentages, fallback)
+#   data/zh/raw/npm/pinyin-pro/       npm pinyin-pro (readings for words without one; later use)
+#
+# Idempotent: each package is downloaded and unpacked once (a ".done" marker), nothing is
+# installed system-wide (libime_pinyindict runs from the unpacked packages with
+# LD_LIBRARY_PATH). Needs: apt-get, dpkg, npm, tar.
+#
+# Never add fortunes-zh (RESERVED for evaluation) or the nodejieba / @node-rs/jieba test texts.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ZH="$ROOT/data/zh"
+RAW="$ZH/raw"
+LEX="$ZH/lexicon"
+
+# libime_pinyindict and the shared libraries it needs (Debian bookworm).
+TOOL_DEBS=(libime-bin libimecore0 libimepinyin0 libfcitx5utils2)
+DATA_DEBS=(libime-data rime-essay rime-data-luna-pinyin pinyin-database)
+NODEJIEBA=nodejieba@3.5.8
+JIEBA_DICT=package/submodules/cppjieba/dict/jieba.dict.utf8
+PINYIN_PRO=pinyin-pro@3.29.4
+
+start=$(date +%s)
+apt_updated=0
+
+fetch_deb() {
+  local pkg="$1" dir="$RAW/deb/$1"
+  if [[ -f "$dir/.done" ]]; then
+    echo "deb  $pkg: present"
+    return
+  fi
+  mkdir -p "$RAW/deb"
+  rm -f "$RAW/deb/${pkg}"_*.deb
+  if ! (cd "$RAW/deb" && apt-get download -q "$pkg" >/dev/null 2>&1); then
+    if [[ $apt_updated -eq 0 ]]; then
+      echo "deb  $pkg: download failed, running apt-get update and retrying"
+      apt-get update -q >/dev/null
+      apt_updated=1
+    fi
+    if ! (cd "$RAW/deb" && apt-get download -q "$pkg" >/dev/null 2>&1); then
+      echo "deb  $pkg: NOT AVAILABLE, skipped" >&2
+      return
+    fi
+  fi
+  local deb
+  deb=$(ls "$RAW/deb/${pkg}"_*.deb | head -n 1)
+  rm -rf "$dir"
+  dpkg -x "$deb" "$dir"
+  touch "$dir/.done"
+  echo "deb  $pkg: fetched $(basename "$deb") ($(du -sh "$dir" | cut -f1) extracted)"
+}
+
+# npm pack SPEC, then extract only the members given (all when none).
+fetch_npm() {
+  local spec="$1" name="${1%@*}"
+  shift
+  local dir="$RAW/npm/$name"
+  if [[ -f "$dir/.done" ]]; then
+    echo "npm  $name: present"
+    return
+  fi
+  mkdir -p "$RAW/npm" "$dir"
+  local tgz
+  tgz=$(cd "$RAW/npm" && npm pack --silent "$spec" | tail -n 1)
+  tar -xzf "$RAW/npm/$tgz" -C "$dir" "$@"
+  touch "$dir/.done"
+  echo "npm  $name: fetched $tgz"
+}
+
+for pkg in "${TOOL_DEBS[@]}" "${DATA_DEBS[@]}"; do fetch_deb "$pkg"; done
+fetch_npm "$NODEJIEBA" "$JIEBA_DICT"
+fetch_npm "$PINYIN_PRO"
+
+mkdir -p "$LEX"
+if [[ -f "$RAW/npm/nodejieba/$JIEBA_DICT" ]]; then
+  cp "$RAW/npm/nodejieba/$JIEBA_DICT" "$LEX/jieba.dict.utf8"
+  echo "jieba.dict.utf8: $(wc -l <"$LEX/jieba.dict.utf8") lines"
+fi
+
+sc="$RAW/deb/libime-data/usr/share/libime/sc.dict"
+tool="$RAW/deb/libime-bin/usr/bin/libime_pinyindict"
+if [[ -f $sc && -x $tool ]]; then
+  if [[ ! -s "$LEX/sc.dict.txt" || "$sc" -nt "$LEX/sc.dict.txt" ]]; then
+    libs=""
+    for pkg in "${TOOL_DEBS[@]}"; do libs+="$RAW/deb/$pkg/usr/lib/x86_64-linux-gnu:"; done
+    LD_LIBRARY_PATH="$libs" "$tool" -d "$sc" "$LEX/sc.dict.txt.tmp"
+    mv "$LEX/sc.dict.txt.tmp" "$LEX/sc.dict.txt"
+  fi
+  echo "sc.dict.txt: $(wc -l <"$LEX/sc.dict.txt") lines"
+else
+  echo "sc.dict: libime-data or libime-bin missing, no readings dumped" >&2
+fi
+
+echo "fetch-data-zh.sh: done in $(( $(date +%s) - start )) s"
