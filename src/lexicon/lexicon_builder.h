@@ -20,9 +20,9 @@ class LexiconBuilder {
     uint32_t max_words = 100000;  // keep the most frequent keys
     uint32_t max_variants = 4;    // spellings kept per key ("us", "US", "Us")
     double min_variant_share = 0.05;  // rarer spellings are dropped but still counted
-    // Set for pinyin-keyed (Chinese) lexicons: every spelling added with AddKeyedWord is kept
-    // as a variant of its key (homophones: "shiyan" -> 实验, 试验, 实验室...), whatever
-    // max_variants and min_variant_share say (up to 65535 per key).
+    // Set for pinyin-keyed (Chinese) lexicons: every spelling of a key is kept as one of its
+    // variants (homophones: "shiyan" -> 实验, 试验, 誓言...), whatever max_variants and
+    // min_variant_share say (up to 65535 per key).
     bool keep_all_keyed_variants = false;
     std::string language = "en";
   };

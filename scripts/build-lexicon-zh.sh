@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the Chinese (Simplified) lexicon models/zh/lexicon.kdlex from the sources fetched by
+# `scripts/fetch-data.sh --zh`: jieba word counts, readings from libime's sc.dict, and npm
+# pinyin-pro readings for the jieba words sc.dict lacks (scripts/zh-readings-pinyin-pro.js).
+# Usage: scripts/build-lexicon-zh.sh [OUT]   (KEYDECIDE=path/to/keydecide to pick the binary)
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${1:-models/zh/lexicon.kdlex}
+bin=${KEYDECIDE:-build/bin/keydecide}
+lex=data/zh/lexicon
+for f in $lex/jieba.dict.utf8 $lex/sc.dict.txt; do
+  [[ -f $f ]] || { echo "build-lexicon-zh: $f missing; run scripts/fetch-data.sh --zh" >&2; exit 1; }
+done
+[[ -x $bin ]] || { echo "build-lexicon-zh: $bin missing; build first (or set KEYDECIDE)" >&2; exit 1; }
+
+readings=$lex/sc.dict.txt
+pro=data/zh/raw/npm/pinyin-pro/package
+if [[ -f $pro/package.json ]] && command -v node >/dev/null; then
+  node scripts/zh-readings-pinyin-pro.js "$pro" $lex/jieba.dict.utf8 $lex/sc.dict.txt \
+    $lex/pinyin-pro.readings.txt
+  # sc.dict first; pinyin-pro only covers words sc.dict has no reading for.
+  cat $lex/sc.dict.txt $lex/pinyin-pro.readings.txt > $lex/readings.txt
+  readings=$lex/readings.txt
+else
+  echo "build-lexicon-zh: pinyin-pro or node missing: sc.dict readings only" >&2
+fi
+
+mkdir -p "$(dirname "$out")"
+set -x
+"$bin" lexicon build --lang zh --zh-counts $lex/jieba.dict.utf8 --zh-readings "$readings" \
+  --out "$out" --min-count ${MIN_COUNT:-5} --max-words 1000000
