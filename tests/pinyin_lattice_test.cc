@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lexicon/pinyin_syllables.h"
+#include "text/keyboard_layout.h"
 
 // Build must not allocate: counted through this binary's global operator new, as in
 // allocation_test.cc.
@@ -419,6 +420,266 @@ TEST(PinyinLatticeTest, PathsReconstructTheInput) {
       EXPECT_EQ(lattice.num_paths() > 0, has_letters) << typed;
       CheckProperties(lattice, typed);
     }
+  }
+}
+
+// Typing errors: options with the given typo bits (and fuzzy pairs).
+PinyinLattice::Options TypoOptions(uint8_t typos, uint8_t fuzzy = 0,
+                                   size_t max_paths = PinyinLattice::kMaxPaths) {
+  PinyinLattice::Options options = OptionsWith(fuzzy, max_paths);
+  options.typos = typos;
+  return options;
+}
+
+// The typo edge [begin, end) reading `text`, or nullptr.
+const PinyinEdge* FindTypoEdge(const PinyinLattice& lattice, size_t begin, size_t end,
+                               std::string_view text) {
+  for (const PinyinEdge& edge : lattice.EdgesFrom(begin)) {
+    if (edge.end == end && edge.typo != 0 && edge.text == text) return &edge;
+  }
+  return nullptr;
+}
+
+bool PathHasTypo(const PinyinLattice& lattice, size_t i) {
+  for (uint16_t e : lattice.path(i)) {
+    if (lattice.edges()[e].typo != 0) return true;
+  }
+  return false;
+}
+
+TEST(PinyinLatticeTypoTest, SwappedAdjacentLetters) {
+  PinyinLattice lattice(TypoOptions(kTypoSwap));
+  struct Case {
+    const char* typed;
+    const char* matched;
+  };
+  for (const Case& c :
+       {Case{"xign", "xing"}, Case{"huna", "huan"}, Case{"zhnog", "zhong"}, Case{"sih", "shi"}}) {
+    SCOPED_TRACE(c.typed);
+    ASSERT_TRUE(lattice.Build(c.typed).ok());
+    const size_t n = std::string_view(c.typed).size();
+    const PinyinEdge* edge = FindTypoEdge(lattice, 0, n, c.matched);
+    ASSERT_NE(edge, nullptr);
+    EXPECT_EQ(edge->kind, Kind::kFull);
+    EXPECT_EQ(edge->typo, kTypoSwap);
+    EXPECT_EQ(edge->fuzzy, 0);
+    EXPECT_EQ(edge->cost, lattice.options().typo_cost);
+    EXPECT_TRUE(Contains(Paths(lattice), c.matched));
+    // Neighbour substitutions are off.
+    for (const PinyinEdge& e : lattice.edges()) EXPECT_NE(e.typo, kTypoNeighbour) << e.text;
+  }
+  // Inside a syllable only, within an apostrophe-delimited segment: "xi'gn" never reads xing.
+  ASSERT_TRUE(lattice.Build("xi'gn").ok());
+  for (const PinyinEdge& e : lattice.edges()) EXPECT_NE(e.text, "xing");
+}
+
+TEST(PinyinLatticeTypoTest, NeighbourKeySubstitution) {
+  PinyinLattice qwerty(TypoOptions(kTypoNeighbour));
+  ASSERT_TRUE(qwerty.Build("xinf").ok());  // f is next to g
+  const PinyinEdge* xing = FindTypoEdge(qwerty, 0, 4, "xing");
+  ASSERT_NE(xing, nullptr);
+  EXPECT_EQ(xing->typo, kTypoNeighbour);
+  EXPECT_EQ(xing->kind, Kind::kFull);
+  EXPECT_EQ(xing->cost, qwerty.options().typo_cost);
+  EXPECT_TRUE(Contains(Paths(qwerty), "xing"));
+  ASSERT_TRUE(qwerty.Build("xind").ok());  // d is two keys from g: no slip
+  EXPECT_EQ(FindTypoEdge(qwerty, 0, 4, "xing"), nullptr);
+  ASSERT_TRUE(qwerty.Build("zhomg").ok());  // m is next to n
+  EXPECT_NE(FindTypoEdge(qwerty, 0, 5, "zhong"), nullptr);
+  // Swaps are off.
+  ASSERT_TRUE(qwerty.Build("xign").ok());
+  EXPECT_EQ(FindTypoEdge(qwerty, 0, 4, "xing"), nullptr);
+
+  // With a layout passed in, its geometry decides: here d is next to g, f is far.
+  KeyboardLayout layout;
+  ASSERT_TRUE(
+      KeyboardLayout::Parse("name = test\nrow 0 g d\nrow 0 x i n\nrow 0 f\n", &layout).ok());
+  PinyinLattice::Options options = TypoOptions(kTypoNeighbour);
+  options.layout = &layout;
+  PinyinLattice custom(options);
+  EXPECT_EQ(custom.options().layout, nullptr);  // not kept
+  ASSERT_TRUE(custom.Build("xind").ok());
+  EXPECT_NE(FindTypoEdge(custom, 0, 4, "xing"), nullptr);
+  ASSERT_TRUE(custom.Build("xinf").ok());
+  EXPECT_EQ(FindTypoEdge(custom, 0, 4, "xing"), nullptr);
+}
+
+TEST(PinyinLatticeTypoTest, OffByDefault) {
+  EXPECT_EQ(PinyinLattice::Options().typos, 0);
+  for (std::string_view typed : {"xign", "huna", "xinf", "zhongguorenmin"}) {
+    SCOPED_TRACE(typed);
+    PinyinLattice plain(OptionsWith(kFuzzyAll));
+    ASSERT_TRUE(plain.Build(typed).ok());
+    for (const PinyinEdge& e : plain.edges()) EXPECT_EQ(e.typo, 0) << e.text;
+    // Switched on, the lattice only gains edges: the same paths are there, and more.
+    PinyinLattice typos(TypoOptions(kTypoAll, kFuzzyAll, 16));
+    ASSERT_TRUE(typos.Build(typed).ok());
+    EXPECT_GT(typos.edges().size(), plain.edges().size());
+    EXPECT_EQ(PathString(typos, 0), PathString(plain, 0));
+    EXPECT_FALSE(PathHasTypo(typos, 0));
+  }
+  EXPECT_EQ(PathsOf("xign"), (std::vector<std::string>{"xi g* n~"}));
+}
+
+TEST(PinyinLatticeTypoTest, CorrectReadingBeatsTypoReading) {
+  PinyinLattice lattice(TypoOptions(kTypoAll, kFuzzyAll));
+  EXPECT_GT(lattice.options().typo_cost, lattice.options().fuzzy_cost);
+  // "xing" typed right: read as typed first, no typo edge reads xing over it.
+  ASSERT_TRUE(lattice.Build("xing").ok());
+  EXPECT_EQ(PathString(lattice, 0), "xing");
+  EXPECT_EQ(lattice.path_cost(0), 0.0f);
+  EXPECT_EQ(FindTypoEdge(lattice, 0, 4, "xing"), nullptr);
+  // "ding" may be a slip for dong (o next to i), ranked below the correct reading.
+  ASSERT_TRUE(lattice.Build("ding").ok());
+  EXPECT_EQ(PathString(lattice, 0), "ding");
+  const PinyinEdge* dong = FindTypoEdge(lattice, 0, 4, "dong");
+  ASSERT_NE(dong, nullptr);
+  EXPECT_GT(dong->cost, FindEdge(lattice, 0, 4, Kind::kFull, "ding")->cost);
+  // "xinf": the correct reading (xin, then f being typed) beats the typo reading xing.
+  ASSERT_TRUE(lattice.Build("xinf").ok());
+  EXPECT_FALSE(PathHasTypo(lattice, 0));
+  bool found = false;
+  for (size_t i = 0; i < lattice.num_paths(); ++i) {
+    if (PathString(lattice, i) != "xing") continue;
+    found = true;
+    EXPECT_TRUE(PathHasTypo(lattice, i));
+    EXPECT_FLOAT_EQ(lattice.path_cost(i), lattice.options().typo_cost);
+    EXPECT_LT(lattice.path_cost(0), lattice.path_cost(i));
+  }
+  EXPECT_TRUE(found);
+  // Whole sentences typed right never have a typo on their best path.
+  for (std::string_view typed : {"zhongguorenmin", "chuangqianmingyueguang", "womenzou"}) {
+    ASSERT_TRUE(lattice.Build(typed).ok());
+    EXPECT_FALSE(PathHasTypo(lattice, 0)) << typed;
+  }
+}
+
+// Every typo edge: a full syllable over 2-6 typed letters that are one swap or one substitution
+// away from it, never what the letters already read as; paths cover the letters exactly once.
+void CheckTypoProperties(const PinyinLattice& lattice, std::string_view typed) {
+  std::string letters;
+  for (char c : typed) {
+    if (c != '\'') letters += c;
+  }
+  for (size_t i = 0; i < lattice.num_paths(); ++i) {
+    std::string covered;
+    float cost = 0;
+    size_t pos = 0;
+    for (uint16_t e : lattice.path(i)) {
+      const PinyinEdge& edge = lattice.edges()[e];
+      while (pos < typed.size() && typed[pos] == '\'') ++pos;
+      EXPECT_EQ(edge.begin, pos) << typed;
+      covered += typed.substr(edge.begin, edge.end - edge.begin);  // a typo edge too
+      cost += edge.cost;
+      pos = edge.end;
+    }
+    EXPECT_EQ(covered, letters) << typed << ": " << PathString(lattice, i);
+    EXPECT_FLOAT_EQ(cost, lattice.path_cost(i));
+  }
+  const auto& edges = lattice.edges();
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const PinyinEdge& edge = edges[i];
+    if (edge.typo == 0) continue;
+    const std::string_view span = typed.substr(edge.begin, edge.end - edge.begin);
+    SCOPED_TRACE(std::string(span) + " → " + std::string(edge.text));
+    EXPECT_EQ(edge.kind, Kind::kFull);
+    EXPECT_TRUE(edge.typo == kTypoSwap || edge.typo == kTypoNeighbour);
+    EXPECT_EQ(edge.fuzzy, 0);
+    EXPECT_EQ(edge.cost, lattice.options().typo_cost);
+    EXPECT_TRUE(pinyin::IsSyllable(edge.text));
+    EXPECT_GE(span.size(), 2u);
+    EXPECT_EQ(span.find('\''), std::string_view::npos);
+    EXPECT_NE(edge.text, span);
+    EXPECT_NE(pinyin::CanonicalSyllable(span), edge.text);
+    // No other full edge over the same letters reads the same syllable.
+    for (size_t j = 0; j < edges.size(); ++j) {
+      if (j == i) continue;
+      EXPECT_FALSE(edges[j].begin == edge.begin && edges[j].end == edge.end &&
+                   edges[j].kind == Kind::kFull && edges[j].text == edge.text);
+    }
+    if (!edge.alias) {
+      ASSERT_EQ(edge.text.size(), span.size());
+      std::vector<size_t> diff;
+      for (size_t k = 0; k < span.size(); ++k) {
+        if (span[k] != edge.text[k]) diff.push_back(k);
+      }
+      if (edge.typo == kTypoNeighbour) {
+        EXPECT_EQ(diff.size(), 1u);
+      } else {
+        ASSERT_EQ(diff.size(), 2u);
+        EXPECT_EQ(diff[1], diff[0] + 1);
+        EXPECT_EQ(span[diff[0]], edge.text[diff[1]]);
+        EXPECT_EQ(span[diff[1]], edge.text[diff[0]]);
+      }
+    }
+  }
+}
+
+TEST(PinyinLatticeTypoTest, PathsCoverTheTypedLettersAndTyposAreReal) {
+  for (uint8_t fuzzy : {uint8_t{0}, uint8_t{kFuzzyAll}}) {
+    PinyinLattice lattice(TypoOptions(kTypoAll, fuzzy));
+    size_t typo_edges = 0;
+    for (std::string_view typed : {"xign", "huna", "xinf", "zhnog'gou", "wmoenzou", "xi'an",
+                                   "chuangqianmingyueguang", "lue'nve", "shishishishishishi"}) {
+      ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
+      EXPECT_GT(lattice.num_paths(), 0u) << typed;
+      CheckTypoProperties(lattice, typed);
+      for (const PinyinEdge& e : lattice.edges()) typo_edges += e.typo != 0;
+    }
+    EXPECT_GT(typo_edges, 0u);
+    // Random syllables with one random swap or substitution here and there.
+    std::mt19937 rng(61);
+    const auto syllables = pinyin::Syllables();
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string typed;
+      while (true) {
+        std::string piece(syllables[rng() % syllables.size()]);
+        if (piece.size() >= 2 && rng() % 3 == 0) {
+          const size_t k = rng() % (piece.size() - 1);
+          if (rng() % 2) {
+            std::swap(piece[k], piece[k + 1]);
+          } else {
+            piece[k] = static_cast<char>('a' + rng() % 26);
+          }
+        }
+        if (rng() % 8 == 0) piece += '\'';
+        if (typed.size() + piece.size() > PinyinLattice::kMaxTyped) break;
+        typed += piece;
+        if (rng() % 10 == 0) break;
+      }
+      ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
+      CheckTypoProperties(lattice, typed);
+    }
+  }
+}
+
+TEST(PinyinLatticeTypoTest, BuildDoesNotAllocateWithTypos) {
+  const std::string inputs[] = {
+      "xign",
+      std::string(PinyinLattice::kMaxTyped, 'a'),
+      "zhuangchuangshuangzhuangchuangshuangzhuangchuangshuangzhuangchu",
+      "zhangzhengzhingcangcengcingsangsengsinglanglenglingnanneng'ning",
+      "xianxianxianxianxianxianxianxianxianxianxianxianxianxianxianxian",
+      "xignhunaxinfzhnogxignhunaxinfzhnogxignhunaxinfzhnogxignhunaxinf",
+  };
+  KeyboardLayout layout;
+  ASSERT_TRUE(KeyboardLayout::Parse("row 0 q w e r t y u i o p\nrow 0.25 a s d f g h j k l\n"
+                                    "row 0.75 z x c v b n m\n",
+                                    &layout)
+                  .ok());
+  const KeyboardLayout* const layouts[] = {nullptr, &layout};
+  for (const KeyboardLayout* l : layouts) {
+    PinyinLattice::Options options = TypoOptions(kTypoAll, kFuzzyAll);
+    options.layout = l;
+    options.neighbour_distance = 3.0f;  // many neighbours: the most edges
+    PinyinLattice lattice(options);
+    ASSERT_TRUE(pinyin::IsSyllable("a"));
+    const long before = g_allocations.load();
+    for (const std::string& typed : inputs) {
+      ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
+      EXPECT_GT(lattice.num_paths(), 0u) << typed;
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0);
   }
 }
 

@@ -1,10 +1,13 @@
 #include "lexicon/pinyin_lattice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <string>
 
 #include "lexicon/pinyin_syllables.h"
+#include "text/keyboard_layout.h"
 
 namespace keydecide {
 namespace {
@@ -16,6 +19,16 @@ constexpr size_t kMaxSpan = pinyin::kMaxSyllableLength + 2;
 // At most: each span length, four spellings (as typed, fuzzy initial, fuzzy final, both), two
 // edges each (a full syllable that is also a prefix at the end).
 constexpr size_t kMaxEdgesPerBegin = kMaxSpan * 4 * 2;
+
+// Typo edges from one begin: for each span of 2 to 6 letters, one per adjacent swap and one per
+// neighbour substitution.
+constexpr size_t kMaxTypoEdgesPerBegin = [] {
+  size_t n = 0;
+  for (size_t len = 2; len <= pinyin::kMaxSyllableLength; ++len) {
+    n += (len - 1) + len * PinyinLattice::kMaxNeighbours;
+  }
+  return n;
+}();
 
 constexpr uint8_t kInitialFuzzy = kFuzzyZZh | kFuzzyCCh | kFuzzySSh | kFuzzyNL;
 
@@ -83,6 +96,31 @@ bool FuzzyFinal(const Spelling& in, uint8_t enabled, Spelling* out) {
   return false;
 }
 
+// Distance in key widths between the centres of two letters on the built-in US QWERTY (the
+// geometry of models/layouts/qwerty.txt), or -1 for a byte that is not a letter there.
+float QwertyDistance(char a, char b) {
+  struct Row {
+    std::string_view keys;
+    float offset;
+  };
+  constexpr Row kRows[] = {{"qwertyuiop", 0.0f}, {"asdfghjkl", 0.25f}, {"zxcvbnm", 0.75f}};
+  float pos[2][2];
+  const char letters[2] = {a, b};
+  for (int i = 0; i < 2; ++i) {
+    bool found = false;
+    for (size_t r = 0; r < std::size(kRows) && !found; ++r) {
+      const size_t k = kRows[r].keys.find(letters[i]);
+      if (k == std::string_view::npos) continue;
+      pos[i][0] = kRows[r].offset + static_cast<float>(k);
+      pos[i][1] = static_cast<float>(r);
+      found = true;
+    }
+    if (!found) return -1.0f;
+  }
+  const float dx = pos[0][0] - pos[1][0], dy = pos[0][1] - pos[1][1];
+  return std::sqrt(dx * dx + dy * dy);
+}
+
 int CountBits(uint8_t bits) {
   int n = 0;
   for (; bits; bits &= bits - 1) ++n;
@@ -93,8 +131,24 @@ int CountBits(uint8_t bits) {
 
 PinyinLattice::PinyinLattice(const Options& options) : options_(options) {
   options_.max_paths = std::min(options_.max_paths, kMaxPaths);
-  edges_.reserve(kMaxTyped * kMaxEdgesPerBegin);
-  candidates_.reserve(kMaxEdgesPerBegin * options_.max_paths);
+  size_t edges_per_begin = kMaxEdgesPerBegin;
+  if (options_.typos != 0) {
+    edges_per_begin += kMaxTypoEdgesPerBegin;
+    for (char a = 'a'; a <= 'z'; ++a) {
+      uint8_t& n = num_neighbours_[a - 'a'];
+      for (char b = 'a'; b <= 'z' && n < kMaxNeighbours; ++b) {
+        if (b == a) continue;
+        const float d =
+            options_.layout != nullptr
+                ? options_.layout->Distance(static_cast<char32_t>(a), static_cast<char32_t>(b))
+                : QwertyDistance(a, b);
+        if (d >= 0 && d < options_.neighbour_distance) neighbours_[a - 'a'][n++] = b;
+      }
+    }
+  }
+  options_.layout = nullptr;  // not kept
+  edges_.reserve(kMaxTyped * edges_per_begin);
+  candidates_.reserve(edges_per_begin * options_.max_paths);
   paths_.reserve(options_.max_paths);
   path_edges_.reserve(options_.max_paths * kMaxTyped);
 }
@@ -198,7 +252,49 @@ void PinyinLattice::AddEdges(size_t begin, size_t segment_end) {
         }
       }
     }
+    if (options_.typos != 0) AddTypoEdges(begin, end);
   }
+}
+
+void PinyinLattice::AddTypoEdges(size_t begin, size_t end) {
+  const size_t size = end - begin;
+  if (size < 2 || size > pinyin::kMaxSyllableLength) return;
+  char letters[pinyin::kMaxSyllableLength];
+  std::copy(typed_.begin() + static_cast<ptrdiff_t>(begin),
+            typed_.begin() + static_cast<ptrdiff_t>(end), letters);
+  const std::string_view view(letters, size);
+  if (options_.typos & kTypoSwap) {
+    for (size_t i = 0; i + 1 < size; ++i) {
+      if (letters[i] == letters[i + 1]) continue;
+      std::swap(letters[i], letters[i + 1]);
+      AddTypoEdge(begin, end, view, kTypoSwap);
+      std::swap(letters[i], letters[i + 1]);
+    }
+  }
+  if (options_.typos & kTypoNeighbour) {
+    for (size_t i = 0; i < size; ++i) {
+      const char typed = letters[i];
+      const size_t k = static_cast<size_t>(typed - 'a');
+      for (uint8_t j = 0; j < num_neighbours_[k]; ++j) {
+        letters[i] = neighbours_[k][j];
+        AddTypoEdge(begin, end, view, kTypoNeighbour);
+      }
+      letters[i] = typed;
+    }
+  }
+}
+
+void PinyinLattice::AddTypoEdge(size_t begin, size_t end, std::string_view letters, uint8_t typo) {
+  const std::string_view syllable = pinyin::CanonicalSyllable(letters);
+  if (syllable.empty()) return;
+  // Not where a full-syllable edge over these letters (as typed, alias, fuzzy, or an earlier
+  // typo) already reads it.
+  for (size_t e = first_edge_[begin]; e < edges_.size(); ++e) {
+    const PinyinEdge& edge = edges_[e];
+    if (edge.end == end && edge.kind == PinyinEdgeKind::kFull && edge.text == syllable) return;
+  }
+  edges_.push_back({static_cast<uint8_t>(begin), static_cast<uint8_t>(end), PinyinEdgeKind::kFull,
+                    0, syllable != letters, options_.typo_cost, syllable, typo});
 }
 
 void PinyinLattice::AddEdge(size_t begin, size_t end, PinyinEdgeKind kind, uint8_t fuzzy,
@@ -207,7 +303,7 @@ void PinyinLattice::AddEdge(size_t begin, size_t end, PinyinEdgeKind kind, uint8
   if (kind == PinyinEdgeKind::kPrefixAtEnd) cost += options_.prefix_at_end_cost;
   if (kind == PinyinEdgeKind::kInitialOnly) cost += options_.initial_only_cost;
   edges_.push_back(
-      {static_cast<uint8_t>(begin), static_cast<uint8_t>(end), kind, fuzzy, alias, cost, text});
+      {static_cast<uint8_t>(begin), static_cast<uint8_t>(end), kind, fuzzy, alias, cost, text, 0});
 }
 
 size_t PinyinLattice::SkipApostrophes(size_t pos) const {
