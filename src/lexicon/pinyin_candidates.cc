@@ -1,0 +1,179 @@
+#include "lexicon/pinyin_candidates.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lexicon/lexicon.h"
+#include "lexicon/pinyin_syllables.h"
+
+namespace keydecide {
+
+using lexicon::TrieNode;
+
+namespace {
+
+constexpr uint32_t kNoNode = 0xFFFFFFFFu;
+
+// Code points in valid UTF-8 (the lexicon validates its strings).
+size_t CodePoints(std::string_view s) {
+  size_t n = 0;
+  for (const char c : s) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+PinyinLattice::Options PinyinCandidateSearch::LatticeOptions(const Options& options) {
+  PinyinLattice::Options lattice = options.lattice;
+  lattice.max_paths = options.max_paths;
+  return lattice;
+}
+
+PinyinCandidateSearch::PinyinCandidateSearch(const Lexicon* lexicon, const Options& options)
+    : lexicon_(lexicon), options_(options), lattice_(LatticeOptions(options)) {
+  hits_.reserve(options_.max_hits);
+  candidates_.reserve(std::min(options_.max_candidates, options_.max_hits));
+}
+
+Status PinyinCandidateSearch::Search(std::string_view typed) {
+  hits_.clear();
+  candidates_.clear();
+  visits_ = 0;
+  truncated_ = false;
+  KD_RETURN_IF_ERROR(lattice_.Build(typed));
+  if (lexicon_->nodes().empty()) return Status::OK();
+
+  for (size_t p = 0; p < lattice_.num_paths() && !truncated_; ++p) {
+    path_ = lattice_.path(p);
+    // Pieces shared with an earlier path (same edges from the start) were offered already,
+    // at the same cost: walk through them without offering again.
+    shared_ = 0;
+    for (size_t q = 0; q < p; ++q) {
+      const std::span<const uint16_t> earlier = lattice_.path(q);
+      size_t same = 0;
+      while (same < path_.size() && same < earlier.size() && path_[same] == earlier[same]) ++same;
+      shared_ = std::max(shared_, same);
+    }
+    if (!path_.empty()) Walk(0, 0, 0.0f);
+  }
+
+  // The same spelling reached through several paths: keep its best score. Integer keys only;
+  // the same text under two entries (a word with two readings, both matching an abbreviation)
+  // is caught below, among the few kept.
+  const auto lexicon_order = [](const Hit& a, const Hit& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.entry != b.entry ? a.entry < b.entry : a.variant < b.variant;
+  };
+  std::sort(hits_.begin(), hits_.end(), [&](const Hit& a, const Hit& b) {
+    if (a.consumed != b.consumed) return a.consumed < b.consumed;
+    if (a.entry != b.entry) return a.entry < b.entry;
+    if (a.variant != b.variant) return a.variant < b.variant;
+    return a.score > b.score;
+  });
+  const auto last = std::unique(hits_.begin(), hits_.end(), [](const Hit& a, const Hit& b) {
+    return a.consumed == b.consumed && a.entry == b.entry && a.variant == b.variant;
+  });
+  hits_.erase(last, hits_.end());
+
+  // Whole input first, then longer prefixes first; within a group by score.
+  std::sort(hits_.begin(), hits_.end(), [&](const Hit& a, const Hit& b) {
+    if (a.full != b.full) return a.full;
+    if (a.consumed != b.consumed) return a.consumed > b.consumed;
+    return lexicon_order(a, b);
+  });
+  for (const Hit& h : hits_) {
+    if (candidates_.size() >= options_.max_candidates) break;
+    const std::string_view text = lexicon_->VariantText(lexicon_->Variants(h.entry)[h.variant]);
+    bool seen = false;
+    for (const PinyinCandidate& c : candidates_) {
+      // Once per letters consumed, and a prefix word not again when it already covers the
+      // whole input ("nihao": 你好, not also 你好 for "nih" read as ni h*).
+      if ((c.consumed == h.consumed || c.full) && c.text == text) {
+        seen = true;
+        break;
+      }
+    }
+    if (!seen) candidates_.push_back({text, h.entry, h.variant, h.consumed, h.full, h.score});
+  }
+  return Status::OK();
+}
+
+// Matches path piece `piece` (and then the ones after it) below trie node `node`; `cost` is the
+// lattice cost of the pieces before it.
+void PinyinCandidateSearch::Walk(uint32_t node, size_t piece, float cost) {
+  const PinyinEdge& edge = lattice_.edges()[path_[piece]];
+  cost += edge.cost;
+  if (edge.kind == PinyinEdgeKind::kFull) {
+    WalkSyllable(node, piece, cost, edge.text);
+    return;
+  }
+  // An initial or an unfinished syllable: every syllable that starts with its letters.
+  const uint32_t below = Child(node, edge.text);
+  if (below == kNoNode) return;
+  const std::span<const std::string_view> syllables = pinyin::Syllables();
+  for (auto it = std::lower_bound(syllables.begin(), syllables.end(), edge.text);
+       it != syllables.end() && it->starts_with(edge.text) && !truncated_; ++it) {
+    WalkSyllable(below, piece, cost, it->substr(edge.text.size()));
+  }
+}
+
+// Follows the rest of one syllable of piece `piece` from `node`, offers the entry there, and
+// goes on with the next piece.
+void PinyinCandidateSearch::WalkSyllable(uint32_t node, size_t piece, float cost,
+                                         std::string_view rest) {
+  const uint32_t end = Child(node, rest);
+  if (end == kNoNode) return;
+  const uint32_t entry = lexicon_->nodes()[end].entry;
+  if (entry != lexicon::kNoEntry && piece >= shared_) Offer(entry, piece, cost);
+  if (piece + 1 < path_.size() && lexicon_->nodes()[end].child_count > 0) {
+    Walk(end, piece + 1, cost);
+  }
+}
+
+// The node reached from `node` by `bytes`, or kNoNode (also when the visit cap is hit).
+uint32_t PinyinCandidateSearch::Child(uint32_t node, std::string_view bytes) {
+  const std::span<const TrieNode> nodes = lexicon_->nodes();
+  for (const char c : bytes) {
+    const TrieNode& parent = nodes[node];
+    const uint32_t first = parent.first_child;
+    const uint32_t end = first + parent.child_count;
+    uint32_t found = kNoNode;
+    for (uint32_t child = first; child < end; ++child) {
+      if (++visits_ > options_.max_trie_visits) {
+        truncated_ = true;
+        return kNoNode;
+      }
+      if (nodes[child].label == static_cast<uint8_t>(c)) {
+        found = child;
+        break;
+      }
+    }
+    if (found == kNoNode) return kNoNode;
+    node = found;
+  }
+  return node;
+}
+
+// The spellings of `entry`, reached with pieces [0, piece]: only those with one hanzi per
+// syllable (the key "xian" holds both 先 and 西安; [xi an] offers only 西安).
+void PinyinCandidateSearch::Offer(uint32_t entry, size_t piece, float cost) {
+  const PinyinEdge& edge = lattice_.edges()[path_[piece]];
+  const bool full = piece + 1 == path_.size();
+  const size_t syllables = piece + 1;
+  const float penalty = options_.nats_per_lattice_cost * cost;
+  const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
+  size_t offered = 0;
+  for (size_t v = 0; v < variants.size() && offered < options_.max_variants_per_entry; ++v) {
+    if (CodePoints(lexicon_->VariantText(variants[v])) != syllables) continue;
+    if (hits_.size() >= options_.max_hits) {
+      truncated_ = true;
+      return;
+    }
+    const float score =
+        std::log(static_cast<float>(std::max<uint32_t>(variants[v].count, 1))) - penalty;
+    hits_.push_back({entry, static_cast<uint16_t>(v), edge.end, full, score});
+    ++offered;
+  }
+}
+
+}  // namespace keydecide
