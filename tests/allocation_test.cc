@@ -3,40 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
+#include "allocation_hook.h"
 #include "keydecide/engine.h"
 #include "model_fixture.h"
 #include "test_util.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-// This file replaces the global allocator with malloc/free, so GCC's check that delete
-// matches new would flag the replacements themselves.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-// Every replaceable form, so that no allocation bypasses the count and no pointer is freed
-// by a different allocator than the one that made it.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void* operator new(std::size_t n) {
-  if (void* p = operator new(n, std::nothrow)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace keydecide {
 namespace {
@@ -60,9 +30,9 @@ long AllocationsOnceWarm(const Engine& engine) {
     }
   };
   type_all();
-  const long before = g_allocations.load();
+  const long before = testing::Allocations();
   type_all();
-  return g_allocations.load() - before;
+  return testing::Allocations() - before;
 }
 
 TEST(AllocationTest, TypingAndDecidingDoNotAllocateOnceWarm) {
@@ -85,17 +55,18 @@ TEST(AllocationTest, WithQuantizedModels) {
   for (const int bits : {8, 4}) {
     QuantizeOptions o;
     o.bits = bits, o.group = 32, o.promote_flagged = false;
-    auto engine = testing::FixtureEngine(testing::QuantizedModelBytes(testing::TinyModelBytes(spec), o));
+    auto engine =
+        testing::FixtureEngine(testing::QuantizedModelBytes(testing::TinyModelBytes(spec), o));
     ASSERT_NE(engine, nullptr);
     EXPECT_EQ(AllocationsOnceWarm(*engine), 0) << bits << " bits";
   }
 }
 
 TEST(AllocationTest, TheHookCounts) {
-  const long before = g_allocations.load();
+  const long before = testing::Allocations();
   auto* p = new std::string(100, 'x');
   delete p;
-  EXPECT_GE(g_allocations.load() - before, 1);
+  EXPECT_GE(testing::Allocations() - before, 1);
 }
 
 }  // namespace

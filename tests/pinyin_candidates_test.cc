@@ -7,41 +7,14 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "allocation_hook.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
-
-// Search must not allocate: counted through this binary's global operator new, as in
-// pinyin_lattice_test.cc.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void* operator new(std::size_t n) {
-  if (void* p = operator new(n, std::nothrow)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace keydecide {
 namespace {
@@ -237,11 +210,11 @@ TEST_F(PinyinCandidatesTest, CapsAndNoAllocation) {
   EXPECT_LE(tiny.trie_visits(), 4u);
 
   ASSERT_TRUE(search_.Search("zhongguoren").ok());  // warm up
-  const long before = g_allocations.load();
+  const long before = testing::Allocations();
   for (const char* typed : {"zhongguoren", "zg", "zhgg", "xian", "xi'an", "zhongg", "shiyan"}) {
     ASSERT_TRUE(search_.Search(typed).ok());
   }
-  EXPECT_EQ(g_allocations.load(), before);
+  EXPECT_EQ(testing::Allocations(), before);
 }
 
 TEST(PinyinCandidatesRealLexiconTest, CommonWords) {

@@ -7,40 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "allocation_hook.h"
 #include "lexicon/pinyin_syllables.h"
 #include "text/keyboard_layout.h"
-
-// Build must not allocate: counted through this binary's global operator new, as in
-// allocation_test.cc.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void* operator new(std::size_t n) {
-  if (void* p = operator new(n, std::nothrow)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace keydecide {
 namespace {
@@ -323,12 +296,12 @@ TEST(PinyinLatticeTest, BuildDoesNotAllocate) {
   };
   PinyinLattice lattice(OptionsWith(kFuzzyAll, PinyinLattice::kMaxPaths));
   ASSERT_TRUE(pinyin::IsSyllable("a"));  // the sorted table is built on first use
-  const long before = g_allocations.load();
+  const long before = testing::Allocations();
   for (const std::string& typed : inputs) {
     ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
     EXPECT_GT(lattice.num_paths(), 0u) << typed;
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(testing::Allocations() - before, 0);
 }
 
 // Every path covers the letters in order, each once, without apostrophes; its cost is the sum
@@ -674,12 +647,12 @@ TEST(PinyinLatticeTypoTest, BuildDoesNotAllocateWithTypos) {
     options.neighbour_distance = 3.0f;  // many neighbours: the most edges
     PinyinLattice lattice(options);
     ASSERT_TRUE(pinyin::IsSyllable("a"));
-    const long before = g_allocations.load();
+    const long before = testing::Allocations();
     for (const std::string& typed : inputs) {
       ASSERT_TRUE(lattice.Build(typed).ok()) << typed;
       EXPECT_GT(lattice.num_paths(), 0u) << typed;
     }
-    EXPECT_EQ(g_allocations.load() - before, 0);
+    EXPECT_EQ(testing::Allocations() - before, 0);
   }
 }
 
