@@ -12,6 +12,7 @@
 #include "decide/baseline_scorer.h"
 #include "decide/model_scorer.h"
 #include "decide/model_track.h"
+#include "decide/pinyin_session.h"
 #include "decide/session_history.h"
 #include "decide/surface_form.h"
 #include "lexicon/candidate_search.h"
@@ -540,6 +541,7 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
 }  // namespace
 
 Status Engine::Open(const EngineOptions& options, std::unique_ptr<Engine>* out) {
+  if (options.language == "zh") return OpenPinyinEngine(options, out);  // lexicon only so far
   auto engine = std::make_unique<ConcreteEngine>();
   KD_RETURN_IF_ERROR(engine->Init(options));
   *out = std::move(engine);

@@ -1,0 +1,270 @@
+// PinyinSession and the "zh" engine: pinyin composition -> hanzi word candidates, lexicon only.
+
+#include "decide/pinyin_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "lexicon/lexicon.h"
+#include "model/kernels/targets.h"
+#include "text/letter_case.h"
+#include "text/utf8.h"
+
+namespace keydecide {
+
+namespace {
+
+constexpr size_t kMaxTextBytes = 4096;   // context kept before the cursor
+constexpr size_t kTrimTextBytes = 1024;  // dropped at once beyond that, to amortise
+constexpr size_t kMaxAcceptBytes = 256;
+constexpr size_t kMaxComposition = PinyinLattice::kMaxTyped;  // longer commits as typed
+constexpr size_t kCandidateTextReserve = 4 * lexicon::kMaxKeyBytes + 16;
+constexpr int kMaxCandidatesLimit = 200;
+constexpr size_t kMinSearchCandidates = 50;
+
+using Clock = std::chrono::steady_clock;
+
+float MicrosSince(Clock::time_point* t) {
+  const Clock::time_point now = Clock::now();
+  const float us = std::chrono::duration<float, std::micro>(now - *t).count();
+  *t = now;
+  return us;
+}
+
+bool IsPinyinLetter(char32_t cp) { return cp >= 'a' && cp <= 'z'; }
+
+class PinyinEngine : public Engine {
+ public:
+  std::unique_ptr<Session> NewSession(const SessionOptions& options) const override {
+    (void)options;
+    return std::make_unique<PinyinSession>(lexicon_.get(), search_options_);
+  }
+  Info info() const override { return info_; }
+
+  Status Init(const EngineOptions& options);
+
+ private:
+  std::unique_ptr<Lexicon> lexicon_;
+  PinyinCandidateSearch::Options search_options_;
+  Info info_;
+};
+
+std::string ResolveModelDir(const EngineOptions& options) {
+  if (!options.model_dir.empty()) return options.model_dir;
+  if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  return KEYDECIDE_DEFAULT_MODEL_DIR;
+}
+
+Status PinyinEngine::Init(const EngineOptions& options) {
+  if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
+    return Status::InvalidArgument("max_candidates must be in 1..200");
+  }
+  if (!options.model_path.empty() && options.model_path != "none") {
+    return Status::NotSupported("a model for language 'zh' (lexicon only so far)");
+  }
+  std::string lexicon_path = options.lexicon_path;
+  if (lexicon_path.empty()) {
+    lexicon_path = ResolveModelDir(options);
+    lexicon_path += "/zh/lexicon.kdlex";
+  }
+  KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
+  if (lexicon_->header().language != "zh") {
+    std::string message = lexicon_path;
+    message += ": not a pinyin-keyed (zh) lexicon";
+    return Status::InvalidArgument(message);
+  }
+  search_options_.max_candidates =
+      std::max(kMinSearchCandidates, static_cast<size_t>(options.max_candidates));
+
+  info_.language = "zh";
+  info_.lexicon_path = lexicon_path;
+  info_.lexicon_words = lexicon_->entry_count();
+  info_.lexicon_bytes = lexicon_->header().file_size;
+  info_.scorer = "lexicon";
+  KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
+  info_.simd_target = kernels::ActiveTarget();
+
+  // Warm-up: touch the top of the trie and the code paths once.
+  auto session = NewSession(SessionOptions());
+  Decision d;
+  for (const char* keys : {"n", "i", "h", "a", "o"}) {
+    session->Type(keys);
+    session->Decide(3, &d);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* out) {
+  auto engine = std::make_unique<PinyinEngine>();
+  KD_RETURN_IF_ERROR(engine->Init(options));
+  *out = std::move(engine);
+  return Status::OK();
+}
+
+PinyinSession::PinyinSession(const Lexicon* lexicon,
+                             const PinyinCandidateSearch::Options& search_options)
+    : search_(lexicon, search_options) {
+  text_.reserve(kMaxTextBytes + kMaxAcceptBytes + kMaxComposition + 8);
+  searched_.reserve(kMaxComposition + 8);
+  spare_.resize(kMaxCandidatesLimit);
+  for (Candidate& c : spare_) c.text.reserve(kCandidateTextReserve);
+}
+
+void PinyinSession::TrimText() {
+  if (text_.size() <= kMaxTextBytes) return;
+  size_t cut = utf8::BoundaryAtOrAfter(text_, text_.size() - kMaxTextBytes + kTrimTextBytes);
+  cut = std::min(cut, composition_start_);  // the composition stays whole
+  text_.erase(0, cut);
+  composition_start_ -= cut;
+}
+
+void PinyinSession::AppendChar(std::string_view ch, char32_t cp) {
+  const size_t letters = text_.size() - composition_start_;
+  const bool pinyin = IsPinyinLetter(cp) || (cp == '\'' && letters > 0);
+  if (pinyin && letters >= kMaxComposition) {
+    composition_start_ = text_.size();  // too long to convert: commit it as typed
+  }
+  text_.append(ch);
+  if (!pinyin) composition_start_ = text_.size();  // commits the composition and `ch`
+  TrimText();
+}
+
+Status PinyinSession::Type(std::string_view text) {
+  KD_RETURN_IF_ERROR(utf8::Validate(text));
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t start = pos;
+    char32_t cp;
+    utf8::Decode(text, &pos, &cp);
+    AppendChar(text.substr(start, pos - start), cp);
+  }
+  return Status::OK();
+}
+
+Status PinyinSession::Backspace() {
+  if (text_.empty()) return Status::OK();
+  text_.resize(utf8::LastCharStart(text_));
+  composition_start_ = std::min(composition_start_, text_.size());
+  return Status::OK();
+}
+
+void PinyinSession::SearchComposition() {
+  const std::string_view typed = composition();
+  if (search_valid_ && typed == searched_) return;
+  searched_.assign(typed);
+  if (!search_.Search(typed).ok()) {
+    // Not convertible (too long): no candidates. The search leaves its list empty.
+  }
+  search_valid_ = true;
+}
+
+Status PinyinSession::Accept(std::string_view word) {
+  KD_RETURN_IF_ERROR(utf8::Validate(word));
+  if (word.size() > kMaxAcceptBytes) return Status::InvalidArgument("accepted word is too long");
+  size_t pos = 0;
+  while (pos < word.size()) {
+    char32_t cp;
+    utf8::Decode(word, &pos, &cp);
+    if (IsSpace(cp)) return Status::InvalidArgument("accepted word contains white space");
+  }
+  // The letters the word stands for: those its best candidate consumed, else all of them.
+  size_t consumed = text_.size() - composition_start_;
+  if (consumed > 0) {
+    SearchComposition();
+    for (const PinyinCandidate& c : search_.candidates()) {
+      if (c.text == word) {
+        consumed = std::min<size_t>(c.consumed, consumed);
+        break;
+      }
+    }
+  }
+  // The rest of the composition, without the apostrophes that separated it from the word.
+  size_t rest = composition_start_ + consumed;
+  while (rest < text_.size() && text_[rest] == '\'') ++rest;
+  text_.replace(composition_start_, rest - composition_start_, word);
+  composition_start_ += word.size();
+  TrimText();
+  return Status::OK();
+}
+
+Status PinyinSession::SetContext(std::string_view text) {
+  KD_RETURN_IF_ERROR(utf8::Validate(text));
+  if (text.size() > kMaxTextBytes) {
+    text.remove_prefix(utf8::BoundaryAtOrAfter(text, text.size() - kMaxTextBytes));
+  }
+  text_.assign(text);
+  composition_start_ = text_.size();
+  return Status::OK();
+}
+
+// Grows or shrinks out to k slots, keeping removed slots (and their string buffers) aside.
+void PinyinSession::ResizeCandidates(size_t k, std::vector<Candidate>* out) {
+  if (out->capacity() < static_cast<size_t>(kMaxCandidatesLimit)) out->reserve(kMaxCandidatesLimit);
+  while (out->size() > k) {
+    spare_.push_back(std::move(out->back()));
+    out->pop_back();
+  }
+  while (out->size() < k) {
+    if (!spare_.empty()) {
+      out->push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    } else {
+      out->emplace_back();
+      out->back().text.reserve(kCandidateTextReserve);
+    }
+  }
+}
+
+Status PinyinSession::Decide(int max_candidates, Decision* out) {
+  if (max_candidates < 0) return Status::InvalidArgument("max_candidates < 0");
+  Clock::time_point t = Clock::now();
+  const Clock::time_point t0 = t;
+  StageTimings& timings = out->timings;
+
+  // Features: the pinyin letters being converted.
+  const std::string_view typed = composition();
+  timings.features_us = MicrosSince(&t);
+
+  // Candidates: hanzi words for the letters (none for an empty composition: no 联想 yet).
+  std::span<const PinyinCandidate> found;
+  if (!typed.empty()) {
+    SearchComposition();
+    found = search_.candidates();
+  }
+  timings.candidates_us = MicrosSince(&t);
+  timings.model_us = MicrosSince(&t);  // no model
+  timings.heads_us = MicrosSince(&t);  // the search's order is the ranking
+
+  // Post.
+  const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), found.size(),
+                                     static_cast<size_t>(kMaxCandidatesLimit)});
+  ResizeCandidates(k, &out->candidates);
+  for (size_t i = 0; i < k; ++i) {
+    const PinyinCandidate& p = found[i];
+    Candidate& c = out->candidates[i];
+    c.text.assign(p.text);
+    c.score = p.score;
+    c.typing_cost = 0;
+    c.kind = typed.empty() ? CandidateKind::kNextWord : CandidateKind::kCompletion;
+  }
+  if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);
+  out->composition.assign(typed);
+  out->has_model = false;
+  out->popup = {0, !out->candidates.empty()};
+  out->autocorrect.apply = false;
+  out->autocorrect.replacement.clear();
+  out->autocorrect.confidence = 0;
+  out->intent.label.clear();
+  out->intent.probabilities.clear();
+  out->tier = Tier::kLexiconOnly;
+  timings.post_us = MicrosSince(&t);
+  timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
+  return Status::OK();
+}
+
+}  // namespace keydecide

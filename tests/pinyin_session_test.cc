@@ -1,0 +1,278 @@
+// PinyinSession through Engine::Open with language "zh" on a small pinyin-keyed fixture
+// lexicon: conversion, Accept keeping the rest of the composition, Backspace, characters that
+// commit as typed, refused input, no allocation once warm, and models/zh/lexicon.kdlex when it
+// is there.
+
+#include "decide/pinyin_session.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "allocation_hook.h"
+#include "keydecide/engine.h"
+#include "lexicon/lexicon_builder.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+std::string FixtureLexiconBytes() {
+  LexiconBuilder builder;
+  builder.AddKeyedWord("zhongguo", "中国", 5000);
+  builder.AddKeyedWord("zhongguoren", "中国人", 2000);
+  builder.AddKeyedWord("zhong", "中", 8000);
+  builder.AddKeyedWord("zhong", "种", 3000);
+  builder.AddKeyedWord("guo", "过", 6000);
+  builder.AddKeyedWord("guo", "国", 3000);
+  builder.AddKeyedWord("ren", "人", 9000);
+  builder.AddKeyedWord("nihao", "你好", 4000);
+  builder.AddKeyedWord("ni", "你", 7000);
+  builder.AddKeyedWord("hao", "好", 6000);
+  builder.AddKeyedWord("xian", "先", 4000);
+  builder.AddKeyedWord("xi", "西", 2000);
+  builder.AddKeyedWord("an", "安", 1500);
+  LexiconBuilder::Options options;
+  options.min_count = 1;
+  options.keep_all_keyed_variants = true;
+  options.language = "zh";
+  std::string bytes;
+  const Status built = builder.Finish(options, &bytes);
+  EXPECT_TRUE(built.ok()) << built.ToString();
+  return bytes;
+}
+
+std::unique_ptr<Engine> ZhEngine() {
+  const std::string path = testing::TempPath("pinyin_fixture.kdlex");
+  testing::WriteFile(path, FixtureLexiconBytes());
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.language = "zh";
+  options.lexicon_path = path;
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(options, &engine);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::remove(path.c_str());  // mapped: the engine keeps it alive
+  return engine;
+}
+
+class PinyinSessionTest : public ::testing::Test {
+ protected:
+  PinyinSessionTest() : engine_(ZhEngine()) {
+    if (engine_) session_ = engine_->NewSession({});
+  }
+
+  void SetUp() override { ASSERT_NE(session_, nullptr); }
+
+  Decision Decide(int k = 10) {
+    Decision d;
+    const Status s = session_->Decide(k, &d);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return d;
+  }
+
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(PinyinSessionTest, EngineInfo) {
+  const Engine::Info info = engine_->info();
+  EXPECT_EQ(info.language, "zh");
+  EXPECT_TRUE(info.model_path.empty());
+  EXPECT_GT(info.lexicon_words, 0u);
+}
+
+TEST_F(PinyinSessionTest, ZhongguoOffersZhongguoFirst) {
+  ASSERT_TRUE(session_->Type("zhongguo").ok());
+  EXPECT_EQ(session_->composition(), "zhongguo");
+  const Decision d = Decide();
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "中国");
+  EXPECT_EQ(d.candidates[0].kind, CandidateKind::kCompletion);
+  EXPECT_EQ(d.composition, "zhongguo");
+  EXPECT_FALSE(d.has_model);
+  EXPECT_EQ(d.tier, Tier::kLexiconOnly);
+  EXPECT_TRUE(d.popup.show);
+  EXPECT_GE(d.timings.total_us, 0.0f);
+}
+
+TEST_F(PinyinSessionTest, AcceptWholeComposition) {
+  ASSERT_TRUE(session_->Type("zhongguo").ok());
+  Decide();
+  ASSERT_TRUE(session_->Accept("中国").ok());
+  EXPECT_EQ(session_->text(), "中国");
+  EXPECT_EQ(session_->composition(), "");
+  const Decision d = Decide();
+  EXPECT_TRUE(d.candidates.empty());
+  EXPECT_EQ(d.composition, "");
+  EXPECT_FALSE(d.popup.show);
+}
+
+TEST_F(PinyinSessionTest, AcceptPrefixKeepsTheRest) {
+  ASSERT_TRUE(session_->Type("zhongguoren").ok());
+  const Decision d = Decide(20);
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "中国人");
+  ASSERT_TRUE(session_->Accept("中国").ok());
+  EXPECT_EQ(session_->text(), "中国ren");
+  EXPECT_EQ(session_->composition(), "ren");
+  const Decision next = Decide();
+  ASSERT_FALSE(next.candidates.empty());
+  EXPECT_EQ(next.candidates[0].text, "人");
+  ASSERT_TRUE(session_->Accept("人").ok());
+  EXPECT_EQ(session_->text(), "中国人");
+  EXPECT_EQ(session_->composition(), "");
+}
+
+TEST_F(PinyinSessionTest, AcceptWithoutDecideAndApostrophe) {
+  ASSERT_TRUE(session_->Type("xi'an").ok());
+  EXPECT_EQ(session_->composition(), "xi'an");
+  ASSERT_TRUE(session_->Accept("西").ok());  // no Decide in between: searched on demand
+  EXPECT_EQ(session_->text(), "西an");
+  EXPECT_EQ(session_->composition(), "an");
+}
+
+TEST_F(PinyinSessionTest, AcceptUnknownWordReplacesComposition) {
+  ASSERT_TRUE(session_->Type("nihao").ok());
+  ASSERT_TRUE(session_->Accept("您好").ok());
+  EXPECT_EQ(session_->text(), "您好");
+  EXPECT_EQ(session_->composition(), "");
+}
+
+TEST_F(PinyinSessionTest, Backspace) {
+  ASSERT_TRUE(session_->Type("nihaoo").ok());
+  ASSERT_TRUE(session_->Backspace().ok());
+  EXPECT_EQ(session_->composition(), "nihao");
+  Decision d = Decide();
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "你好");
+  ASSERT_TRUE(session_->Accept("你好").ok());
+  ASSERT_TRUE(session_->Backspace().ok());  // empty composition: edits the text
+  EXPECT_EQ(session_->text(), "你");
+  EXPECT_EQ(session_->composition(), "");
+  ASSERT_TRUE(session_->Backspace().ok());
+  ASSERT_TRUE(session_->Backspace().ok());  // nothing left: no-op
+  EXPECT_EQ(session_->text(), "");
+}
+
+TEST_F(PinyinSessionTest, SpaceAndPunctuationCommitAsTyped) {
+  ASSERT_TRUE(session_->Type("nihao ").ok());
+  EXPECT_EQ(session_->text(), "nihao ");
+  EXPECT_EQ(session_->composition(), "");
+  EXPECT_TRUE(Decide().candidates.empty());
+  ASSERT_TRUE(session_->Type("zhong，").ok());
+  EXPECT_EQ(session_->text(), "nihao zhong，");
+  EXPECT_EQ(session_->composition(), "");
+  ASSERT_TRUE(session_->Type("ni.").ok());
+  EXPECT_EQ(session_->text(), "nihao zhong，ni.");
+  ASSERT_TRUE(session_->Type("'A").ok());  // an apostrophe starts no composition
+  EXPECT_EQ(session_->composition(), "");
+  ASSERT_TRUE(session_->Type("hao").ok());
+  EXPECT_EQ(session_->composition(), "hao");
+}
+
+TEST_F(PinyinSessionTest, InvalidInputRefused) {
+  ASSERT_TRUE(session_->Type("ni").ok());
+  EXPECT_FALSE(session_->Type("\xff").ok());
+  EXPECT_FALSE(session_->Type("a\xc3").ok());
+  EXPECT_EQ(session_->text(), "ni");
+  EXPECT_FALSE(session_->Accept("\xe4\xbd").ok());
+  EXPECT_FALSE(session_->Accept("你 好").ok());
+  EXPECT_FALSE(session_->SetContext("\xff").ok());
+  EXPECT_EQ(session_->text(), "ni");
+  Decision d;
+  EXPECT_FALSE(session_->Decide(-1, &d).ok());
+}
+
+TEST_F(PinyinSessionTest, SetContext) {
+  ASSERT_TRUE(session_->Type("ni").ok());
+  ASSERT_TRUE(session_->SetContext("你好").ok());
+  EXPECT_EQ(session_->text(), "你好");
+  EXPECT_EQ(session_->composition(), "");
+}
+
+TEST_F(PinyinSessionTest, LongCompositionCommitsAsTyped) {
+  const std::string many(PinyinLattice::kMaxTyped, 'a');
+  ASSERT_TRUE(session_->Type(many).ok());
+  EXPECT_EQ(session_->composition().size(), PinyinLattice::kMaxTyped);
+  Decide();  // no crash; whatever it finds
+  ASSERT_TRUE(session_->Type("ni").ok());
+  EXPECT_EQ(session_->composition(), "ni");
+  EXPECT_EQ(session_->text(), many + "ni");
+}
+
+TEST_F(PinyinSessionTest, NoAllocationOnceWarm) {
+  Decision d;
+  for (const char* keys : {"zhongguoren", " ", "nihao"}) {
+    ASSERT_TRUE(session_->Type(keys).ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+  }
+  ASSERT_TRUE(session_->SetContext("").ok());
+  ASSERT_TRUE(session_->Decide(10, &d).ok());
+  const long before = testing::Allocations();
+  for (int round = 0; round < 3; ++round) {
+    for (const char* keys : {"z", "h", "o", "n", "g", "g", "u", "o", "r", "e", "n"}) {
+      ASSERT_TRUE(session_->Type(keys).ok());
+      ASSERT_TRUE(session_->Decide(10, &d).ok());
+    }
+    ASSERT_TRUE(session_->Accept("中国").ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+    ASSERT_TRUE(session_->Backspace().ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+    ASSERT_TRUE(session_->Type(" ").ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+  }
+  EXPECT_EQ(testing::Allocations() - before, 0);
+}
+
+TEST(PinyinEngineTest, ModelRefused) {
+  const std::string path = testing::TempPath("pinyin_model_refused.kdlex");
+  testing::WriteFile(path, FixtureLexiconBytes());
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.language = "zh";
+  options.lexicon_path = path;
+  options.model_path = "/nonexistent/model.safetensors";
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(options, &engine);
+  std::remove(path.c_str());
+  EXPECT_EQ(s.code(), Status::Code::kNotSupported) << s.ToString();
+  EXPECT_EQ(engine, nullptr);
+}
+
+TEST(PinyinEngineTest, EnglishLexiconRefused) {
+  const std::string path = testing::TempPath("pinyin_en_refused.kdlex");
+  testing::WriteFile(path, testing::FixtureLexiconBytes());
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.language = "zh";
+  options.lexicon_path = path;
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(options, &engine);
+  std::remove(path.c_str());
+  EXPECT_FALSE(s.ok());
+}
+
+TEST(PinyinEngineTest, ShippedLexicon) {
+  const std::string path = std::string(KD_MODELS_DIR) + "/zh/lexicon.kdlex";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not built";
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.language = "zh";
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(options, &engine);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto session = engine->NewSession({});
+  ASSERT_TRUE(session->Type("nihao").ok());
+  Decision d;
+  ASSERT_TRUE(session->Decide(10, &d).ok());
+  bool found = false;
+  for (const Candidate& c : d.candidates) found = found || c.text == "你好";
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace keydecide
