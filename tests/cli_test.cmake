@@ -102,3 +102,7 @@ if(NOT rc EQUAL 1)
   message(FATAL_ERROR "KEYDECIDE_SIMD=no-such-isa: expected exit 1, got ${rc}: ${err}")
 endif()
 expect_contains("${err}" "not available here")
+
+# Chinese: the bundled pinyin-keyed lexicon through the same commands (lexicon only).
+run_ok(${KEYDECIDE} predict --model-dir ${MODELS} --lang zh --prefix nihao)
+expect_contains("${OUT}" "你好")

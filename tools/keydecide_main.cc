@@ -13,9 +13,10 @@ void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--lexicon", lexicon, "Lexicon file (default: <model-dir>/<lang>/lexicon.kdlex)");
   cmd->add_option("--model", model,
                   "Model file, or 'none' for the count baseline (default: <model-dir>/<lang>/"
-                  "model.safetensors when present)");
+                  "model.q8.safetensors, else model.safetensors, when present)");
   cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
-  cmd->add_option("--lang", language, "Language pack")->capture_default_str();
+  cmd->add_option("--lang", language, "Language pack: en, or zh (pinyin, lexicon only)")
+      ->capture_default_str();
   cmd->add_option("--max-candidates", max_candidates, "Candidates searched and scored per key")
       ->check(CLI::Range(1, 200))
       ->capture_default_str();
