@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "decide/model_scorer.h"
 #include "decide/model_track.h"
 #include "decide/pinyin_session.h"
+#include "decide/session_common.h"
 #include "decide/session_history.h"
 #include "decide/surface_form.h"
 #include "lexicon/candidate_search.h"
@@ -28,11 +28,6 @@ namespace keydecide {
 
 namespace {
 
-constexpr size_t kMaxTextBytes = 4096;   // context kept before the cursor
-constexpr size_t kTrimTextBytes = 1024;  // dropped at once beyond that, to amortise
-constexpr size_t kMaxAcceptBytes = 256;
-constexpr size_t kCandidateTextReserve = 4 * lexicon::kMaxKeyBytes + 16;
-constexpr int kMaxCandidatesLimit = 200;
 constexpr int kModelProposals = 16;     // model words added at a word start
 // ... chosen among the model's 8192 most frequent words (its vocabulary is in frequency
 // order): the whole word table (20k rows) costs more than the rest of the decision. On 50 KB
@@ -41,15 +36,6 @@ constexpr int kModelProposals = 16;     // model words added at a word start
 constexpr int kProposalWords = 8192;
 constexpr size_t kAutocorrectLengthSlack = 2;  // bytes a replacement may differ in length
 constexpr float kNatsPerPoint = 0.35f;  // search and baseline: one 10-point slip ~ 3.5 nats
-
-using Clock = std::chrono::steady_clock;
-
-float MicrosSince(Clock::time_point* t) {
-  const Clock::time_point now = Clock::now();
-  const float us = std::chrono::duration<float, std::micro>(now - *t).count();
-  *t = now;
-  return us;
-}
 
 char32_t CharBefore(std::string_view text, size_t end, size_t* start) {
   *start = utf8::LastCharStart(text.substr(0, end));
@@ -99,7 +85,6 @@ class ConcreteSession : public Session {
   void TrimText();
   void GatherCandidates();
   void AddModelProposals(const float* hidden);
-  void ResizeCandidates(size_t k, std::vector<Candidate>* out);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
 
   const ConcreteEngine* engine_;
@@ -116,7 +101,7 @@ class ConcreteSession : public Session {
   std::string typed_;
   std::vector<SearchHit> hits_;
   std::vector<ScoredCandidate> scored_;
-  std::vector<Candidate> spare_;  // candidate slots kept with their string buffers
+  CandidateSlots slots_;
   std::vector<float> logits_;
   std::vector<std::pair<float, int>> proposals_;
 };
@@ -166,10 +151,6 @@ ConcreteSession::ConcreteSession(const ConcreteEngine* engine, const SessionOpti
   hits_.reserve(engine->search_options().max_candidates);
   scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
                   kModelProposals);
-  // Every candidate slot a Decision can need, made now with room for any spelling, so that
-  // Decide moves slots and their buffers around instead of allocating.
-  spare_.resize(kMaxCandidatesLimit);
-  for (Candidate& c : spare_) c.text.reserve(kCandidateTextReserve);
   if (const Transformer* model = engine->model()) {
     track_ = std::make_unique<ModelTrack>(model, static_cast<int>(options.app));
     logits_.resize(std::min(model->n_words(), kProposalWords));
@@ -206,15 +187,7 @@ void ConcreteSession::AppendChar(std::string_view ch, char32_t cp) {
 }
 
 Status ConcreteSession::Type(std::string_view text) {
-  KD_RETURN_IF_ERROR(utf8::Validate(text));
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t start = pos;
-    char32_t cp;
-    utf8::Decode(text, &pos, &cp);
-    AppendChar(text.substr(start, pos - start), cp);
-  }
-  return Status::OK();
+  return ForEachChar(text, [this](std::string_view ch, char32_t cp) { AppendChar(ch, cp); });
 }
 
 Status ConcreteSession::Backspace() {
@@ -229,14 +202,7 @@ Status ConcreteSession::Backspace() {
 }
 
 Status ConcreteSession::Accept(std::string_view word) {
-  KD_RETURN_IF_ERROR(utf8::Validate(word));
-  if (word.size() > kMaxAcceptBytes) return Status::InvalidArgument("accepted word is too long");
-  size_t pos = 0;
-  while (pos < word.size()) {
-    char32_t cp;
-    utf8::Decode(word, &pos, &cp);
-    if (IsSpace(cp)) return Status::InvalidArgument("accepted word contains white space");
-  }
+  KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
   text_.resize(composition_start_);
   text_.append(word);
   composition_start_ = CompositionStart(text_);
@@ -246,10 +212,7 @@ Status ConcreteSession::Accept(std::string_view word) {
 
 Status ConcreteSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
-  if (text.size() > kMaxTextBytes) {
-    text.remove_prefix(utf8::BoundaryAtOrAfter(text, text.size() - kMaxTextBytes));
-  }
-  text_.assign(text);
+  text_.assign(ContextTail(text));
   composition_start_ = CompositionStart(text_);
   pushed_word_end_ = std::string::npos;
   if (track_) track_->Reset();
@@ -301,24 +264,6 @@ void ConcreteSession::AddModelProposals(const float* hidden) {
     if (present) continue;
     scored_.push_back({entry, w, entry == lexicon::kNoEntry ? model.Word(w) : "", 0,
                        entry != lexicon::kNoEntry ? history_.CountOf(entry) : uint16_t{0}, 0});
-  }
-}
-
-// Grows or shrinks out to k slots, keeping removed slots (and their string buffers) aside.
-void ConcreteSession::ResizeCandidates(size_t k, std::vector<Candidate>* out) {
-  if (out->capacity() < static_cast<size_t>(kMaxCandidatesLimit)) out->reserve(kMaxCandidatesLimit);
-  while (out->size() > k) {
-    spare_.push_back(std::move(out->back()));
-    out->pop_back();
-  }
-  while (out->size() < k) {
-    if (!spare_.empty()) {
-      out->push_back(std::move(spare_.back()));
-      spare_.pop_back();
-    } else {
-      out->emplace_back();
-      out->back().text.reserve(kCandidateTextReserve);
-    }
   }
 }
 
@@ -414,7 +359,7 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
                       if (a.entry != b.entry) return a.entry < b.entry;
                       return a.text < b.text;
                     });
-  ResizeCandidates(k, &out->candidates);
+  slots_.Resize(k, &out->candidates);
   for (size_t i = 0; i < k; ++i) {
     const ScoredCandidate& s = scored_[i];
     Candidate& c = out->candidates[i];
@@ -431,12 +376,7 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
   if (hidden != nullptr) {
     FillHeads(hidden, capitalize, out);
   } else {
-    out->popup = {0, !out->candidates.empty()};
-    out->autocorrect.apply = false;
-    out->autocorrect.replacement.clear();
-    out->autocorrect.confidence = 0;
-    out->intent.label.clear();
-    out->intent.probabilities.clear();
+    ClearModelOutputs(out);
   }
   out->tier = hidden == nullptr ? Tier::kLexiconOnly
               : tier_ == Tier::kFullModel ? Tier::kFullModel
@@ -444,14 +384,6 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();
-}
-
-std::string ResolveModelDir(const EngineOptions& options) {
-  if (!options.model_dir.empty()) return options.model_dir;
-  if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return KEYDECIDE_DEFAULT_MODEL_DIR;
 }
 
 Status ConcreteEngine::LoadModel(const std::string& path) {

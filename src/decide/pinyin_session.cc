@@ -4,33 +4,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 
+#include "decide/session_common.h"
 #include "lexicon/lexicon.h"
 #include "model/kernels/targets.h"
-#include "text/letter_case.h"
 #include "text/utf8.h"
 
 namespace keydecide {
 
 namespace {
 
-constexpr size_t kMaxTextBytes = 4096;   // context kept before the cursor
-constexpr size_t kTrimTextBytes = 1024;  // dropped at once beyond that, to amortise
-constexpr size_t kMaxAcceptBytes = 256;
 constexpr size_t kMaxComposition = PinyinLattice::kMaxTyped;  // longer commits as typed
-constexpr size_t kCandidateTextReserve = 4 * lexicon::kMaxKeyBytes + 16;
-constexpr int kMaxCandidatesLimit = 200;
 constexpr size_t kMinSearchCandidates = 50;
-
-using Clock = std::chrono::steady_clock;
-
-float MicrosSince(Clock::time_point* t) {
-  const Clock::time_point now = Clock::now();
-  const float us = std::chrono::duration<float, std::micro>(now - *t).count();
-  *t = now;
-  return us;
-}
 
 bool IsPinyinLetter(char32_t cp) { return cp >= 'a' && cp <= 'z'; }
 
@@ -49,14 +34,6 @@ class PinyinEngine : public Engine {
   PinyinCandidateSearch::Options search_options_;
   Info info_;
 };
-
-std::string ResolveModelDir(const EngineOptions& options) {
-  if (!options.model_dir.empty()) return options.model_dir;
-  if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return KEYDECIDE_DEFAULT_MODEL_DIR;
-}
 
 Status PinyinEngine::Init(const EngineOptions& options) {
   if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
@@ -111,8 +88,6 @@ PinyinSession::PinyinSession(const Lexicon* lexicon,
     : search_(lexicon, search_options) {
   text_.reserve(kMaxTextBytes + kMaxAcceptBytes + kMaxComposition + 8);
   searched_.reserve(kMaxComposition + 8);
-  spare_.resize(kMaxCandidatesLimit);
-  for (Candidate& c : spare_) c.text.reserve(kCandidateTextReserve);
 }
 
 void PinyinSession::TrimText() {
@@ -135,15 +110,7 @@ void PinyinSession::AppendChar(std::string_view ch, char32_t cp) {
 }
 
 Status PinyinSession::Type(std::string_view text) {
-  KD_RETURN_IF_ERROR(utf8::Validate(text));
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t start = pos;
-    char32_t cp;
-    utf8::Decode(text, &pos, &cp);
-    AppendChar(text.substr(start, pos - start), cp);
-  }
-  return Status::OK();
+  return ForEachChar(text, [this](std::string_view ch, char32_t cp) { AppendChar(ch, cp); });
 }
 
 Status PinyinSession::Backspace() {
@@ -164,14 +131,7 @@ void PinyinSession::SearchComposition() {
 }
 
 Status PinyinSession::Accept(std::string_view word) {
-  KD_RETURN_IF_ERROR(utf8::Validate(word));
-  if (word.size() > kMaxAcceptBytes) return Status::InvalidArgument("accepted word is too long");
-  size_t pos = 0;
-  while (pos < word.size()) {
-    char32_t cp;
-    utf8::Decode(word, &pos, &cp);
-    if (IsSpace(cp)) return Status::InvalidArgument("accepted word contains white space");
-  }
+  KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
   // The letters the word stands for: those its best candidate consumed, else all of them.
   size_t consumed = text_.size() - composition_start_;
   if (consumed > 0) {
@@ -194,30 +154,9 @@ Status PinyinSession::Accept(std::string_view word) {
 
 Status PinyinSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
-  if (text.size() > kMaxTextBytes) {
-    text.remove_prefix(utf8::BoundaryAtOrAfter(text, text.size() - kMaxTextBytes));
-  }
-  text_.assign(text);
+  text_.assign(ContextTail(text));
   composition_start_ = text_.size();
   return Status::OK();
-}
-
-// Grows or shrinks out to k slots, keeping removed slots (and their string buffers) aside.
-void PinyinSession::ResizeCandidates(size_t k, std::vector<Candidate>* out) {
-  if (out->capacity() < static_cast<size_t>(kMaxCandidatesLimit)) out->reserve(kMaxCandidatesLimit);
-  while (out->size() > k) {
-    spare_.push_back(std::move(out->back()));
-    out->pop_back();
-  }
-  while (out->size() < k) {
-    if (!spare_.empty()) {
-      out->push_back(std::move(spare_.back()));
-      spare_.pop_back();
-    } else {
-      out->emplace_back();
-      out->back().text.reserve(kCandidateTextReserve);
-    }
-  }
 }
 
 Status PinyinSession::Decide(int max_candidates, Decision* out) {
@@ -243,7 +182,7 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   // Post.
   const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), found.size(),
                                      static_cast<size_t>(kMaxCandidatesLimit)});
-  ResizeCandidates(k, &out->candidates);
+  slots_.Resize(k, &out->candidates);
   for (size_t i = 0; i < k; ++i) {
     const PinyinCandidate& p = found[i];
     Candidate& c = out->candidates[i];
@@ -255,12 +194,7 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);
   out->composition.assign(typed);
   out->has_model = false;
-  out->popup = {0, !out->candidates.empty()};
-  out->autocorrect.apply = false;
-  out->autocorrect.replacement.clear();
-  out->autocorrect.confidence = 0;
-  out->intent.label.clear();
-  out->intent.probabilities.clear();
+  ClearModelOutputs(out);
   out->tier = Tier::kLexiconOnly;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "decide/session_common.h"
 #include "keydecide/engine.h"
 #include "lexicon/pinyin_candidates.h"
 
@@ -46,14 +47,13 @@ class PinyinSession : public Session {
   void TrimText();
   // Runs the search for the current composition unless the last one was for it.
   void SearchComposition();
-  void ResizeCandidates(size_t k, std::vector<Candidate>* out);
 
   std::string text_;
   size_t composition_start_ = 0;
   PinyinCandidateSearch search_;
-  std::string searched_;          // the composition search_ last ran on
-  bool search_valid_ = false;     // search_.candidates() are those of searched_
-  std::vector<Candidate> spare_;  // candidate slots kept with their string buffers
+  std::string searched_;       // the composition search_ last ran on
+  bool search_valid_ = false;  // search_.candidates() are those of searched_
+  CandidateSlots slots_;
 };
 
 }  // namespace keydecide
