@@ -14,39 +14,32 @@
 
 #include "allocation_hook.h"
 #include "lexicon/lexicon.h"
-#include "lexicon/lexicon_builder.h"
+#include "test_util.h"
 
 namespace keydecide {
 namespace {
 
 std::unique_ptr<Lexicon> FixtureLexicon() {
-  LexiconBuilder builder;
-  builder.AddKeyedWord("zhongguo", "中国", 5000);
-  builder.AddKeyedWord("zhongguoren", "中国人", 2000);
-  builder.AddKeyedWord("zhongguogongchandang", "中国共产党", 300);
-  builder.AddKeyedWord("gongchan", "共产", 500);
-  builder.AddKeyedWord("zhong", "中", 8000);
-  builder.AddKeyedWord("zhong", "种", 3000);
-  builder.AddKeyedWord("zhong", "重", 2000);
-  builder.AddKeyedWord("guo", "过", 6000);
-  builder.AddKeyedWord("guo", "国", 3000);
-  builder.AddKeyedWord("ren", "人", 9000);
-  builder.AddKeyedWord("xian", "先", 4000);
-  builder.AddKeyedWord("xian", "现", 3000);
-  builder.AddKeyedWord("xian", "西安", 1000);
-  builder.AddKeyedWord("xi", "西", 2000);
-  builder.AddKeyedWord("an", "安", 1500);
-  builder.AddKeyedWord("shiyan", "实验", 900);
-  builder.AddKeyedWord("shiyan", "试验", 300);
-  LexiconBuilder::Options options;
-  options.min_count = 1;
-  options.keep_all_keyed_variants = true;
-  options.language = "zh";
-  std::string bytes;
-  const Status built = builder.Finish(options, &bytes);
-  EXPECT_TRUE(built.ok()) << built.ToString();
   std::unique_ptr<Lexicon> lex;
-  const Status opened = Lexicon::FromBytes(bytes, &lex);
+  const Status opened =
+      Lexicon::FromBytes(testing::PinyinLexiconBytes({{"zhongguo", "中国", 5000},
+                                                      {"zhongguoren", "中国人", 2000},
+                                                      {"zhongguogongchandang", "中国共产党", 300},
+                                                      {"gongchan", "共产", 500},
+                                                      {"zhong", "中", 8000},
+                                                      {"zhong", "种", 3000},
+                                                      {"zhong", "重", 2000},
+                                                      {"guo", "过", 6000},
+                                                      {"guo", "国", 3000},
+                                                      {"ren", "人", 9000},
+                                                      {"xian", "先", 4000},
+                                                      {"xian", "现", 3000},
+                                                      {"xian", "西安", 1000},
+                                                      {"xi", "西", 2000},
+                                                      {"an", "安", 1500},
+                                                      {"shiyan", "实验", 900},
+                                                      {"shiyan", "试验", 300}}),
+                         &lex);
   EXPECT_TRUE(opened.ok()) << opened.ToString();
   return lex;
 }

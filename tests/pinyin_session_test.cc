@@ -14,35 +14,25 @@
 
 #include "allocation_hook.h"
 #include "keydecide/engine.h"
-#include "lexicon/lexicon_builder.h"
 #include "test_util.h"
 
 namespace keydecide {
 namespace {
 
 std::string FixtureLexiconBytes() {
-  LexiconBuilder builder;
-  builder.AddKeyedWord("zhongguo", "中国", 5000);
-  builder.AddKeyedWord("zhongguoren", "中国人", 2000);
-  builder.AddKeyedWord("zhong", "中", 8000);
-  builder.AddKeyedWord("zhong", "种", 3000);
-  builder.AddKeyedWord("guo", "过", 6000);
-  builder.AddKeyedWord("guo", "国", 3000);
-  builder.AddKeyedWord("ren", "人", 9000);
-  builder.AddKeyedWord("nihao", "你好", 4000);
-  builder.AddKeyedWord("ni", "你", 7000);
-  builder.AddKeyedWord("hao", "好", 6000);
-  builder.AddKeyedWord("xian", "先", 4000);
-  builder.AddKeyedWord("xi", "西", 2000);
-  builder.AddKeyedWord("an", "安", 1500);
-  LexiconBuilder::Options options;
-  options.min_count = 1;
-  options.keep_all_keyed_variants = true;
-  options.language = "zh";
-  std::string bytes;
-  const Status built = builder.Finish(options, &bytes);
-  EXPECT_TRUE(built.ok()) << built.ToString();
-  return bytes;
+  return testing::PinyinLexiconBytes({{"zhongguo", "中国", 5000},
+                                      {"zhongguoren", "中国人", 2000},
+                                      {"zhong", "中", 8000},
+                                      {"zhong", "种", 3000},
+                                      {"guo", "过", 6000},
+                                      {"guo", "国", 3000},
+                                      {"ren", "人", 9000},
+                                      {"nihao", "你好", 4000},
+                                      {"ni", "你", 7000},
+                                      {"hao", "好", 6000},
+                                      {"xian", "先", 4000},
+                                      {"xi", "西", 2000},
+                                      {"an", "安", 1500}});
 }
 
 std::unique_ptr<Engine> ZhEngine() {

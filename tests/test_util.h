@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -13,8 +14,9 @@
 #include <gtest/gtest.h>
 
 #include "keydecide/engine.h"
-#include "keydecide/model_tool.h"
 #include "keydecide/lexicon_tool.h"
+#include "keydecide/model_tool.h"
+#include "lexicon/lexicon_builder.h"
 
 namespace keydecide::testing {
 
@@ -27,8 +29,8 @@ inline std::string ReadFixture(const std::string& name) {
 
 inline std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TMPDIR");
-  return std::string(dir && *dir ? dir : "/tmp") + "/kd_test_" + std::to_string(::getpid()) +
-         "_" + name;
+  return std::string(dir && *dir ? dir : "/tmp") + "/kd_test_" + std::to_string(::getpid()) + "_" +
+         name;
 }
 
 inline void WriteFile(const std::string& path, const std::string& bytes) {
@@ -78,6 +80,26 @@ inline std::string QuantizedModelBytes(const std::string& model_bytes, const Qua
   bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   std::remove(in.c_str());
   std::remove(out.c_str());
+  return bytes;
+}
+
+// A word of a pinyin-keyed (zh) lexicon: its toneless pinyin key, hanzi spelling and count.
+struct KeyedWord {
+  std::string_view key, spelling;
+  double count;
+};
+
+// The bytes of a zh lexicon holding `words` (every spelling of a key kept, most frequent first).
+inline std::string PinyinLexiconBytes(std::initializer_list<KeyedWord> words) {
+  LexiconBuilder builder;
+  for (const KeyedWord& w : words) builder.AddKeyedWord(w.key, w.spelling, w.count);
+  LexiconBuilder::Options options;
+  options.min_count = 1;
+  options.keep_all_keyed_variants = true;
+  options.language = "zh";
+  std::string bytes;
+  const Status built = builder.Finish(options, &bytes);
+  EXPECT_TRUE(built.ok()) << built.ToString();
   return bytes;
 }
 
