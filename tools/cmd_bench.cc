@@ -12,6 +12,7 @@
 
 #include "keydecide/bench_tool.h"
 #include "tools/commands.h"
+#include "tools/proc_status.h"
 #include "tools/text_file.h"
 
 namespace keydecide {
@@ -33,18 +34,6 @@ nlohmann::json Quantiles(const std::vector<float>& v) {
           {"p95", Quantile(v, 0.95)},
           {"p99", Quantile(v, 0.99)},
           {"p999", Quantile(v, 0.999)}};
-}
-
-// VmRSS and VmHWM of this process in kB (0 where /proc is missing).
-std::pair<long, long> ResidentKb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  long rss = 0, hwm = 0;
-  while (std::getline(status, line)) {
-    if (line.starts_with("VmRSS:")) rss = std::atol(line.c_str() + 6);
-    if (line.starts_with("VmHWM:")) hwm = std::atol(line.c_str() + 6);
-  }
-  return {rss, hwm};
 }
 
 struct StageSamples {
@@ -156,7 +145,7 @@ void AddBenchCommand(CLI::App* app) {
     const double cold_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     StageSamples s;
     CheckOrDie(TypeAndTime(*engine, text, a->suggestions, a->decisions, &s), "bench");
-    const auto [rss_kb, hwm_kb] = ResidentKb();
+    const long rss_kb = ProcStatusKb("VmRSS"), hwm_kb = ProcStatusKb("VmHWM");
     nlohmann::json out = {{"text", a->text},
                           {"model", engine->info().model_path},
                           {"scorer", engine->info().scorer},

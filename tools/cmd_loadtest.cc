@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -27,6 +26,7 @@
 #include "keydecide/runtime.h"
 #include "keydecide/service.h"
 #include "tools/commands.h"
+#include "tools/proc_status.h"
 #include "tools/serve_runner.h"
 #include "tools/text_file.h"
 
@@ -140,14 +140,7 @@ class LineClient {
   std::string buf_;
 };
 
-double RssMiB(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-  }
-  return 0;
-}
+double RssMiB(pid_t pid) { return ProcStatusKb("VmRSS", pid) / 1024.0; }
 
 std::string KeyLine(const std::string& key, int k) {
   return "{\"op\":\"key\",\"session\":1,\"k\":" + std::to_string(k) +
