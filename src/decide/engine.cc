@@ -292,8 +292,7 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
       const size_t shorter = std::min(key.size(), typed_.size());
       if (key == typed_ || longer - shorter > kAutocorrectLengthSlack) continue;
       if (c.word <= ModelConfig::kEmailWord) continue;  // the model cannot vouch for it
-      const float logit = model.WordLogit(hidden, c.word);
-      if (best == nullptr || logit > best_logit) best = &c, best_logit = logit;
+      if (best == nullptr || c.logit > best_logit) best = &c, best_logit = c.logit;  // by Score
     }
     if (best != nullptr) {
       if (ac.replacement.capacity() < kCandidateTextReserve) ac.replacement.reserve(kCandidateTextReserve);

@@ -20,7 +20,7 @@ void ModelScorer::Score(const ScoringInput& input, std::span<ScoredCandidate> ca
   for (ScoredCandidate& c : candidates) {
     float s;
     if (c.word > ModelConfig::kEmailWord) {
-      s = model_->WordLogit(input.hidden, c.word);
+      s = c.logit = model_->WordLogit(input.hidden, c.word);
     } else {
       const uint32_t count = c.entry != lexicon::kNoEntry ? lexicon_->Count(c.entry) : 1;
       s = unk + std::log(static_cast<float>(std::max<uint32_t>(count, 1))) - log_oov_count_;

@@ -17,6 +17,7 @@ struct ScoredCandidate {
   uint16_t cost;          // typing-slip points between the typed letters and this word
   uint16_t recent;        // occurrences among the session's recent words
   float score;            // set by the scorer: a log-score, higher is better
+  float logit = 0;        // set by the model scorer: the model's logit for `word` (when >= 0)
 };
 
 struct ScoringInput {
