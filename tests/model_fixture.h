@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/model_config.h"
+
 namespace keydecide::testing {
 
 struct TinyModelSpec {
@@ -26,29 +28,11 @@ inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
                                   void (*edit)(nlohmann::json*) = nullptr) {
   const int d = spec.d_model, ff = spec.d_ff;
   const int vocab = 36 + static_cast<int>(spec.words.size());
-  std::map<std::string, std::vector<int64_t>> shapes = {
-      {"tok_emb.weight", {vocab, d}}, {"pos_emb.weight", {spec.max_len, d}},
-      {"ivl_emb.weight", {8, d}},     {"bs_emb.weight", {2, d}},
-      {"ln_f.weight", {d}},           {"ln_f.bias", {d}},
-      {"heads.popup.weight", {1, d}}, {"heads.popup.bias", {1}},
-      {"heads.autocorrect.weight", {1, d}}, {"heads.autocorrect.bias", {1}},
-      {"heads.intent.weight", {4, d}}, {"heads.intent.bias", {4}},
-  };
-  for (int i = 0; i < spec.n_layers; ++i) {
-    const std::string p = "layers." + std::to_string(i) + ".";
-    shapes[p + "ln1.weight"] = {d};
-    shapes[p + "ln1.bias"] = {d};
-    shapes[p + "ln2.weight"] = {d};
-    shapes[p + "ln2.bias"] = {d};
-    shapes[p + "attn.qkv.weight"] = {3 * d, d};
-    shapes[p + "attn.qkv.bias"] = {3 * d};
-    shapes[p + "attn.out.weight"] = {d, d};
-    shapes[p + "attn.out.bias"] = {d};
-    shapes[p + "mlp.fc1.weight"] = {ff, d};
-    shapes[p + "mlp.fc1.bias"] = {ff};
-    shapes[p + "mlp.fc2.weight"] = {d, ff};
-    shapes[p + "mlp.fc2.bias"] = {d};
-  }
+  ModelConfig layout;
+  layout.n_layers = spec.n_layers, layout.d_model = d, layout.d_ff = ff;
+  layout.max_len = spec.max_len, layout.vocab_size = vocab;
+  layout.intent_labels = {"prose", "code", "url", "command"};
+  const auto shapes = layout.TensorShapes();
   std::mt19937 rng(spec.seed);
   std::normal_distribution<float> normal(0.0f, 0.5f);
   nlohmann::json header;

@@ -12,9 +12,9 @@ Status GetInt(const nlohmann::json& j, const char* key, int lo, int hi, int* out
   }
   const int64_t v = j[key].get<int64_t>();
   if (v < lo || v > hi) {
-    return Status::InvalidArgument(std::string("model config '") + key + "' = " +
-                                   std::to_string(v) + " is outside " + std::to_string(lo) +
-                                   ".." + std::to_string(hi));
+    return Status::InvalidArgument(std::string("model config '") + key +
+                                   "' = " + std::to_string(v) + " is outside " +
+                                   std::to_string(lo) + ".." + std::to_string(hi));
   }
   *out = static_cast<int>(v);
   return Status::OK();
@@ -81,6 +81,42 @@ int ModelConfig::IntervalBucket(float ms) const {
     ++bucket;
   }
   return bucket;
+}
+
+std::map<std::string, std::vector<int64_t>> ModelConfig::TensorShapes() const {
+  const int64_t d = d_model, ff = d_ff, n_intent = static_cast<int64_t>(intent_labels.size());
+  std::map<std::string, std::vector<int64_t>> shapes = {
+      {"tok_emb.weight", {vocab_size, d}},
+      {"pos_emb.weight", {max_len, d}},
+      {"ivl_emb.weight", {kIntervalBuckets, d}},
+      {"bs_emb.weight", {2, d}},
+      {"ln_f.weight", {d}},
+      {"ln_f.bias", {d}},
+      {"heads.popup.weight", {1, d}},
+      {"heads.popup.bias", {1}},
+      {"heads.autocorrect.weight", {1, d}},
+      {"heads.autocorrect.bias", {1}},
+      {"heads.intent.weight", {n_intent, d}},
+      {"heads.intent.bias", {n_intent}},
+  };
+  for (int i = 0; i < n_layers; ++i) {
+    std::string p = "layers.";
+    p += std::to_string(i);
+    p += '.';
+    shapes[p + "ln1.weight"] = {d};
+    shapes[p + "ln1.bias"] = {d};
+    shapes[p + "ln2.weight"] = {d};
+    shapes[p + "ln2.bias"] = {d};
+    shapes[p + "attn.qkv.weight"] = {3 * d, d};
+    shapes[p + "attn.qkv.bias"] = {3 * d};
+    shapes[p + "attn.out.weight"] = {d, d};
+    shapes[p + "attn.out.bias"] = {d};
+    shapes[p + "mlp.fc1.weight"] = {ff, d};
+    shapes[p + "mlp.fc1.bias"] = {ff};
+    shapes[p + "mlp.fc2.weight"] = {d, ff};
+    shapes[p + "mlp.fc2.bias"] = {d};
+  }
+  return shapes;
 }
 
 }  // namespace keydecide

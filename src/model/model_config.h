@@ -4,6 +4,8 @@
 #ifndef KEYDECIDE_MODEL_MODEL_CONFIG_H_
 #define KEYDECIDE_MODEL_MODEL_CONFIG_H_
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +43,9 @@ struct ModelConfig {
 
   int head_dim() const { return d_model / n_heads; }
   int n_words() const { return vocab_size - kWordOffset; }
+
+  // Every tensor of the contract (docs/MODEL.md, "File") and its shape, by name.
+  std::map<std::string, std::vector<int64_t>> TensorShapes() const;
 
   // Parses and checks the JSON object; InvalidArgument naming the bad field.
   static Status Parse(std::string_view json, ModelConfig* out);

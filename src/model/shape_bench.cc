@@ -30,34 +30,12 @@ constexpr int kSequences = 64;  // sequences of (c)
 Status WriteRandomModel(const ModelShape& shape, uint32_t seed, const std::string& path) {
   const int64_t d = shape.d_model, ff = 4 * shape.d_model, max_len = 64;
   const int64_t words = shape.vocab - ModelConfig::kWordOffset;
-  std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
-      {"tok_emb.weight", {shape.vocab, d}},
-      {"pos_emb.weight", {max_len, d}},
-      {"ivl_emb.weight", {8, d}},
-      {"bs_emb.weight", {2, d}},
-      {"ln_f.weight", {d}},
-      {"ln_f.bias", {d}},
-      {"heads.popup.weight", {1, d}},
-      {"heads.popup.bias", {1}},
-      {"heads.autocorrect.weight", {1, d}},
-      {"heads.autocorrect.bias", {1}},
-      {"heads.intent.weight", {4, d}},
-      {"heads.intent.bias", {4}}};
-  for (int i = 0; i < shape.n_layers; ++i) {
-    const std::string p = "layers." + std::to_string(i) + ".";
-    for (const char* n : {"ln1", "ln2"}) {
-      tensors.push_back({p + n + ".weight", {d}});
-      tensors.push_back({p + n + ".bias", {d}});
-    }
-    tensors.push_back({p + "attn.qkv.weight", {3 * d, d}});
-    tensors.push_back({p + "attn.qkv.bias", {3 * d}});
-    tensors.push_back({p + "attn.out.weight", {d, d}});
-    tensors.push_back({p + "attn.out.bias", {d}});
-    tensors.push_back({p + "mlp.fc1.weight", {ff, d}});
-    tensors.push_back({p + "mlp.fc1.bias", {ff}});
-    tensors.push_back({p + "mlp.fc2.weight", {d, ff}});
-    tensors.push_back({p + "mlp.fc2.bias", {d}});
-  }
+  ModelConfig layout;
+  layout.n_layers = shape.n_layers, layout.d_model = static_cast<int>(d);
+  layout.d_ff = static_cast<int>(ff), layout.max_len = static_cast<int>(max_len);
+  layout.vocab_size = shape.vocab;
+  layout.intent_labels = {"prose", "code", "url", "command"};
+  const auto tensors = layout.TensorShapes();
   std::mt19937 rng(seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<TensorToWrite> out;
