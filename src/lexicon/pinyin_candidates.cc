@@ -5,23 +5,10 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin_syllables.h"
+#include "lexicon/trie_walk.h"
+#include "text/utf8.h"
 
 namespace keydecide {
-
-using lexicon::TrieNode;
-
-namespace {
-
-constexpr uint32_t kNoNode = 0xFFFFFFFFu;
-
-// Code points in valid UTF-8 (the lexicon validates its strings).
-size_t CodePoints(std::string_view s) {
-  size_t n = 0;
-  for (const char c : s) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-}  // namespace
 
 PinyinLattice::Options PinyinCandidateSearch::LatticeOptions(const Options& options) {
   PinyinLattice::Options lattice = options.lattice;
@@ -38,7 +25,7 @@ PinyinCandidateSearch::PinyinCandidateSearch(const Lexicon* lexicon, const Optio
 Status PinyinCandidateSearch::Search(std::string_view typed) {
   hits_.clear();
   candidates_.clear();
-  visits_ = 0;
+  visit_budget_ = options_.max_trie_visits;
   truncated_ = false;
   KD_RETURN_IF_ERROR(lattice_.Build(typed));
   if (lexicon_->nodes().empty()) return Status::OK();
@@ -109,7 +96,7 @@ void PinyinCandidateSearch::Walk(uint32_t node, size_t piece, float cost) {
   }
   // An initial or an unfinished syllable: every syllable that starts with its letters.
   const uint32_t below = Child(node, edge.text);
-  if (below == kNoNode) return;
+  if (below == kNoTrieNode) return;
   const std::span<const std::string_view> syllables = pinyin::Syllables();
   for (auto it = std::lower_bound(syllables.begin(), syllables.end(), edge.text);
        it != syllables.end() && it->starts_with(edge.text) && !truncated_; ++it) {
@@ -122,7 +109,7 @@ void PinyinCandidateSearch::Walk(uint32_t node, size_t piece, float cost) {
 void PinyinCandidateSearch::WalkSyllable(uint32_t node, size_t piece, float cost,
                                          std::string_view rest) {
   const uint32_t end = Child(node, rest);
-  if (end == kNoNode) return;
+  if (end == kNoTrieNode) return;
   const uint32_t entry = lexicon_->nodes()[end].entry;
   if (entry != lexicon::kNoEntry && piece >= shared_) Offer(entry, piece, cost);
   if (piece + 1 < path_.size() && lexicon_->nodes()[end].child_count > 0) {
@@ -130,28 +117,9 @@ void PinyinCandidateSearch::WalkSyllable(uint32_t node, size_t piece, float cost
   }
 }
 
-// The node reached from `node` by `bytes`, or kNoNode (also when the visit cap is hit).
+// The node reached from `node` by `bytes`, or kNoTrieNode (also when the visit cap is hit).
 uint32_t PinyinCandidateSearch::Child(uint32_t node, std::string_view bytes) {
-  const std::span<const TrieNode> nodes = lexicon_->nodes();
-  for (const char c : bytes) {
-    const TrieNode& parent = nodes[node];
-    const uint32_t first = parent.first_child;
-    const uint32_t end = first + parent.child_count;
-    uint32_t found = kNoNode;
-    for (uint32_t child = first; child < end; ++child) {
-      if (++visits_ > options_.max_trie_visits) {
-        truncated_ = true;
-        return kNoNode;
-      }
-      if (nodes[child].label == static_cast<uint8_t>(c)) {
-        found = child;
-        break;
-      }
-    }
-    if (found == kNoNode) return kNoNode;
-    node = found;
-  }
-  return node;
+  return TrieDescend(lexicon_->nodes(), node, bytes, &visit_budget_, &truncated_);
 }
 
 // The spellings of `entry`, reached with pieces [0, piece]: only those with one hanzi per
@@ -164,7 +132,7 @@ void PinyinCandidateSearch::Offer(uint32_t entry, size_t piece, float cost) {
   const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
   size_t offered = 0;
   for (size_t v = 0; v < variants.size() && offered < options_.max_variants_per_entry; ++v) {
-    if (CodePoints(lexicon_->VariantText(variants[v])) != syllables) continue;
+    if (utf8::Length(lexicon_->VariantText(variants[v])) != syllables) continue;
     if (hits_.size() >= options_.max_hits) {
       truncated_ = true;
       return;

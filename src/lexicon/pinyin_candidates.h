@@ -78,7 +78,7 @@ class PinyinCandidateSearch {
   const PinyinLattice& lattice() const { return lattice_; }
   // Trie nodes looked at by the last Search, and whether a cap (max_trie_visits, max_hits)
   // cut it short.
-  size_t trie_visits() const { return visits_; }
+  size_t trie_visits() const { return options_.max_trie_visits - visit_budget_; }
   bool truncated() const { return truncated_; }
   const Options& options() const { return options_; }
 
@@ -104,8 +104,8 @@ class PinyinCandidateSearch {
 
   // Per-search state, sized once.
   std::span<const uint16_t> path_;
-  size_t shared_ = 0;  // leading pieces of path_ already walked by an earlier path
-  size_t visits_ = 0;
+  size_t shared_ = 0;        // leading pieces of path_ already walked by an earlier path
+  size_t visit_budget_ = 0;  // trie children still allowed this search
   bool truncated_ = false;
   std::vector<Hit> hits_;
   std::vector<PinyinCandidate> candidates_;

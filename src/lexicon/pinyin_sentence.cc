@@ -1,0 +1,237 @@
+#include "lexicon/pinyin_sentence.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "lexicon/lexicon.h"
+#include "lexicon/pinyin_syllables.h"
+#include "lexicon/trie_walk.h"
+#include "text/utf8.h"
+
+namespace keydecide {
+
+namespace {
+
+constexpr size_t kMaxBeamWidth = 64;
+// A sentence has at most one hanzi (at most 4 bytes) per typed letter.
+constexpr size_t kMaxSentenceBytes = 4 * PinyinLattice::kMaxTyped;
+
+PinyinLattice::Options LatticeOptions(const PinyinSentenceSearch::Options& options) {
+  PinyinLattice::Options lattice = options.lattice;
+  lattice.max_paths = 0;  // edges only
+  return lattice;
+}
+
+PinyinSentenceSearch::Options Clamped(PinyinSentenceSearch::Options options) {
+  options.beam_width = std::clamp<size_t>(options.beam_width, 1, kMaxBeamWidth);
+  options.words_per_span = std::max<size_t>(options.words_per_span, 1);
+  options.max_word_syllables =
+      std::clamp<size_t>(options.max_word_syllables, 1, PinyinLattice::kMaxTyped);
+  return options;
+}
+
+}  // namespace
+
+PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const Options& options)
+    : lexicon_(lexicon), options_(Clamped(options)), lattice_(LatticeOptions(options)) {
+  log_total_ = std::log(static_cast<float>(std::max<uint64_t>(lexicon_->total_count(), 1)));
+  arcs_.reserve(options_.max_arcs);
+  hyps_.resize((PinyinLattice::kMaxTyped + 1) * options_.beam_width);
+  text_.resize(options_.beam_width * kMaxSentenceBytes);
+  words_.resize(options_.beam_width * PinyinLattice::kMaxTyped);
+  sentences_.reserve(options_.beam_width);
+}
+
+Status PinyinSentenceSearch::Search(std::string_view typed) {
+  arcs_.clear();
+  sentences_.clear();
+  best_breaks_ = 0;
+  visit_budget_ = options_.max_trie_visits;
+  truncated_ = false;
+  KD_RETURN_IF_ERROR(lattice_.Build(typed));
+  typed_ = typed;
+  const size_t n = typed.size();
+  const size_t start = SkipApostrophes(0);
+  if (start == n || lexicon_->nodes().empty()) {
+    typed_ = {};
+    return Status::OK();
+  }
+
+  std::fill(num_hyps_, num_hyps_ + n + 1, 0);
+  hyps_[start * options_.beam_width] = {0.0f, 0, kNoParent};
+  num_hyps_[start] = 1;
+  // Positions in order: every word ends after it begins, so the beam at a position is final
+  // before the words from it are added.
+  for (size_t pos = start; pos < n; ++pos) {
+    if (num_hyps_[pos] == 0) continue;
+    const size_t from = arcs_.size();
+    CollectArcs(pos);
+    for (size_t a = from; a < arcs_.size(); ++a) Extend(arcs_[a], static_cast<uint32_t>(a));
+  }
+  EmitSentences(n);
+  typed_ = {};
+  return Status::OK();
+}
+
+size_t PinyinSentenceSearch::SkipApostrophes(size_t pos) const {
+  while (pos < typed_.size() && typed_[pos] == '\'') ++pos;
+  return pos;
+}
+
+void PinyinSentenceSearch::CollectArcs(size_t begin) {
+  begin_ = begin;
+  const size_t from = arcs_.size();
+  Walk(0, begin, {0, 0.0f, 0});
+  KeepBestArcs(from);
+}
+
+// Reads the next syllable from lattice position `pos`, below trie node `node`.
+void PinyinSentenceSearch::Walk(uint32_t node, size_t pos, Reading reading) {
+  for (const PinyinEdge& edge : lattice_.EdgesFrom(pos)) {
+    if (truncated_) return;
+    Reading next = reading;
+    next.cost += edge.cost;
+    if (edge.kind == PinyinEdgeKind::kFull) {
+      WalkSyllable(node, edge, next, edge.text);
+      continue;
+    }
+    // An initial or an unfinished syllable: every syllable that starts with its letters.
+    const uint32_t below =
+        TrieDescend(lexicon_->nodes(), node, edge.text, &visit_budget_, &truncated_);
+    if (below == kNoTrieNode) continue;
+    const std::span<const std::string_view> syllables = pinyin::Syllables();
+    for (auto it = std::lower_bound(syllables.begin(), syllables.end(), edge.text);
+         it != syllables.end() && it->starts_with(edge.text) && !truncated_; ++it) {
+      WalkSyllable(below, edge, next, it->substr(edge.text.size()));
+    }
+  }
+}
+
+// Follows the rest of one syllable read by `edge`, offers the words that end there, and reads on.
+void PinyinSentenceSearch::WalkSyllable(uint32_t node, const PinyinEdge& edge, Reading reading,
+                                        std::string_view rest) {
+  const uint32_t end = TrieDescend(lexicon_->nodes(), node, rest, &visit_budget_, &truncated_);
+  if (end == kNoTrieNode) return;
+  ++reading.syllables;
+  reading.breaks |= uint64_t{1} << (edge.end - 1);
+  const lexicon::TrieNode& trie_node = lexicon_->nodes()[end];
+  if (trie_node.entry != lexicon::kNoEntry) OfferArcs(trie_node.entry, edge.end, reading);
+  const size_t next = SkipApostrophes(edge.end);
+  if (reading.syllables < options_.max_word_syllables && trie_node.child_count > 0 &&
+      next < typed_.size()) {
+    Walk(end, next, reading);
+  }
+}
+
+// The spellings of `entry` with one hanzi per syllable read (the key "xian" holds both 先 and
+// 西安; one syllable offers only 先).
+void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& reading) {
+  const float penalty = options_.nats_per_lattice_cost * reading.cost;
+  const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
+  for (size_t v = 0; v < variants.size(); ++v) {
+    if (utf8::Length(lexicon_->VariantText(variants[v])) != reading.syllables) continue;
+    if (arcs_.size() >= options_.max_arcs) {
+      truncated_ = true;
+      return;
+    }
+    const float log_p =
+        std::log(static_cast<float>(std::max<uint32_t>(variants[v].count, 1))) - log_total_;
+    arcs_.push_back({log_p - penalty, reading.breaks, entry, static_cast<uint16_t>(v),
+                     static_cast<uint8_t>(begin_), static_cast<uint8_t>(end)});
+  }
+}
+
+// Keeps, of the arcs from `from` on (all from one position), the words_per_span best distinct
+// texts of each span.
+void PinyinSentenceSearch::KeepBestArcs(size_t from) {
+  const auto first = arcs_.begin() + static_cast<ptrdiff_t>(from);
+  std::sort(first, arcs_.end(), [](const Arc& a, const Arc& b) {
+    if (a.end != b.end) return a.end < b.end;
+    if (a.score != b.score) return a.score > b.score;
+    return a.entry != b.entry ? a.entry < b.entry : a.variant < b.variant;
+  });
+  const auto text = [this](const Arc& a) {
+    return lexicon_->VariantText(lexicon_->Variants(a.entry)[a.variant]);
+  };
+  size_t kept = from, span_start = from;
+  for (size_t a = from; a < arcs_.size(); ++a) {
+    const Arc arc = arcs_[a];
+    if (kept > from && arcs_[kept - 1].end != arc.end) span_start = kept;
+    if (kept - span_start >= options_.words_per_span) continue;
+    bool seen = false;  // the same word reached by another reading: its best is kept
+    for (size_t k = span_start; k < kept && !seen; ++k) seen = text(arcs_[k]) == text(arc);
+    if (!seen) arcs_[kept++] = arc;
+  }
+  arcs_.resize(kept);
+}
+
+// Adds `arc` to every partial sentence ending where it begins, into the beam where it ends.
+void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
+  const size_t width = options_.beam_width;
+  const size_t node = SkipApostrophes(arc.end);
+  const Hyp* parents = &hyps_[arc.begin * width];
+  Hyp* beam = &hyps_[node * width];
+  for (uint16_t rank = 0; rank < num_hyps_[arc.begin]; ++rank) {
+    const Hyp hyp = {parents[rank].score + arc.score, arc_index, rank};
+    size_t size = num_hyps_[node];
+    if (size == width && hyp.score <= beam[size - 1].score) break;  // parents are best first
+    size_t at = std::min(size, width - 1);
+    if (size < width) ++size;
+    while (at > 0 && beam[at - 1].score < hyp.score) {
+      beam[at] = beam[at - 1];
+      --at;
+    }
+    beam[at] = hyp;
+    num_hyps_[node] = static_cast<uint8_t>(size);
+  }
+}
+
+// The partial sentences that reach `last` (the end of the input), as text, distinct.
+void PinyinSentenceSearch::EmitSentences(size_t last) {
+  const size_t width = options_.beam_width;
+  PinyinSentenceWord reversed[PinyinLattice::kMaxTyped];
+  uint64_t breaks[kMaxBeamWidth];
+  for (size_t rank = 0; rank < num_hyps_[last]; ++rank) {
+    size_t count = 0;
+    uint64_t sentence_breaks = 0;
+    size_t pos = last, r = rank;
+    for (const Hyp* h = &hyps_[pos * width + r]; h->parent != kNoParent;) {
+      const Arc& arc = arcs_[h->arc];
+      reversed[count++] = {lexicon_->VariantText(lexicon_->Variants(arc.entry)[arc.variant]),
+                           arc.begin, arc.end};
+      sentence_breaks |= arc.breaks;
+      pos = arc.begin;
+      r = h->parent;
+      h = &hyps_[pos * width + r];
+    }
+    const size_t slot = sentences_.size();
+    char* text = &text_[slot * kMaxSentenceBytes];
+    PinyinSentenceWord* words = &words_[slot * PinyinLattice::kMaxTyped];
+    size_t bytes = 0;
+    for (size_t w = 0; w < count; ++w) {
+      const PinyinSentenceWord& word = reversed[count - 1 - w];
+      std::memcpy(text + bytes, word.text.data(), word.text.size());
+      bytes += word.text.size();
+      words[w] = word;
+    }
+    const std::string_view sentence(text, bytes);
+    bool seen = false;
+    for (const PinyinSentence& s : sentences_) seen = seen || s.text == sentence;
+    if (seen) continue;
+    breaks[slot] = sentence_breaks;
+    sentences_.push_back({sentence, hyps_[last * width + rank].score, {words, count}});
+  }
+  if (!sentences_.empty()) best_breaks_ = breaks[0];
+}
+
+void PinyinSentenceSearch::SyllableBreaks(std::string_view typed, std::string* out) const {
+  out->clear();
+  for (size_t i = 0; i < typed.size(); ++i) {
+    out->push_back(typed[i]);
+    const bool next_is_letter = i + 1 < typed.size() && typed[i + 1] != '\'';
+    if (next_is_letter && i < 64 && (best_breaks_ >> i & 1)) out->push_back('\'');
+  }
+}
+
+}  // namespace keydecide

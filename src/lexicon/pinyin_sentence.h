@@ -1,0 +1,133 @@
+// PinyinSentenceSearch: whole-sentence conversion of typed pinyin, the best hanzi sentences
+// for all the letters typed ("womendezhongguo" → 我们的中国).
+//
+// The letters are read as a PinyinLattice (every edge, not only its best paths). From every
+// position where a syllable starts, the lexicon trie is walked along the lattice's edges, up to
+// max_word_syllables syllables, as PinyinCandidateSearch does from the start: every entry met at
+// a syllable boundary gives word arcs [start, end) for its spellings with one hanzi per syllable;
+// the words_per_span best arcs of each span are kept. A beam search over the positions then keeps
+// the beam_width best partial sentences ending at each position; those that end at the end of the
+// input, deduplicated by text, are the sentences.
+//
+// Word score = log(count / total count) − nats_per_lattice_cost × (lattice cost of its edges): a
+// unigram language model over the lexicon's counts, the same prior PinyinCandidateSearch ranks
+// words by. A sentence's score is the sum of its words'. The search is a beam (not a Viterbi
+// over positions) so that a scorer that looks at the words before, such as the model, can replace
+// the unigram without changing its shape.
+//
+// Not thread-safe: one PinyinSentenceSearch per session. Buffers are sized in the constructor;
+// Search does not allocate.
+
+#ifndef KEYDECIDE_LEXICON_PINYIN_SENTENCE_H_
+#define KEYDECIDE_LEXICON_PINYIN_SENTENCE_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/status.h"
+#include "lexicon/pinyin_lattice.h"
+
+namespace keydecide {
+
+class Lexicon;
+
+// One word of a sentence.
+struct PinyinSentenceWord {
+  std::string_view text;  // hanzi (points into the lexicon)
+  uint8_t begin;          // [begin, end): bytes of the typed text it converts
+  uint8_t end;
+};
+
+struct PinyinSentence {
+  std::string_view text;  // the whole sentence (in the search's storage)
+  float score;
+  std::span<const PinyinSentenceWord> words;  // in order, covering every typed letter
+};
+
+class PinyinSentenceSearch {
+ public:
+  struct Options {
+    size_t beam_width = 8;               // partial sentences kept per position; sentences returned
+    size_t words_per_span = 4;           // best words kept per span of typed letters
+    size_t max_word_syllables = 8;       // longer words are not looked for
+    float nats_per_lattice_cost = 3.0f;  // as in PinyinCandidateSearch::Options
+    size_t max_trie_visits = 400000;     // safety cap on trie children looked at per Search
+    size_t max_arcs = 16384;             // word arcs kept per Search
+    PinyinLattice::Options lattice;      // max_paths is ignored (the search needs no paths)
+  };
+
+  // REQUIRES: lexicon outlives this object and is pinyin-keyed.
+  PinyinSentenceSearch(const Lexicon* lexicon, const Options& options);
+
+  // Replaces sentences() with the conversions of `typed` (lower-case a-z and apostrophes).
+  // InvalidArgument (no sentences) for other bytes or input longer than PinyinLattice::kMaxTyped.
+  // Empty input, or letters with no complete reading, give no sentences.
+  Status Search(std::string_view typed);
+
+  // Best first, distinct texts, at most beam_width. Valid until the next Search.
+  std::span<const PinyinSentence> sentences() const { return sentences_; }
+
+  // The typed letters of `typed` with an apostrophe at every syllable break of the best
+  // sentence's reading ("nihao" → "ni'hao"; apostrophes typed stay single), into *out.
+  // `typed` must be the text of the last Search; without a sentence, *out = typed.
+  void SyllableBreaks(std::string_view typed, std::string* out) const;
+
+  const PinyinLattice& lattice() const { return lattice_; }
+  bool truncated() const { return truncated_; }  // a cap cut the last Search short
+  const Options& options() const { return options_; }
+
+ private:
+  struct Arc {  // one word over typed[begin, end)
+    float score;
+    uint64_t breaks;  // bit i: a syllable of the word ends after typed[i]
+    uint32_t entry;
+    uint16_t variant;
+    uint8_t begin;
+    uint8_t end;
+  };
+  struct Hyp {  // a partial sentence over typed[start, node)
+    float score;
+    uint32_t arc;     // its last word
+    uint16_t parent;  // its rank at the position where that word begins; kNoParent at start
+  };
+  static constexpr uint16_t kNoParent = 0xFFFF;
+
+  struct Reading {  // the syllables walked so far from begin_
+    size_t syllables;
+    float cost;       // lattice cost of their edges
+    uint64_t breaks;  // as Arc::breaks
+  };
+
+  void CollectArcs(size_t begin);
+  void Walk(uint32_t node, size_t pos, Reading reading);
+  void WalkSyllable(uint32_t node, const PinyinEdge& edge, Reading reading, std::string_view rest);
+  void OfferArcs(uint32_t entry, size_t end, const Reading& reading);
+  void KeepBestArcs(size_t from);
+  void Extend(const Arc& arc, uint32_t arc_index);
+  void EmitSentences(size_t last);
+  size_t SkipApostrophes(size_t pos) const;
+
+  const Lexicon* lexicon_;
+  Options options_;
+  PinyinLattice lattice_;
+  float log_total_ = 0;
+
+  // Per-search state, sized once.
+  std::string_view typed_;  // during Search only
+  size_t begin_ = 0;        // start of the arcs being collected
+  size_t visit_budget_ = 0;
+  bool truncated_ = false;
+  std::vector<Arc> arcs_;  // grouped by begin, ascending; then by end, best first
+  std::vector<Hyp> hyps_;  // beam_width per position, best first
+  uint8_t num_hyps_[PinyinLattice::kMaxTyped + 1] = {};
+  std::vector<char> text_;                 // sentence texts (never reallocated)
+  std::vector<PinyinSentenceWord> words_;  // sentence words (never reallocated)
+  std::vector<PinyinSentence> sentences_;
+  uint64_t best_breaks_ = 0;  // syllable breaks of the best sentence
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_LEXICON_PINYIN_SENTENCE_H_
