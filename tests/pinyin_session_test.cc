@@ -1,7 +1,7 @@
 // PinyinSession through Engine::Open with language "zh" on a small pinyin-keyed fixture
-// lexicon: conversion, Accept keeping the rest of the composition, Backspace, characters that
-// commit as typed, refused input, no allocation once warm, and models/zh/lexicon.kdlex when it
-// is there.
+// lexicon: conversion, the whole sentence first, syllable breaks in the preedit, Accept keeping
+// the rest of the composition, Backspace, characters that commit as typed, refused input, no
+// allocation once warm, and models/zh/lexicon.kdlex when it is there.
 
 #include "decide/pinyin_session.h"
 
@@ -117,6 +117,45 @@ TEST_F(PinyinSessionTest, AcceptPrefixKeepsTheRest) {
   EXPECT_EQ(session_->composition(), "");
 }
 
+TEST_F(PinyinSessionTest, SentenceFirstThenTheWordsThatStartIt) {
+  ASSERT_TRUE(session_->Type("nihaozhongguo").ok());
+  const Decision d = Decide(10);
+  ASSERT_GE(d.candidates.size(), 2u);
+  EXPECT_EQ(d.candidates[0].text, "你好中国");
+  EXPECT_EQ(d.candidates[0].kind, CandidateKind::kSentence);
+  EXPECT_EQ(d.candidates[1].text, "你好");  // the longest word that starts it
+  EXPECT_EQ(d.candidates[1].kind, CandidateKind::kCompletion);
+  for (size_t i = 1; i < d.candidates.size(); ++i) EXPECT_NE(d.candidates[i].text, "你好中国");
+  EXPECT_EQ(d.composition, "nihaozhongguo");
+  EXPECT_EQ(d.preedit, "ni'hao'zhong'guo");
+
+  // One word is not offered twice: "nihao" is the word 你好, no sentence candidate.
+  ASSERT_TRUE(session_->SetContext("").ok());
+  ASSERT_TRUE(session_->Type("nihao").ok());
+  const Decision one = Decide(10);
+  ASSERT_FALSE(one.candidates.empty());
+  EXPECT_EQ(one.candidates[0].text, "你好");
+  EXPECT_EQ(one.candidates[0].kind, CandidateKind::kCompletion);
+  EXPECT_EQ(one.preedit, "ni'hao");
+}
+
+TEST_F(PinyinSessionTest, AcceptSentenceOrFirstWord) {
+  ASSERT_TRUE(session_->Type("nihaozhongguo").ok());
+  ASSERT_TRUE(session_->Accept("你好中国").ok());
+  EXPECT_EQ(session_->text(), "你好中国");
+  EXPECT_EQ(session_->composition(), "");
+
+  // Picking a word commits its letters and re-converts the rest.
+  ASSERT_TRUE(session_->SetContext("").ok());
+  ASSERT_TRUE(session_->Type("nihaozhongguo").ok());
+  ASSERT_TRUE(session_->Accept("你好").ok());
+  EXPECT_EQ(session_->text(), "你好zhongguo");
+  const Decision rest = Decide(10);
+  ASSERT_FALSE(rest.candidates.empty());
+  EXPECT_EQ(rest.candidates[0].text, "中国");
+  EXPECT_EQ(rest.preedit, "zhong'guo");
+}
+
 TEST_F(PinyinSessionTest, AcceptWithoutDecideAndApostrophe) {
   ASSERT_TRUE(session_->Type("xi'an").ok());
   EXPECT_EQ(session_->composition(), "xi'an");
@@ -196,7 +235,7 @@ TEST_F(PinyinSessionTest, LongCompositionCommitsAsTyped) {
 
 TEST_F(PinyinSessionTest, NoAllocationOnceWarm) {
   Decision d;
-  for (const char* keys : {"zhongguoren", " ", "nihao"}) {
+  for (const char* keys : {"zhongguoren", " ", "nihaozhongguo", " ", "nihao"}) {
     ASSERT_TRUE(session_->Type(keys).ok());
     ASSERT_TRUE(session_->Decide(10, &d).ok());
   }
@@ -209,6 +248,12 @@ TEST_F(PinyinSessionTest, NoAllocationOnceWarm) {
       ASSERT_TRUE(session_->Decide(10, &d).ok());
     }
     ASSERT_TRUE(session_->Accept("中国").ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+    ASSERT_TRUE(session_->Type("nihaozhongguo").ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+    ASSERT_TRUE(session_->Accept("你好").ok());
+    ASSERT_TRUE(session_->Decide(10, &d).ok());
+    ASSERT_TRUE(session_->Accept(d.candidates[0].text).ok());
     ASSERT_TRUE(session_->Decide(10, &d).ok());
     ASSERT_TRUE(session_->Backspace().ok());
     ASSERT_TRUE(session_->Decide(10, &d).ok());

@@ -13,12 +13,13 @@ enum class CandidateKind : int {
   kCompletion = 0,  // completes the letters typed so far
   kCorrection = 1,  // matches the typed letters only after correcting slips
   kNextWord = 2,    // offered before any letter of the word is typed
+  kSentence = 3,    // pinyin: every letter typed converted as one sentence of several words
 };
 
 struct Candidate {
-  std::string text;          // as it should be inserted, cased for its position
-  float score = 0;           // the scorer's log-score; higher is better
-  float typing_cost = 0;     // typing-slip points between the typed letters and this word
+  std::string text;       // as it should be inserted, cased for its position
+  float score = 0;        // the scorer's log-score; higher is better
+  float typing_cost = 0;  // typing-slip points between the typed letters and this word
   CandidateKind kind = CandidateKind::kCompletion;
 };
 
@@ -57,14 +58,17 @@ struct AutocorrectDecision {
 
 // What kind of text this is. Empty without a model.
 struct IntentDecision {
-  std::string label;                // the most likely of Engine::Info::intent_labels
+  std::string label;                 // the most likely of Engine::Info::intent_labels
   std::vector<float> probabilities;  // one per label, in that order
 };
 
 struct Decision {
   std::vector<Candidate> candidates;  // best first; at most the requested number
   std::string composition;            // the letters of the word being typed ("" after a space)
-  bool has_model = false;             // popup, autocorrect and intent come from a model
+  // The composition as the host should show it: for pinyin, with an apostrophe at each
+  // syllable break of the best reading ("ni'hao"); otherwise the composition itself.
+  std::string preedit;
+  bool has_model = false;  // popup, autocorrect and intent come from a model
   PopupDecision popup;
   AutocorrectDecision autocorrect;
   IntentDecision intent;

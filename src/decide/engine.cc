@@ -17,8 +17,8 @@
 #include "decide/surface_form.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
-#include "model/kernels/targets.h"
 #include "lexicon/typing_costs.h"
+#include "model/kernels/targets.h"
 #include "model/transformer.h"
 #include "text/keyboard_layout.h"
 #include "text/letter_case.h"
@@ -28,14 +28,14 @@ namespace keydecide {
 
 namespace {
 
-constexpr int kModelProposals = 16;     // model words added at a word start
+constexpr int kModelProposals = 16;  // model words added at a word start
 // ... chosen among the model's 8192 most frequent words (its vocabulary is in frequency
 // order): the whole word table (20k rows) costs more than the rest of the decision. On 50 KB
 // of dev text: KSR 0.4177 vs 0.4178 with all rows, next-word top-3 0.2323 vs 0.2326,
 // P95 latency 0.50 ms vs 0.80 ms (docs/BENCHMARKS.md).
 constexpr int kProposalWords = 8192;
 constexpr size_t kAutocorrectLengthSlack = 2;  // bytes a replacement may differ in length
-constexpr float kNatsPerPoint = 0.35f;  // search and baseline: one 10-point slip ~ 3.5 nats
+constexpr float kNatsPerPoint = 0.35f;         // search and baseline: one 10-point slip ~ 3.5 nats
 
 char32_t CharBefore(std::string_view text, size_t end, size_t* start) {
   *start = utf8::LastCharStart(text.substr(0, end));
@@ -173,7 +173,8 @@ void ConcreteSession::AppendChar(std::string_view ch, char32_t cp) {
   const bool in_word = old_start < old_size;
   text_.append(ch);
   // The word goes on with a letter, or with an apostrophe after a letter ("don'").
-  const bool extends = IsLetter(cp) ? in_word : (cp == '\'' && in_word && text_[old_size - 1] != '\'');
+  const bool extends =
+      IsLetter(cp) ? in_word : (cp == '\'' && in_word && text_[old_size - 1] != '\'');
   if (IsLetter(cp) && !in_word) {
     composition_start_ = old_size;
   } else if (!extends) {
@@ -223,7 +224,8 @@ Status ConcreteSession::SetContext(std::string_view text) {
 // that the search did not return (unknown words, or known ones below its cut).
 void ConcreteSession::GatherCandidates() {
   for (const SearchHit& h : hits_) {
-    scored_.push_back({h.entry, engine_->WordOf(h.entry), {}, h.cost, history_.CountOf(h.entry), 0});
+    scored_.push_back(
+        {h.entry, engine_->WordOf(h.entry), {}, h.cost, history_.CountOf(h.entry), 0});
   }
   for (const SessionHistory::Word& w : history_) {
     if (!w.key().starts_with(typed_)) continue;
@@ -232,8 +234,8 @@ void ConcreteSession::GatherCandidates() {
                              [&](const SearchHit& h) { return h.entry == w.entry; })) {
       continue;
     }
-    scored_.push_back({w.entry, known ? engine_->WordOf(w.entry) : -1, known ? "" : w.key(), 0,
-                       w.count, 0});
+    scored_.push_back(
+        {w.entry, known ? engine_->WordOf(w.entry) : -1, known ? "" : w.key(), 0, w.count, 0});
   }
 }
 
@@ -295,17 +297,19 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
       if (best == nullptr || c.logit > best_logit) best = &c, best_logit = c.logit;  // by Score
     }
     if (best != nullptr) {
-      if (ac.replacement.capacity() < kCandidateTextReserve) ac.replacement.reserve(kCandidateTextReserve);
-      WriteSurfaceForm(best->entry != lexicon::kNoEntry ? lex.CommonSpelling(best->entry) : best->text,
-                       capitalize, &ac.replacement);
+      if (ac.replacement.capacity() < kCandidateTextReserve)
+        ac.replacement.reserve(kCandidateTextReserve);
+      WriteSurfaceForm(
+          best->entry != lexicon::kNoEntry ? lex.CommonSpelling(best->entry) : best->text,
+          capitalize, &ac.replacement);
       ac.apply = ac.confidence >= options_.autocorrect_threshold;
     }
   }
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
-  const size_t best_label = std::max_element(out->intent.probabilities.begin(),
-                                             out->intent.probabilities.end()) -
-                            out->intent.probabilities.begin();
+  const size_t best_label =
+      std::max_element(out->intent.probabilities.begin(), out->intent.probabilities.end()) -
+      out->intent.probabilities.begin();
   out->intent.label.assign(labels[best_label]);
 }
 
@@ -320,8 +324,8 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
   typed_.clear();
   const bool searchable = word.size() <= CandidateSearch::kMaxTyped;
   if (searchable) AppendLowerUtf8(word, &typed_);
-  const bool capitalize = StartsUpper(word) ||
-                          (options_.auto_capitalize && AtSentenceStart(text_, composition_start_));
+  const bool capitalize =
+      StartsUpper(word) || (options_.auto_capitalize && AtSentenceStart(text_, composition_start_));
   timings.features_us = MicrosSince(&t);
 
   // Candidates: lexicon (exact and fuzzy), then the session's own words.
@@ -371,13 +375,14 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
                            : CandidateKind::kCorrection;
   }
   out->composition.assign(word);
+  out->preedit.assign(word);
   out->has_model = hidden != nullptr;
   if (hidden != nullptr) {
     FillHeads(hidden, capitalize, out);
   } else {
     ClearModelOutputs(out);
   }
-  out->tier = hidden == nullptr ? Tier::kLexiconOnly
+  out->tier = hidden == nullptr           ? Tier::kLexiconOnly
               : tier_ == Tier::kFullModel ? Tier::kFullModel
                                           : Tier::kNoVocabProposals;
   timings.post_us = MicrosSince(&t);
@@ -487,6 +492,8 @@ const char* CandidateKindName(CandidateKind kind) {
       return "correction";
     case CandidateKind::kNextWord:
       return "next_word";
+    case CandidateKind::kSentence:
+      return "sentence";
   }
   return "completion";
 }

@@ -23,7 +23,7 @@ class PinyinEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override {
     (void)options;
-    return std::make_unique<PinyinSession>(lexicon_.get(), search_options_);
+    return std::make_unique<PinyinSession>(lexicon_.get(), search_options_, sentence_options_);
   }
   Info info() const override { return info_; }
 
@@ -32,6 +32,7 @@ class PinyinEngine : public Engine {
  private:
   std::unique_ptr<Lexicon> lexicon_;
   PinyinCandidateSearch::Options search_options_;
+  PinyinSentenceSearch::Options sentence_options_;
   Info info_;
 };
 
@@ -84,8 +85,9 @@ Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* o
 }
 
 PinyinSession::PinyinSession(const Lexicon* lexicon,
-                             const PinyinCandidateSearch::Options& search_options)
-    : search_(lexicon, search_options) {
+                             const PinyinCandidateSearch::Options& search_options,
+                             const PinyinSentenceSearch::Options& sentence_options)
+    : search_(lexicon, search_options), sentence_search_(lexicon, sentence_options) {
   text_.reserve(kMaxTextBytes + kMaxAcceptBytes + kMaxComposition + 8);
   searched_.reserve(kMaxComposition + 8);
 }
@@ -124,18 +126,26 @@ void PinyinSession::SearchComposition() {
   const std::string_view typed = composition();
   if (search_valid_ && typed == searched_) return;
   searched_.assign(typed);
-  if (!search_.Search(typed).ok()) {
-    // Not convertible (too long): no candidates. The search leaves its list empty.
-  }
+  // Not convertible (too long): no candidates. The searches leave their lists empty.
+  (void)search_.Search(typed);
+  (void)sentence_search_.Search(typed);
   search_valid_ = true;
+}
+
+const PinyinSentence* PinyinSession::BestSentence() const {
+  const std::span<const PinyinSentence> sentences = sentence_search_.sentences();
+  if (sentences.empty() || sentences[0].words.size() < 2) return nullptr;
+  return &sentences[0];
 }
 
 Status PinyinSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
-  // The letters the word stands for: those its best candidate consumed, else all of them.
+  // The letters the word stands for: those its best candidate consumed, else all of them (also
+  // for a sentence).
   size_t consumed = text_.size() - composition_start_;
-  if (consumed > 0) {
-    SearchComposition();
+  if (consumed > 0) SearchComposition();
+  const PinyinSentence* sentence = consumed > 0 ? BestSentence() : nullptr;
+  if (consumed > 0 && (sentence == nullptr || sentence->text != word)) {
     for (const PinyinCandidate& c : search_.candidates()) {
       if (c.text == word) {
         consumed = std::min<size_t>(c.consumed, consumed);
@@ -169,30 +179,47 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   const std::string_view typed = composition();
   timings.features_us = MicrosSince(&t);
 
-  // Candidates: hanzi words for the letters (none for an empty composition: no 联想 yet).
+  // Candidates: the sentence and the hanzi words for the letters (none for an empty
+  // composition: no 联想 yet).
   std::span<const PinyinCandidate> found;
+  const PinyinSentence* sentence = nullptr;
   if (!typed.empty()) {
     SearchComposition();
     found = search_.candidates();
+    sentence = BestSentence();
   }
   timings.candidates_us = MicrosSince(&t);
   timings.model_us = MicrosSince(&t);  // no model
-  timings.heads_us = MicrosSince(&t);  // the search's order is the ranking
+  timings.heads_us = MicrosSince(&t);  // the searches' order is the ranking
 
-  // Post.
-  const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), found.size(),
-                                     static_cast<size_t>(kMaxCandidatesLimit)});
+  // Post: the sentence, then the words (a word that is the sentence only once).
+  const size_t k =
+      std::min<size_t>({static_cast<size_t>(max_candidates), found.size() + (sentence != nullptr),
+                        static_cast<size_t>(kMaxCandidatesLimit)});
   slots_.Resize(k, &out->candidates);
-  for (size_t i = 0; i < k; ++i) {
+  size_t filled = 0;
+  if (sentence != nullptr && k > 0) {
+    Candidate& c = out->candidates[filled++];
+    c.text.assign(sentence->text);
+    c.score = sentence->score;
+    c.typing_cost = 0;
+    c.kind = CandidateKind::kSentence;
+  }
+  for (size_t i = 0; i < found.size() && filled < k; ++i) {
     const PinyinCandidate& p = found[i];
-    Candidate& c = out->candidates[i];
+    if (sentence != nullptr && p.full && p.text == sentence->text) continue;
+    Candidate& c = out->candidates[filled++];
     c.text.assign(p.text);
     c.score = p.score;
     c.typing_cost = 0;
-    c.kind = typed.empty() ? CandidateKind::kNextWord : CandidateKind::kCompletion;
+    c.kind = CandidateKind::kCompletion;
   }
+  slots_.Resize(filled, &out->candidates);
   if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);
   out->composition.assign(typed);
+  // Every letter may be followed by a break: twice the composition.
+  if (out->preedit.capacity() < 2 * kMaxComposition) out->preedit.reserve(2 * kMaxComposition);
+  sentence_search_.SyllableBreaks(typed, &out->preedit);
   out->has_model = false;
   ClearModelOutputs(out);
   out->tier = Tier::kLexiconOnly;

@@ -3,9 +3,12 @@
 //
 // A PinyinSession keeps the committed text and, as its suffix, the composition: the pinyin
 // letters typed since the last commit (a-z, and apostrophes after the first letter). Any other
-// character commits the composition as typed and is appended to the text. Decide offers the
-// hanzi words of PinyinCandidateSearch for the composition; Accept(word) replaces the letters
-// that word consumed and keeps the rest of the composition for the next conversion.
+// character commits the composition as typed and is appended to the text. Decide offers, for the
+// composition, the best whole sentence of PinyinSentenceSearch (kind kSentence, when it has more
+// than one word), then the hanzi words of PinyinCandidateSearch that can start it; the preedit
+// shows the composition's syllable breaks in the best sentence's reading. Accept(sentence)
+// replaces the whole composition; Accept(word) replaces the letters that word consumed and keeps
+// the rest of the composition for the next conversion.
 
 #ifndef KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
@@ -18,6 +21,7 @@
 #include "decide/session_common.h"
 #include "keydecide/engine.h"
 #include "lexicon/pinyin_candidates.h"
+#include "lexicon/pinyin_sentence.h"
 
 namespace keydecide {
 
@@ -30,7 +34,8 @@ Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* o
 class PinyinSession : public Session {
  public:
   // REQUIRES: lexicon is pinyin-keyed and outlives the session.
-  PinyinSession(const Lexicon* lexicon, const PinyinCandidateSearch::Options& search_options);
+  PinyinSession(const Lexicon* lexicon, const PinyinCandidateSearch::Options& search_options,
+                const PinyinSentenceSearch::Options& sentence_options);
 
   Status Type(std::string_view text) override;
   Status Backspace() override;
@@ -45,14 +50,17 @@ class PinyinSession : public Session {
  private:
   void AppendChar(std::string_view ch, char32_t cp);
   void TrimText();
-  // Runs the search for the current composition unless the last one was for it.
+  // Runs the searches for the current composition unless the last ones were for it.
   void SearchComposition();
+  // The best sentence when it has several words (one word is among the word candidates).
+  const PinyinSentence* BestSentence() const;
 
   std::string text_;
   size_t composition_start_ = 0;
   PinyinCandidateSearch search_;
-  std::string searched_;       // the composition search_ last ran on
-  bool search_valid_ = false;  // search_.candidates() are those of searched_
+  PinyinSentenceSearch sentence_search_;
+  std::string searched_;       // the composition both searches last ran on
+  bool search_valid_ = false;  // their results are those of searched_
   CandidateSlots slots_;
 };
 
