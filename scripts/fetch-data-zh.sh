@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fetch the Chinese (Simplified) lexicon sources listed in /work/shared/DATA.md into data/zh/
-# (git-ignored). Run directly or as `scripts/fetch-data.sh --zh`.
+# Fetch the Chinese (Simplified) lexicon and text sources listed in /work/shared/DATA.md into
+# data/zh/ (git-ignored), then turn the text into data/zh/{train,dev}/ with
+# training/prepare_zh_text.py. Run directly or as `scripts/fetch-data.sh --zh`.
 #
 #   data/zh/lexicon/jieba.dict.utf8   jieba's dictionary, "word count tag" lines (npm nodejieba,
 #                                     only this file is extracted: the package's test texts
@@ -10,6 +11,11 @@
 #   data/zh/raw/deb/<pkg>/            rime-essay, rime-data-luna-pinyin, pinyin-database,
 #                                     unpacked for later use (per-reading percentages, fallback)
 #   data/zh/raw/npm/pinyin-pro/       npm pinyin-pro (readings for words without one; later use)
+#   data/zh/raw/deb/<pkg>/            the text sources (TEXT_DEBS: man pages, LibreOffice help,
+#                                     Debian and GNOME documentation, zh_CN .mo catalogues)
+#   data/zh/raw/local-mo/             copies of this machine's /usr/share/locale/zh_CN .mo files
+#   data/zh/{train,dev}/<source>.txt  plain text, split by whole document (prepare_zh_text.py)
+#   data/zh/manifest.json             sources, documents, lines, Han characters per split
 #
 # Idempotent: each package is downloaded and unpacked once (a ".done" marker), nothing is
 # installed system-wide (libime_pinyindict runs from the unpacked packages with
@@ -26,6 +32,18 @@ LEX="$ZH/lexicon"
 # libime_pinyindict and the shared libraries it needs (Debian bookworm).
 TOOL_DEBS=(libime-bin libimecore0 libimepinyin0 libfcitx5utils2)
 DATA_DEBS=(libime-data rime-essay rime-data-luna-pinyin pinyin-database)
+# Chinese (Simplified) text: documentation in zh_CN, and packages shipping zh_CN translation
+# catalogues (.mo, msgstr only; some also zh_CN GNOME help pages). prepare_zh_text.py reads
+# the .mo files and help pages of every package unpacked here, so this is the only list.
+# A package that is not available is skipped.
+TEXT_DEBS=(manpages-zh libreoffice-help-zh-cn debian-reference-zh-cn debian-handbook
+           installation-guide-amd64 debian-faq-zh-cn maint-guide-zh-cn debian-edu-doc-zh-cn
+           gnome-user-docs)
+MO_DEBS=(libreoffice-l10n-zh-cn vlc-l10n gnome-control-center-data nautilus-data gedit-common
+         libgtk-3-common gnome-shell-common evolution-common gnucash-common gimp-data inkscape
+         gnumeric-common aptitude-common synaptic thunar-data gnome-terminal-data evince-common
+         totem-common)
+LOCAL_MO=/usr/share/locale/zh_CN/LC_MESSAGES
 NODEJIEBA=nodejieba@3.5.8
 JIEBA_DICT=package/submodules/cppjieba/dict/jieba.dict.utf8
 PINYIN_PRO=pinyin-pro@3.29.4
@@ -100,5 +118,24 @@ if [[ -f $sc && -x $tool ]]; then
 else
   echo "sc.dict: libime-data or libime-bin missing, no readings dumped" >&2
 fi
+
+for pkg in "${TEXT_DEBS[@]}" "${MO_DEBS[@]}"; do fetch_deb "$pkg"; done
+
+# This machine's own zh_CN catalogues, copied so that the text step reads data/ only.
+if compgen -G "$LOCAL_MO/*.mo" >/dev/null; then
+  mkdir -p "$RAW/local-mo"
+  copied=0
+  for mo in "$LOCAL_MO"/*.mo; do
+    if [[ ! -f "$RAW/local-mo/$(basename "$mo")" ]]; then
+      cp "$mo" "$RAW/local-mo/"
+      copied=$((copied + 1))
+    fi
+  done
+  echo "local-mo: $(ls "$RAW/local-mo" | wc -l) catalogues from $LOCAL_MO ($copied new)"
+else
+  echo "local-mo: no catalogues in $LOCAL_MO, skipped" >&2
+fi
+
+/usr/bin/python3 "$ROOT/training/prepare_zh_text.py" --data "$ZH"
 
 echo "fetch-data-zh.sh: done in $(( $(date +%s) - start )) s"

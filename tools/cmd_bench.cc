@@ -13,6 +13,7 @@
 #include "keydecide/bench_tool.h"
 #include "tools/commands.h"
 #include "tools/proc_status.h"
+#include "tools/quantile.h"
 #include "tools/text_file.h"
 
 namespace keydecide {
@@ -22,12 +23,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kWarmupDecisions = 200;
-
-double Quantile(std::vector<float> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<size_t>(q * (v.size() - 1) + 0.5)];
-}
 
 nlohmann::json Quantiles(const std::vector<float>& v) {
   return {{"p50", Quantile(v, 0.5)},

@@ -1,4 +1,5 @@
-// keydecide eval autocorrect | intent: offline evaluation of the decision heads.
+// keydecide eval autocorrect | intent | pinyin: offline evaluation of the decision heads and of
+// pinyin conversion.
 
 #include <cstdio>
 #include <iostream>
@@ -7,12 +8,15 @@
 
 #include "tools/commands.h"
 #include "tools/eval.h"
+#include "tools/pinyin_eval.h"
+#include "tools/proc_status.h"
+#include "tools/quantile.h"
 #include "tools/text_file.h"
 
 namespace keydecide {
 
 void AddEvalCommand(CLI::App* app) {
-  auto* eval = app->add_subcommand("eval", "Evaluate the decision heads");
+  auto* eval = app->add_subcommand("eval", "Evaluate the decision heads and pinyin conversion");
   eval->require_subcommand(1);
 
   struct AutocorrectArgs {
@@ -93,6 +97,55 @@ void AddEvalCommand(CLI::App* app) {
     std::printf("overall    %.4f of %llu\n",
                 r.total ? static_cast<double>(r.correct) / r.total : 0.0,
                 static_cast<unsigned long long>(r.total));
+  });
+
+  struct PinyinArgs {
+    EngineFlags engine;
+    std::string tsv;
+    size_t max_lines = 0;
+    bool json = false;
+  };
+  auto pa = std::make_shared<PinyinArgs>();
+  pa->engine.language = "zh";
+  auto* pinyin = eval->add_subcommand(
+      "pinyin", "Pinyin typed letter by letter: sentence top-1/top-5, character accuracy, latency");
+  pa->engine.AddTo(pinyin);
+  pinyin->add_option("--tsv", pa->tsv, "hanzi<TAB>letters<TAB>syllables file")->required();
+  pinyin->add_option("--max-lines", pa->max_lines, "Use only the first N lines (0 = all)");
+  pinyin->add_flag("--json", pa->json, "Print one JSON object");
+  pinyin->callback([pa] {
+    std::vector<PinyinEvalLine> lines;
+    CheckOrDie(ParsePinyinEval(ReadOrDie(pa->tsv), &lines), pa->tsv);
+    if (pa->max_lines > 0 && lines.size() > pa->max_lines) lines.resize(pa->max_lines);
+    auto engine = pa->engine.OpenOrDie();
+    // Warm-up, untimed: the first lines once.
+    PinyinEvalResult warm, r;
+    const std::vector<PinyinEvalLine> first(lines.begin(),
+                                            lines.begin() + std::min<size_t>(lines.size(), 20));
+    CheckOrDie(EvalPinyin(first, *engine, &warm), "pinyin eval");
+    CheckOrDie(EvalPinyin(lines, *engine, &r), "pinyin eval");
+    const Engine::Info info = engine->info();
+    nlohmann::json out = {{"lines", r.lines},
+                          {"sentence_top1", r.sentence_top1()},
+                          {"sentence_top5", r.sentence_top5()},
+                          {"char_accuracy", r.char_accuracy()},
+                          {"keystroke_p50_us", Quantile(r.keystroke_us, 0.5)},
+                          {"keystroke_p95_us", Quantile(r.keystroke_us, 0.95)},
+                          {"sentence_p50_us", Quantile(r.sentence_us, 0.5)},
+                          {"sentence_p95_us", Quantile(r.sentence_us, 0.95)},
+                          {"rss_mb", ProcStatusKb("VmRSS") / 1024.0},
+                          {"engine", "keydecide " + info.scorer},
+                          {"language", info.language}};
+    if (pa->json) {
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    std::printf("lines %llu: sentence top-1 %.4f, top-5 %.4f, character accuracy %.4f\n",
+                static_cast<unsigned long long>(r.lines), r.sentence_top1(), r.sentence_top5(),
+                r.char_accuracy());
+    std::printf("per keystroke P50 %.1f us, P95 %.1f us; whole sentence P50 %.1f us, P95 %.1f us\n",
+                Quantile(r.keystroke_us, 0.5), Quantile(r.keystroke_us, 0.95),
+                Quantile(r.sentence_us, 0.5), Quantile(r.sentence_us, 0.95));
   });
 }
 

@@ -7,15 +7,23 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin_syllables.h"
 #include "lexicon/trie_walk.h"
-#include "text/utf8.h"
 
 namespace keydecide {
 
 namespace {
 
 constexpr size_t kMaxBeamWidth = 64;
+constexpr size_t kMaxWordsPerSpan = 16;
 // A sentence has at most one hanzi (at most 4 bytes) per typed letter.
 constexpr size_t kMaxSentenceBytes = 4 * PinyinLattice::kMaxTyped;
+
+// Code points of valid UTF-8 (the lexicon validates its strings): a byte count, no decoding, on
+// the search's innermost loop.
+size_t CodePoints(std::string_view s) {
+  size_t n = 0;
+  for (const char c : s) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
+  return n;
+}
 
 PinyinLattice::Options LatticeOptions(const PinyinSentenceSearch::Options& options) {
   PinyinLattice::Options lattice = options.lattice;
@@ -25,7 +33,7 @@ PinyinLattice::Options LatticeOptions(const PinyinSentenceSearch::Options& optio
 
 PinyinSentenceSearch::Options Clamped(PinyinSentenceSearch::Options options) {
   options.beam_width = std::clamp<size_t>(options.beam_width, 1, kMaxBeamWidth);
-  options.words_per_span = std::max<size_t>(options.words_per_span, 1);
+  options.words_per_span = std::clamp<size_t>(options.words_per_span, 1, kMaxWordsPerSpan);
   options.max_word_syllables =
       std::clamp<size_t>(options.max_word_syllables, 1, PinyinLattice::kMaxTyped);
   return options;
@@ -40,6 +48,7 @@ PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const Options
   hyps_.resize((PinyinLattice::kMaxTyped + 1) * options_.beam_width);
   text_.resize(options_.beam_width * kMaxSentenceBytes);
   words_.resize(options_.beam_width * PinyinLattice::kMaxTyped);
+  span_best_.resize((PinyinLattice::kMaxTyped + 1) * options_.words_per_span);
   sentences_.reserve(options_.beam_width);
 }
 
@@ -81,9 +90,17 @@ size_t PinyinSentenceSearch::SkipApostrophes(size_t pos) const {
 
 void PinyinSentenceSearch::CollectArcs(size_t begin) {
   begin_ = begin;
-  const size_t from = arcs_.size();
+  for (size_t end = begin + 1; end <= typed_.size(); ++end) num_span_best_[end] = 0;
   Walk(0, begin, {0, 0.0f, 0});
-  KeepBestArcs(from);
+  for (size_t end = begin + 1; end <= typed_.size(); ++end) {
+    for (size_t k = 0; k < num_span_best_[end]; ++k) {
+      if (arcs_.size() >= options_.max_arcs) {
+        truncated_ = true;
+        return;
+      }
+      arcs_.push_back(span_best_[end * options_.words_per_span + k]);
+    }
+  }
 }
 
 // Reads the next syllable from lattice position `pos`, below trie node `node`.
@@ -125,45 +142,44 @@ void PinyinSentenceSearch::WalkSyllable(uint32_t node, const PinyinEdge& edge, R
 }
 
 // The spellings of `entry` with one hanzi per syllable read (the key "xian" holds both 先 and
-// 西安; one syllable offers only 先).
+// 西安; one syllable offers only 先), into the best words of their span.
 void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& reading) {
-  const float penalty = options_.nats_per_lattice_cost * reading.cost;
+  const size_t width = options_.words_per_span;
+  Arc* best = &span_best_[end * width];
+  uint8_t& size = num_span_best_[end];
+  const float base = -log_total_ - options_.nats_per_lattice_cost * reading.cost;
   const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
   for (size_t v = 0; v < variants.size(); ++v) {
-    if (utf8::Length(lexicon_->VariantText(variants[v])) != reading.syllables) continue;
-    if (arcs_.size() >= options_.max_arcs) {
-      truncated_ = true;
-      return;
+    const float score =
+        base + std::log(static_cast<float>(std::max<uint32_t>(variants[v].count, 1)));
+    // Spellings are most frequent first: none after this one would be kept either.
+    if (size == width && score <= best[size - 1].score) return;
+    const std::string_view text = lexicon_->VariantText(variants[v]);
+    if (CodePoints(text) != reading.syllables) continue;
+    // The same word by another reading of the letters: keep its better score.
+    size_t at = 0;
+    while (at < size &&
+           lexicon_->VariantText(lexicon_->Variants(best[at].entry)[best[at].variant]) != text) {
+      ++at;
     }
-    const float log_p =
-        std::log(static_cast<float>(std::max<uint32_t>(variants[v].count, 1))) - log_total_;
-    arcs_.push_back({log_p - penalty, reading.breaks, entry, static_cast<uint16_t>(v),
-                     static_cast<uint8_t>(begin_), static_cast<uint8_t>(end)});
+    if (at < size) {
+      if (best[at].score >= score) continue;
+      std::copy(best + at + 1, best + size, best + at);  // re-inserted below
+      --size;
+    }
+    at = std::min<size_t>(size, width - 1);
+    if (size < width) ++size;
+    while (at > 0 && best[at - 1].score < score) {
+      best[at] = best[at - 1];
+      --at;
+    }
+    best[at] = {score,
+                reading.breaks,
+                entry,
+                static_cast<uint16_t>(v),
+                static_cast<uint8_t>(begin_),
+                static_cast<uint8_t>(end)};
   }
-}
-
-// Keeps, of the arcs from `from` on (all from one position), the words_per_span best distinct
-// texts of each span.
-void PinyinSentenceSearch::KeepBestArcs(size_t from) {
-  const auto first = arcs_.begin() + static_cast<ptrdiff_t>(from);
-  std::sort(first, arcs_.end(), [](const Arc& a, const Arc& b) {
-    if (a.end != b.end) return a.end < b.end;
-    if (a.score != b.score) return a.score > b.score;
-    return a.entry != b.entry ? a.entry < b.entry : a.variant < b.variant;
-  });
-  const auto text = [this](const Arc& a) {
-    return lexicon_->VariantText(lexicon_->Variants(a.entry)[a.variant]);
-  };
-  size_t kept = from, span_start = from;
-  for (size_t a = from; a < arcs_.size(); ++a) {
-    const Arc arc = arcs_[a];
-    if (kept > from && arcs_[kept - 1].end != arc.end) span_start = kept;
-    if (kept - span_start >= options_.words_per_span) continue;
-    bool seen = false;  // the same word reached by another reading: its best is kept
-    for (size_t k = span_start; k < kept && !seen; ++k) seen = text(arcs_[k]) == text(arc);
-    if (!seen) arcs_[kept++] = arc;
-  }
-  arcs_.resize(kept);
 }
 
 // Adds `arc` to every partial sentence ending where it begins, into the beam where it ends.

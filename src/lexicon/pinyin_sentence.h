@@ -5,9 +5,9 @@
 // position where a syllable starts, the lexicon trie is walked along the lattice's edges, up to
 // max_word_syllables syllables, as PinyinCandidateSearch does from the start: every entry met at
 // a syllable boundary gives word arcs [start, end) for its spellings with one hanzi per syllable;
-// the words_per_span best arcs of each span are kept. A beam search over the positions then keeps
-// the beam_width best partial sentences ending at each position; those that end at the end of the
-// input, deduplicated by text, are the sentences.
+// the words_per_span best distinct words of each span are kept. A beam search over the positions
+// then keeps the beam_width best partial sentences ending at each position; those that end at the
+// end of the input, deduplicated by text, are the sentences.
 //
 // Word score = log(count / total count) − nats_per_lattice_cost × (lattice cost of its edges): a
 // unigram language model over the lexicon's counts, the same prior PinyinCandidateSearch ranks
@@ -104,7 +104,6 @@ class PinyinSentenceSearch {
   void Walk(uint32_t node, size_t pos, Reading reading);
   void WalkSyllable(uint32_t node, const PinyinEdge& edge, Reading reading, std::string_view rest);
   void OfferArcs(uint32_t entry, size_t end, const Reading& reading);
-  void KeepBestArcs(size_t from);
   void Extend(const Arc& arc, uint32_t arc_index);
   void EmitSentences(size_t last);
   size_t SkipApostrophes(size_t pos) const;
@@ -120,6 +119,9 @@ class PinyinSentenceSearch {
   size_t visit_budget_ = 0;
   bool truncated_ = false;
   std::vector<Arc> arcs_;  // grouped by begin, ascending; then by end, best first
+  // The best words from begin_ to each end, best first, while they are collected.
+  std::vector<Arc> span_best_;  // words_per_span per end
+  uint8_t num_span_best_[PinyinLattice::kMaxTyped + 1] = {};
   std::vector<Hyp> hyps_;  // beam_width per position, best first
   uint8_t num_hyps_[PinyinLattice::kMaxTyped + 1] = {};
   std::vector<char> text_;                 // sentence texts (never reallocated)
