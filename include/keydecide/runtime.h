@@ -1,10 +1,12 @@
-// Runtime: the worker queue in front of an Engine. Requests for any session may come from
-// any thread; inference runs on a few worker threads (one by default, DESIGN.md). Each
-// session's requests are applied in the order they were submitted. Edits that arrive while
-// a session is busy are coalesced: the next time a worker takes the session it applies all
-// pending edits, makes one decision for the newest state and answers the older requests
-// that asked for a decision as superseded. A latency governor steps the tier ladder down
-// when decisions break their budget and back up when there is room.
+// Runtime: the worker queue in front of one Engine per language. Requests for any session
+// may come from any thread; inference runs on a few worker threads (one by default,
+// DESIGN.md), shared by every language. Each session's requests are applied in the order
+// they were submitted. Edits that arrive while a session is busy are coalesced: the next
+// time a worker takes the session it applies all pending edits, makes one decision for the
+// newest state and answers the older requests that asked for a decision as superseded.
+// Each language has its own latency governor (its engine has its own tier ladder): it steps
+// that language's sessions down the ladder when their decisions break the budget and back
+// up when there is room.
 //
 //   std::unique_ptr<keydecide::Runtime> rt;
 //   Status s = keydecide::Runtime::Create(engine.get(), keydecide::RuntimeOptions(), &rt);
@@ -17,7 +19,7 @@
 //
 // Thread-safety: every method may be called from any thread. Callbacks run on a worker
 // thread, one at a time per session and in submission order; they must not block for long,
-// must not throw, and must not call Shutdown (they may call Submit). The Engine must
+// must not throw, and must not call Shutdown (they may call Submit). The Engines must
 // outlive the Runtime.
 
 #ifndef KEYDECIDE_RUNTIME_H_
@@ -28,6 +30,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "keydecide/decision.h"
 #include "keydecide/options.h"
@@ -145,25 +149,54 @@ class Runtime {
     uint64_t passes = 0;      // worker passes (one per batch of a session's requests)
     uint64_t decisions = 0;   // Decide calls
     uint64_t superseded = 0;  // requests answered as superseded
-    uint64_t tier_decisions[4] = {0, 0, 0, 0};  // decisions served per Tier
+    uint64_t tier_decisions[4] = {0, 0, 0, 0};  // decisions served per Tier, all languages
+    // tier, tier_changes and the window: the default language's governor (see `languages`
+    // for each).
     uint64_t tier_changes = 0;
     Tier tier = Tier::kFullModel;  // the governor's current rung
     float window_p50_us = 0;       // of the governor's window
     float window_p90_us = 0;
     size_t sessions = 0;
     size_t pending = 0;
+
+    struct Language {
+      std::string language;  // Engine::Info::language
+      size_t sessions = 0;   // open now
+      uint64_t decisions = 0;
+      uint64_t tier_changes = 0;
+      Tier tier = Tier::kFullModel;  // this language's governor
+      float window_p50_us = 0;
+      float window_p90_us = 0;
+    };
+    std::vector<Language> languages;  // one per engine, in Create's order (default first)
   };
 
-  // Starts the workers. On failure (bad options) returns InvalidArgument and leaves *out
-  // untouched. REQUIRES: engine outlives the Runtime.
+  // Starts the workers over one engine. On failure (bad options) returns InvalidArgument
+  // and leaves *out untouched. REQUIRES: engine outlives the Runtime.
   static Status Create(const Engine* engine, const RuntimeOptions& options,
+                       std::unique_ptr<Runtime>* out);
+
+  // Starts the workers over several engines, one per language (Engine::Info::language).
+  // The first is the default language, the one OpenSession without a language uses.
+  // InvalidArgument (and *out untouched) for no engine, a null one, a language served
+  // twice, or bad options. REQUIRES: the engines outlive the Runtime.
+  static Status Create(const std::vector<const Engine*>& engines, const RuntimeOptions& options,
                        std::unique_ptr<Runtime>* out);
 
   // Shuts down (see Shutdown) and joins the workers.
   virtual ~Runtime() = default;
 
-  // A new session. InvalidArgument beyond max_sessions; NotSupported after Shutdown.
+  // A new session of the default language. InvalidArgument beyond max_sessions;
+  // NotSupported after Shutdown.
   virtual Status OpenSession(const SessionOptions& options, SessionId* id) = 0;
+
+  // A new session of `language` (an Engine::Info::language given to Create). NotSupported
+  // (and *id untouched) for a language no engine serves; otherwise as above.
+  virtual Status OpenSession(std::string_view language, const SessionOptions& options,
+                             SessionId* id) = 0;
+
+  // The languages served, default first.
+  virtual std::vector<std::string> languages() const = 0;
 
   // Queues `request` for the session. kAccepted: `done` will be called exactly once, on a
   // worker thread. Anything else: `done` is not called and nothing changed.

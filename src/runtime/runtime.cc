@@ -2,7 +2,9 @@
 // worker threads that serve them. One mutex guards the map, the queue and every session's
 // pending list; a Session object itself is touched only by the worker that took it (a
 // session is in the ready queue or in a worker's hands at most once, `scheduled`), so its
-// requests stay in order and two workers never share it.
+// requests stay in order and two workers never share it. Each session belongs to one
+// language (an EngineSlot: the engine, its ladder's governor and the tier it chose); the
+// workers and the queue are shared by all languages.
 
 #include "keydecide/runtime.h"
 
@@ -12,6 +14,8 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -40,8 +44,33 @@ struct Pending {
   Clock::time_point submitted;
 };
 
+// One language: its engine and the governor of that engine's tier ladder.
+struct EngineSlot {
+  EngineSlot(const Engine* e, const GovernorOptions& options, std::vector<Tier> ladder)
+      : engine(e), language(e->info().language), governor(options, std::move(ladder)) {
+    tier.store(governor.tier());
+  }
+  const Engine* engine;
+  const std::string language;
+  mutable std::mutex governor_mu;
+  LatencyGovernor governor;  // guarded by governor_mu
+  std::atomic<Tier> tier;    // governor.tier(), readable without the lock
+  std::atomic<size_t> sessions{0};
+  std::atomic<uint64_t> decisions{0};
+};
+
+// The ladder `engine` can serve: no smaller model is loaded yet, so that rung is skipped;
+// without a model only the lexicon rung exists.
+std::vector<Tier> LadderOf(const Engine& engine) {
+  if (engine.info().scorer == "model") {
+    return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
+  }
+  return {Tier::kLexiconOnly};
+}
+
 struct SessionState {
   Runtime::SessionId id = 0;
+  EngineSlot* slot = nullptr;        // the session's language
   std::unique_ptr<Session> session;  // only the worker holding the session touches it
   Decision decision;                 // reused by every Decide of this session
   std::deque<Pending> pending;       // guarded by the runtime's mutex
@@ -50,9 +79,11 @@ struct SessionState {
 
 class ConcreteRuntime : public Runtime {
  public:
-  ConcreteRuntime(const Engine* engine, const RuntimeOptions& options, std::vector<Tier> ladder)
-      : engine_(engine), options_(options), governor_(options.governor, std::move(ladder)) {
-    tier_.store(governor_.tier());
+  ConcreteRuntime(const std::vector<const Engine*>& engines, const RuntimeOptions& options)
+      : options_(options) {
+    for (const Engine* e : engines) {
+      slots_.push_back(std::make_unique<EngineSlot>(e, options.governor, LadderOf(*e)));
+    }
   }
   ~ConcreteRuntime() override { Shutdown(); }
 
@@ -60,13 +91,19 @@ class ConcreteRuntime : public Runtime {
     for (int i = 0; i < options_.workers; ++i) workers_.emplace_back([this] { WorkerLoop(); });
   }
 
-  Status OpenSession(const SessionOptions& options, SessionId* id) override;
+  Status OpenSession(const SessionOptions& options, SessionId* id) override {
+    return Open(slots_.front().get(), options, id);
+  }
+  Status OpenSession(std::string_view language, const SessionOptions& options,
+                     SessionId* id) override;
+  std::vector<std::string> languages() const override;
   Admission Submit(SessionId id, Request request, ResponseCallback done) override;
   bool CloseSession(SessionId id) override;
   void Shutdown() override;
   Stats stats() const override;
 
  private:
+  Status Open(EngineSlot* slot, const SessionOptions& options, SessionId* id);
   void WorkerLoop();
   // Polls for up to options_.spin_us without the lock before the worker goes to sleep, so
   // that a key following closely is taken without a wake-up. REQUIRES: lock held; held
@@ -76,8 +113,8 @@ class ConcreteRuntime : public Runtime {
   void Serve(SessionState* s, std::vector<Pending>* batch, std::vector<Status>* results);
   Status Apply(Session* session, const Request& r);
 
-  const Engine* engine_;
   const RuntimeOptions options_;
+  std::vector<std::unique_ptr<EngineSlot>> slots_;  // fixed after construction; default first
 
   mutable std::mutex mu_;
   std::condition_variable ready_cv_;
@@ -90,17 +127,31 @@ class ConcreteRuntime : public Runtime {
   std::vector<std::thread> workers_;
   std::once_flag joined_;
 
-  mutable std::mutex governor_mu_;
-  LatencyGovernor governor_;
-  std::atomic<Tier> tier_;
-
   std::atomic<uint64_t> requests_{0}, rejected_{0}, passes_{0}, decisions_{0}, superseded_{0};
   std::atomic<uint64_t> tier_decisions_[4] = {0, 0, 0, 0};
 };
 
-Status ConcreteRuntime::OpenSession(const SessionOptions& options, SessionId* id) {
+Status ConcreteRuntime::OpenSession(std::string_view language, const SessionOptions& options,
+                                    SessionId* id) {
+  for (const auto& slot : slots_) {
+    if (slot->language == language) return Open(slot.get(), options, id);
+  }
+  std::string served;
+  for (const auto& slot : slots_) served += (served.empty() ? "" : ", ") + slot->language;
+  return Status::NotSupported("language '" + std::string(language) + "' (this runtime serves " +
+                              served + ")");
+}
+
+std::vector<std::string> ConcreteRuntime::languages() const {
+  std::vector<std::string> out;
+  for (const auto& slot : slots_) out.push_back(slot->language);
+  return out;
+}
+
+Status ConcreteRuntime::Open(EngineSlot* slot, const SessionOptions& options, SessionId* id) {
   auto state = std::make_shared<SessionState>();
-  state->session = engine_->NewSession(options);  // outside the lock: allocates buffers
+  state->slot = slot;
+  state->session = slot->engine->NewSession(options);  // outside the lock: allocates buffers
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) return Status::NotSupported("the runtime is shutting down");
   if (sessions_.size() >= options_.max_sessions) {
@@ -108,6 +159,7 @@ Status ConcreteRuntime::OpenSession(const SessionOptions& options, SessionId* id
   }
   state->id = next_id_++;
   *id = state->id;
+  slot->sessions.fetch_add(1, std::memory_order_relaxed);
   sessions_.emplace(state->id, std::move(state));
   return Status::OK();
 }
@@ -152,7 +204,11 @@ bool ConcreteRuntime::CloseSession(SessionId id) {
   std::lock_guard<std::mutex> lock(mu_);
   // The ready queue (or a worker) keeps its own reference, so accepted requests are still
   // served; the state is freed with the last reference.
-  return sessions_.erase(id) == 1;
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return false;
+  it->second->slot->sessions.fetch_sub(1, std::memory_order_relaxed);
+  sessions_.erase(it);
+  return true;
 }
 
 void ConcreteRuntime::Shutdown() {
@@ -165,6 +221,9 @@ void ConcreteRuntime::Shutdown() {
     for (std::thread& t : workers_) t.join();
   });
   std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [id, state] : sessions_) {
+    state->slot->sessions.fetch_sub(1, std::memory_order_relaxed);
+  }
   sessions_.clear();
 }
 
@@ -176,13 +235,25 @@ Runtime::Stats ConcreteRuntime::stats() const {
   st.decisions = decisions_.load();
   st.superseded = superseded_.load();
   for (int i = 0; i < 4; ++i) st.tier_decisions[i] = tier_decisions_[i].load();
-  {
-    std::lock_guard<std::mutex> lock(governor_mu_);
-    st.tier = governor_.tier();
-    st.tier_changes = governor_.changes();
-    st.window_p50_us = governor_.WindowQuantile(0.5f);
-    st.window_p90_us = governor_.WindowQuantile(0.9f);
+  for (const auto& slot : slots_) {
+    Stats::Language l;
+    l.language = slot->language;
+    l.sessions = slot->sessions.load();
+    l.decisions = slot->decisions.load();
+    {
+      std::lock_guard<std::mutex> lock(slot->governor_mu);
+      l.tier = slot->governor.tier();
+      l.tier_changes = slot->governor.changes();
+      l.window_p50_us = slot->governor.WindowQuantile(0.5f);
+      l.window_p90_us = slot->governor.WindowQuantile(0.9f);
+    }
+    st.languages.push_back(std::move(l));
   }
+  const Stats::Language& first = st.languages.front();
+  st.tier = first.tier;
+  st.tier_changes = first.tier_changes;
+  st.window_p50_us = first.window_p50_us;
+  st.window_p90_us = first.window_p90_us;
   std::lock_guard<std::mutex> lock(mu_);
   st.sessions = sessions_.size();
   st.pending = pending_;
@@ -266,7 +337,8 @@ void ConcreteRuntime::Serve(SessionState* s, std::vector<Pending>* batch,
     if ((*results)[i].ok() && (*batch)[i].request.decide) decider = static_cast<int>(i);
   }
   if (decider >= 0) {
-    const Tier requested = tier_.load(std::memory_order_relaxed);
+    EngineSlot* slot = s->slot;  // the session's language: its governor judges the decision
+    const Tier requested = slot->tier.load(std::memory_order_relaxed);
     s->session->SetTier(requested);
     Status st = s->session->Decide((*batch)[decider].request.max_candidates, &s->decision);
     if (options_.decide_hook) options_.decide_hook(s->decision.tier);
@@ -274,15 +346,16 @@ void ConcreteRuntime::Serve(SessionState* s, std::vector<Pending>* batch,
       (*results)[decider] = st;
     } else {
       decisions_.fetch_add(1, std::memory_order_relaxed);
+      slot->decisions.fetch_add(1, std::memory_order_relaxed);
       tier_decisions_[static_cast<int>(s->decision.tier)].fetch_add(1, std::memory_order_relaxed);
       // What the person waits for: from the request to its decision, queue included, so
       // a saturated worker steps down as well as a slow model does.
       const float us = MicrosBetween((*batch)[decider].submitted, Clock::now());
-      std::lock_guard<std::mutex> lock(governor_mu_);
+      std::lock_guard<std::mutex> lock(slot->governor_mu);
       // Only decisions made on the governor's current rung judge it (a worker may have
       // used the rung it read just before a change).
-      if (requested == governor_.tier() && governor_.Record(us)) {
-        tier_.store(governor_.tier(), std::memory_order_relaxed);
+      if (requested == slot->governor.tier() && slot->governor.Record(us)) {
+        slot->tier.store(slot->governor.tier(), std::memory_order_relaxed);
       }
     }
   }
@@ -321,6 +394,21 @@ void ConcreteRuntime::Serve(SessionState* s, std::vector<Pending>* batch,
 Status Runtime::Create(const Engine* engine, const RuntimeOptions& options,
                        std::unique_ptr<Runtime>* out) {
   if (engine == nullptr) return Status::InvalidArgument("no engine");
+  return Create(std::vector<const Engine*>{engine}, options, out);
+}
+
+Status Runtime::Create(const std::vector<const Engine*>& engines, const RuntimeOptions& options,
+                       std::unique_ptr<Runtime>* out) {
+  if (engines.empty()) return Status::InvalidArgument("no engine");
+  for (size_t i = 0; i < engines.size(); ++i) {
+    if (engines[i] == nullptr) return Status::InvalidArgument("no engine");
+    for (size_t j = 0; j < i; ++j) {
+      if (engines[j]->info().language == engines[i]->info().language) {
+        return Status::InvalidArgument("language '" + engines[i]->info().language +
+                                       "' is served by two engines");
+      }
+    }
+  }
   if (options.workers < 1 || options.workers > kMaxWorkers) {
     return Status::InvalidArgument("workers must be in 1..64");
   }
@@ -334,15 +422,7 @@ Status Runtime::Create(const Engine* engine, const RuntimeOptions& options,
       options.governor.step_up_fraction <= 0 || options.governor.step_up_fraction > 1) {
     return Status::InvalidArgument("bad governor options");
   }
-  // The ladder this engine can serve: no smaller model is loaded yet, so that rung is
-  // skipped; without a model only the lexicon rung exists.
-  std::vector<Tier> ladder;
-  if (engine->info().scorer == "model") {
-    ladder = {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
-  } else {
-    ladder = {Tier::kLexiconOnly};
-  }
-  auto rt = std::make_unique<ConcreteRuntime>(engine, options, std::move(ladder));
+  auto rt = std::make_unique<ConcreteRuntime>(engines, options);
   rt->Start();
   *out = std::move(rt);
   return Status::OK();
