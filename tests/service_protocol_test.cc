@@ -38,6 +38,26 @@ TEST(ProtocolTest, ParsesEveryOp) {
   ASSERT_TRUE(ParseRequest(R"({"op":"stats"})", &r, &e));
 }
 
+TEST(ProtocolTest, OpenSessionLanguage) {
+  ProtocolRequest r;
+  ProtocolError e;
+  ASSERT_TRUE(ParseRequest(R"({"op":"open_session"})", &r, &e));
+  EXPECT_EQ(r.lang, "");  // the daemon's default language
+  ASSERT_TRUE(ParseRequest(R"({"op":"open_session","lang":"zh"})", &r, &e));
+  EXPECT_EQ(r.lang, "zh");
+  ASSERT_TRUE(ParseRequest(R"({"op":"open_session","lang":"xx"})", &r, &e));
+  EXPECT_EQ(r.lang, "xx");  // whether it is served is the server's to say (not_supported)
+  for (const char* bad :
+       {R"({"op":"open_session","lang":5})", R"({"op":"open_session","lang":null})",
+        R"({"op":"open_session","lang":["zh"]})", R"({"op":"open_session","lang":{"name":"zh"}})",
+        R"({"id":9,"op":"open_session","lang":""})"}) {
+    EXPECT_FALSE(ParseRequest(bad, &r, &e)) << bad;
+    EXPECT_STREQ(e.code, errors::kBadRequest) << bad;
+    EXPECT_NE(e.message.find("lang"), std::string::npos) << bad;
+  }
+  EXPECT_EQ(r.id, "9");
+}
+
 TEST(ProtocolTest, RefusesWithACode) {
   ProtocolRequest r;
   ProtocolError e;

@@ -1,7 +1,8 @@
 // The daemon's server in-process, driven through its socket by well-behaved and hostile
 // clients: garbage, oversized and unfinished lines, foreign sessions, too many sessions,
 // wrong peer uid, half-closed, vanished and non-reading clients, 100 concurrent clients,
-// coalescing over the wire, stale sockets and stop. Also built with ThreadSanitizer.
+// coalescing over the wire, stale sockets and stop; several languages (en and zh) on one
+// daemon, each with its own governor. Also built with ThreadSanitizer.
 //
 // Reads have a generous receive timeout only so that a bug fails instead of hanging; no
 // test asserts on speed.
@@ -26,6 +27,7 @@
 
 #include "keydecide/engine.h"
 #include "keydecide/service.h"
+#include "model_fixture.h"
 #include "test_util.h"
 
 namespace keydecide {
@@ -106,6 +108,23 @@ std::string ErrorCode(const Json& j) {
   return j["error"].value("code", "");
 }
 
+// The shipped Chinese pack: pinyin lexicon, no model.
+std::unique_ptr<Engine> ZhEngine() {
+  EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  o.language = "zh";
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(o, &engine);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return engine;
+}
+
+// The first candidate of a decision answer ("" if none).
+std::string Top(const Json& answer) {
+  if (!answer.contains("decision") || answer["decision"]["candidates"].empty()) return "";
+  return answer["decision"]["candidates"][0].value("text", "");
+}
+
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -116,6 +135,15 @@ class ServerTest : public ::testing::Test {
   }
   void Start() {
     const Status s = Server::Start(engine_.get(), options_, &server_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  // Serves engine_ ("en", the default) and the zh pack, or the zh pack first.
+  void StartBoth(bool zh_first = false) {
+    zh_ = ZhEngine();
+    ASSERT_NE(zh_, nullptr);
+    std::vector<const Engine*> engines = {engine_.get(), zh_.get()};
+    if (zh_first) std::swap(engines[0], engines[1]);
+    const Status s = Server::Start(engines, options_, &server_);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
   void TearDown() override {
@@ -131,6 +159,12 @@ class ServerTest : public ::testing::Test {
     const Json r = c->Call({{"op", "open_session"}, {"app", "chat"}});
     return r.value("ok", false) ? r["session"].get<uint64_t>() : 0;
   }
+  // Opens a session of `lang` on `c`; returns its id (0 on failure).
+  static uint64_t OpenLang(Client* c, const std::string& lang) {
+    const Json r = c->Call({{"op", "open_session"}, {"lang", lang}});
+    EXPECT_EQ(r.value("lang", ""), lang) << r.dump();
+    return r.value("ok", false) ? r["session"].get<uint64_t>() : 0;
+  }
   // Waits (no deadline) until `pred` holds for the server's stats.
   template <typename Pred>
   void WaitForStats(Pred pred) {
@@ -138,6 +172,7 @@ class ServerTest : public ::testing::Test {
   }
 
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Engine> zh_;
   std::string path_;
   ServerOptions options_;
   std::unique_ptr<Server> server_;
@@ -172,6 +207,185 @@ TEST_F(ServerTest, HelloOpenTypeDecide) {
   r = c.Call({{"op", "close_session"}, {"session", s}});
   EXPECT_TRUE(r["ok"].get<bool>());
   EXPECT_EQ(ErrorCode(c.Call({{"op", "key"}, {"session", s}, {"text", "a"}})), "unknown_session");
+}
+
+TEST_F(ServerTest, ServesEnglishAndChineseSessionsSideBySide) {
+  StartBoth();
+  Client c(path_);
+  const Json hello = c.Call({{"op", "hello"}});
+  EXPECT_EQ(hello["language"], "en");  // the default, as before
+  EXPECT_EQ(hello["languages"], Json::array({"en", "zh"}));
+  const Json opened = c.Call({{"op", "open_session"}});  // no lang: the default language
+  ASSERT_TRUE(opened.value("ok", false)) << opened.dump();
+  EXPECT_EQ(opened["lang"], "en");
+  const uint64_t en = opened["session"].get<uint64_t>();
+  const uint64_t zh = OpenLang(&c, "zh");
+  ASSERT_NE(zh, 0u);
+  const std::string pinyin = "nihao", word = "dog";
+  Json rz, re;
+  for (size_t i = 0; i < pinyin.size(); ++i) {  // interleaved, one engine each
+    rz = c.Call({{"op", "key"}, {"session", zh}, {"text", pinyin.substr(i, 1)}});
+    if (i < word.size()) re = c.Call({{"op", "key"}, {"session", en}, {"text", word.substr(i, 1)}});
+  }
+  EXPECT_EQ(rz["decision"]["composition"], "nihao");
+  EXPECT_EQ(Top(rz), "你好");
+  EXPECT_EQ(rz["decision"]["tier"], "lexicon_only");
+  EXPECT_EQ(re["decision"]["composition"], "dog");
+  EXPECT_EQ(Top(re).find("你"), std::string::npos);
+  // Committing the hanzi word leaves the zh session's text, not the en one's.
+  rz = c.Call({{"op", "commit"}, {"session", zh}, {"word", "你好"}});
+  EXPECT_EQ(rz["outcome"], "decided");
+  re = c.Call({{"op", "decide"}, {"session", en}});
+  EXPECT_EQ(re["decision"]["composition"], "dog");
+
+  // A second client, a zh session of its own with the same id as the first client's en one.
+  Client other(path_);
+  const uint64_t zh2 = OpenLang(&other, "zh");
+  ASSERT_EQ(zh2, en);
+  EXPECT_EQ(Top(other.Call({{"op", "key"}, {"session", zh2}, {"text", "nihao"}})), "你好");
+
+  const Json st = c.Call({{"op", "stats"}});
+  EXPECT_EQ(st["sessions"], 3);
+  EXPECT_EQ(st["languages"]["en"]["sessions"], 1);
+  EXPECT_EQ(st["languages"]["zh"]["sessions"], 2);
+  EXPECT_EQ(st["languages"]["en"]["decisions"], 4);  // no coalescing: one call at a time
+  EXPECT_EQ(st["languages"]["zh"]["decisions"], 7);
+  EXPECT_EQ(st["languages"]["zh"]["tier"], "lexicon_only");
+  EXPECT_TRUE(c.Call({{"op", "close_session"}, {"session", zh}})["ok"].get<bool>());
+  EXPECT_EQ(c.Call({{"op", "stats"}})["languages"]["zh"]["sessions"], 1);
+}
+
+TEST_F(ServerTest, UnservedOrMistypedLanguagesAreRefused) {
+  StartBoth();
+  Client c(path_);
+  const Json r = c.Call({{"id", 1}, {"op", "open_session"}, {"lang", "fr"}});
+  EXPECT_EQ(r["id"], 1);
+  EXPECT_EQ(ErrorCode(r), "not_supported");
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("en, zh"), std::string::npos);
+  EXPECT_EQ(ErrorCode(c.Call({{"op", "open_session"}, {"lang", "ZH"}})), "not_supported");
+  EXPECT_EQ(ErrorCode(c.Call({{"op", "open_session"}, {"lang", std::string(5000, 'z')}})),
+            "not_supported");
+  for (const Json& lang : {Json(7), Json(nullptr), Json::array({"zh"}), Json(""), Json(true)}) {
+    EXPECT_EQ(ErrorCode(c.Call({{"op", "open_session"}, {"lang", lang}})), "bad_request") << lang;
+  }
+  EXPECT_EQ(server_->stats().sessions, 0u);  // nothing was opened
+  EXPECT_NE(OpenLang(&c, "zh"), 0u);         // and the connection lives on
+}
+
+TEST_F(ServerTest, TheFirstLanguageIsTheDefault) {
+  StartBoth(/*zh_first=*/true);
+  Client c(path_);
+  const Json hello = c.Call({{"op", "hello"}});
+  EXPECT_EQ(hello["language"], "zh");
+  EXPECT_EQ(hello["languages"], Json::array({"zh", "en"}));
+  EXPECT_EQ(hello["scorer"], "lexicon");
+  const uint64_t s = Open(&c);
+  ASSERT_NE(s, 0u);
+  EXPECT_EQ(Top(c.Call({{"op", "key"}, {"session", s}, {"text", "nihao"}})), "你好");
+  EXPECT_NE(OpenLang(&c, "en"), 0u);
+}
+
+TEST_F(ServerTest, OneLanguageDaemonRefusesAnother) {
+  Start();
+  Client c(path_);
+  EXPECT_EQ(c.Call({{"op", "hello"}})["languages"], Json::array({"en"}));
+  EXPECT_EQ(ErrorCode(c.Call({{"op", "open_session"}, {"lang", "zh"}})), "not_supported");
+  EXPECT_NE(OpenLang(&c, "en"), 0u);
+}
+
+TEST_F(ServerTest, StartRefusesBadSetsOfEngines) {
+  std::unique_ptr<Server> server;
+  const Status twice = Server::Start({engine_.get(), engine_.get()}, options_, &server);
+  EXPECT_EQ(twice.code(), Status::Code::kInvalidArgument) << twice.ToString();
+  EXPECT_NE(twice.message().find("'en'"), std::string::npos) << twice.ToString();
+  EXPECT_EQ(Server::Start(std::vector<const Engine*>{}, options_, &server).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(Server::Start({engine_.get(), nullptr}, options_, &server).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(server, nullptr);
+  struct stat st;
+  EXPECT_NE(::stat(path_.c_str(), &st), 0);  // refused before the socket was made
+}
+
+// Each language has its own governor: a slow English model steps the en sessions down,
+// and the fast zh decisions (lexicon only) neither count against it nor bring it back up.
+TEST_F(ServerTest, EachLanguageHasItsOwnGovernor) {
+  engine_ = testing::FixtureEngine(testing::TinyModelBytes());
+  ASSERT_NE(engine_, nullptr);
+  options_.runtime.governor.budget_us = 20000;  // 20 ms
+  options_.runtime.governor.window = 8;
+  options_.runtime.decide_hook = [](Tier tier) {
+    if (tier == Tier::kFullModel) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  };
+  StartBoth();
+  Client c(path_);
+  const uint64_t en = OpenLang(&c, "en"), zh = OpenLang(&c, "zh");
+  ASSERT_NE(en, 0u);
+  ASSERT_NE(zh, 0u);
+  auto tier = [&](uint64_t session, const char* key) {
+    const Json r = c.Call({{"op", "key"}, {"session", session}, {"text", key}});
+    return r["decision"].value("tier", "");
+  };
+  EXPECT_EQ(tier(en, "t"), "full_model");
+  EXPECT_EQ(tier(en, "h"), "full_model");  // window / 4 = 2 slow samples: judged now
+  EXPECT_EQ(tier(en, "e"), "no_vocab_proposals");
+  // Three windows of fast zh decisions: a shared governor would have stepped back up.
+  for (int i = 0; i < 24; ++i) EXPECT_EQ(tier(zh, i % 2 ? "i" : "n"), "lexicon_only");
+  const Json st = c.Call({{"op", "stats"}});
+  EXPECT_EQ(st["languages"]["en"]["tier"], "no_vocab_proposals");
+  EXPECT_EQ(st["languages"]["en"]["tier_changes"], 1);
+  EXPECT_EQ(st["languages"]["zh"]["tier"], "lexicon_only");
+  EXPECT_EQ(st["languages"]["zh"]["tier_changes"], 0);
+  EXPECT_EQ(st["tier"], "no_vocab_proposals");  // the default language's
+  EXPECT_EQ(tier(en, " "), "no_vocab_proposals");
+}
+
+TEST(ServerLanguagesTest, ParseLanguageList) {
+  std::vector<std::string> out = {"kept"};
+  ASSERT_TRUE(ParseLanguageList("en", &out).ok());
+  EXPECT_EQ(out, std::vector<std::string>({"en"}));
+  ASSERT_TRUE(ParseLanguageList(" zh , en ", &out).ok());
+  EXPECT_EQ(out, std::vector<std::string>({"zh", "en"}));
+  for (const char* bad : {"", ",", "en,", ",en", "en,,zh", " , ", "en,en", "zh, zh"}) {
+    out = {"kept"};
+    EXPECT_EQ(ParseLanguageList(bad, &out).code(), Status::Code::kInvalidArgument) << bad;
+    EXPECT_EQ(out, std::vector<std::string>({"kept"})) << bad;
+  }
+}
+
+TEST(ServerLanguagesTest, OpenLanguageEnginesGivesTheFilesToTheFirstLanguage) {
+  // A fixture lexicon for en: were it given to zh too, zh would refuse it (not pinyin).
+  const std::string lexicon = testing::TempPath("langs.kdlex");
+  testing::WriteFile(lexicon, testing::FixtureLexiconBytes());
+  EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  o.lexicon_path = lexicon;
+  o.model_path = "none";
+  std::vector<std::unique_ptr<Engine>> engines;
+  const Status s = OpenLanguageEngines(o, {"en", "zh"}, &engines);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(engines.size(), 2u);
+  EXPECT_EQ(engines[0]->info().language, "en");
+  EXPECT_EQ(engines[0]->info().lexicon_path, lexicon);
+  EXPECT_EQ(engines[1]->info().language, "zh");
+  EXPECT_NE(engines[1]->info().lexicon_path, lexicon);
+
+  std::vector<std::unique_ptr<Engine>> untouched;
+  const Status bad = OpenLanguageEngines(o, {"en", "xx"}, &untouched);
+  EXPECT_EQ(bad.code(), Status::Code::kNotSupported);
+  EXPECT_NE(bad.message().find("'xx'"), std::string::npos) << bad.ToString();
+  EXPECT_TRUE(untouched.empty());
+  // A model file is the first language's too (zh refuses any model so far).
+  const std::string model = testing::TempPath("langs.safetensors");
+  testing::WriteFile(model, testing::TinyModelBytes());
+  o.model_path = model;
+  engines.clear();
+  ASSERT_TRUE(OpenLanguageEngines(o, {"en", "zh"}, &engines).ok());
+  EXPECT_EQ(engines[0]->info().scorer, "model");
+  EXPECT_EQ(engines[1]->info().model_path, "");
+  EXPECT_EQ(OpenLanguageEngines(o, {"zh", "en"}, &untouched).code(), Status::Code::kNotSupported);
+  std::remove(lexicon.c_str());
+  std::remove(model.c_str());
 }
 
 TEST_F(ServerTest, SocketIsPrivateAndRemovedOnStop) {

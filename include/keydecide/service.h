@@ -1,16 +1,17 @@
 // Server: the keydecided daemon's core, usable in-process (tests, `keydecide loadtest`).
 // It listens on a Unix socket, checks each peer's uid, speaks newline-delimited JSON
-// (docs/PROTOCOL.md) and feeds one Runtime over one shared Engine, so every client uses
-// the same mapped model and lexicon.
+// (docs/PROTOCOL.md) and feeds one Runtime over one shared Engine per language, so every
+// client uses the same mapped models and lexicons; `open_session` picks the language.
 //
 //   std::unique_ptr<keydecide::Server> server;
 //   Status s = keydecide::Server::Start(engine.get(), keydecide::ServerOptions(), &server);
+//   // or, several languages (the first is the default): Server::Start({en, zh}, ...)
 //   ...                 // clients connect to server->socket_path()
 //   server->Stop();     // from any thread, e.g. on SIGTERM
 //   server->Wait();
 //
 // Thread-safety: Stop, Wait, socket_path and stats may be called from any thread. The
-// Engine must outlive the Server.
+// Engines must outlive the Server.
 
 #ifndef KEYDECIDE_SERVICE_H_
 #define KEYDECIDE_SERVICE_H_
@@ -19,7 +20,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "keydecide/options.h"
 #include "keydecide/runtime.h"
 #include "keydecide/status.h"
 
@@ -71,6 +75,21 @@ struct ServerOptions {
 // refuses it if it is not a folder owned by this uid and closed to others).
 std::string DefaultSocketPath();
 
+// Several languages at once (keydecided --lang, kd_engine_open's language list).
+//
+// Splits a comma-separated list such as "en,zh" (spaces around names ignored) into *out,
+// in order. InvalidArgument (and *out untouched) for an empty list or name, or a name
+// given twice.
+Status ParseLanguageList(std::string_view list, std::vector<std::string>* out);
+
+// Opens one Engine per language of `languages`, in order, into *out. Every language gets
+// `options`, except that options.lexicon_path and a model file in options.model_path apply
+// to the first language only: the others use their own pack's files (a model_path of
+// "none" applies to every language). On failure returns the first error, its message
+// naming the language, and leaves *out untouched. REQUIRES: languages is not empty.
+Status OpenLanguageEngines(const EngineOptions& options, const std::vector<std::string>& languages,
+                           std::vector<std::unique_ptr<Engine>>* out);
+
 class Server {
  public:
   struct Stats {
@@ -84,10 +103,17 @@ class Server {
     Runtime::Stats runtime;
   };
 
-  // Creates the socket (mode 0600), the runtime and the event-loop thread. On failure
-  // (socket path unusable or already served by a live daemon, bad options) returns the
-  // reason and leaves *out untouched; a stale socket file of a dead daemon is replaced.
+  // Creates the socket (mode 0600), the runtime and the event-loop thread, serving the
+  // language of `engine`. On failure (socket path unusable or already served by a live
+  // daemon, bad options) returns the reason and leaves *out untouched; a stale socket file
+  // of a dead daemon is replaced.
   static Status Start(const Engine* engine, const ServerOptions& options,
+                      std::unique_ptr<Server>* out);
+
+  // The same, serving one engine per language (Engine::Info::language; distinct). The
+  // first is the default language: `hello` reports it as "language", and an `open_session`
+  // without "lang" gets it. InvalidArgument for no engine, a null one or a language twice.
+  static Status Start(const std::vector<const Engine*>& engines, const ServerOptions& options,
                       std::unique_ptr<Server>* out);
 
   // Stops (if not yet) and waits.

@@ -196,6 +196,7 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
       if (auto it = j.find("lang"); it != j.end()) {
         if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"lang\" must be a string");
         out->lang = it->get<std::string>();
+        if (out->lang.empty()) return Fail(error, errors::kBadRequest, "\"lang\" is empty");
       }
       if (!OptionalBool(j, "auto_capitalize", &out->auto_capitalize, error)) return false;
       break;

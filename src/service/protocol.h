@@ -41,7 +41,7 @@ struct ProtocolRequest {
   int k = 3;                     // candidates wanted (0..kMaxRequestCandidates)
   bool decide = true;            // edits: answer with a decision
   AppType app = AppType::kChat;  // open_session
-  std::string lang = "en";       // open_session
+  std::string lang;              // open_session; "" (absent): the daemon's default language
   bool auto_capitalize = true;   // open_session
 };
 

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -76,8 +77,8 @@ struct Conn {
 
 class ConcreteServer : public Server {
  public:
-  ConcreteServer(const Engine* engine, const ServerOptions& options)
-      : engine_(engine), options_(options) {}
+  ConcreteServer(const std::vector<const Engine*>& engines, const ServerOptions& options)
+      : engines_(engines), options_(options) {}
   ~ConcreteServer() override;
 
   Status Init();
@@ -106,8 +107,12 @@ class ConcreteServer : public Server {
   }
   std::string HelloLine(std::string_view id) const;
   std::string StatsLine(std::string_view id) const;
+  // The served language named `lang` ("" names the default); nullptr if none.
+  const std::string* FindLanguage(std::string_view lang) const;
 
-  const Engine* engine_;
+  const std::vector<const Engine*> engines_;  // one per language, default first
+  std::vector<std::string> languages_;        // engines_[i]->info().language
+  std::string scorer_;                        // of the default language
   const ServerOptions options_;
   std::string path_;
   uid_t allowed_uid_ = 0;
@@ -140,7 +145,9 @@ Status ConcreteServer::Init() {
     return Status::InvalidArgument("server limits are too small");
   }
   allowed_uid_ = options_.allowed_uid >= 0 ? static_cast<uid_t>(options_.allowed_uid) : ::geteuid();
-  KD_RETURN_IF_ERROR(Runtime::Create(engine_, options_.runtime, &runtime_));
+  KD_RETURN_IF_ERROR(Runtime::Create(engines_, options_.runtime, &runtime_));
+  languages_ = runtime_->languages();
+  scorer_ = engines_.front()->info().scorer;
   // The fallback folder under /tmp is shared ground: make sure it is ours and private.
   const bool private_parent =
       options_.socket_path.empty() && path_.rfind("/tmp/keydecide-", 0) == 0;
@@ -361,25 +368,34 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
             "at most " + std::to_string(options_.max_sessions_per_client) + " sessions per client");
         return;
       }
-      if (req.lang != engine_->info().language) {
+      const std::string* lang = FindLanguage(req.lang);
+      if (lang == nullptr) {
+        std::string served;
+        for (const std::string& l : languages_) served += (served.empty() ? "" : ", ") + l;
         SendError(c, req.id, errors::kNotSupported,
-                  "this daemon serves language '" + engine_->info().language + "'");
+                  "this daemon does not serve that language; it serves: " + served);
         return;
       }
       SessionOptions so;
       so.app = req.app;
       so.auto_capitalize = req.auto_capitalize;
       Runtime::SessionId rid;
-      const Status s = runtime_->OpenSession(so, &rid);
+      const Status s = runtime_->OpenSession(*lang, so, &rid);
       if (!s.ok()) {
-        SendError(c, req.id, errors::kTooManySessions, s.message());
+        // NotSupported: the runtime is stopping (the language was checked above).
+        const bool stopping = s.code() == Status::Code::kNotSupported;
+        SendError(c, req.id, stopping ? errors::kShuttingDown : errors::kTooManySessions,
+                  s.message());
         return;
       }
       const uint64_t local = c->next_session++;
       c->sessions.emplace(local, rid);
       sessions_.fetch_add(1, std::memory_order_relaxed);
-      Send(c, "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
-                  ",\"ok\":true,\"session\":" + std::to_string(local) + "}\n");
+      std::string answer = "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
+                           ",\"ok\":true,\"session\":" + std::to_string(local) + ",\"lang\":";
+      service::AppendJsonString(*lang, &answer);
+      answer.append("}\n");
+      Send(c, answer);
       return;
     }
     case Op::kCloseSession: {
@@ -594,16 +610,28 @@ void ConcreteServer::CheckStalled() {
   }
 }
 
+const std::string* ConcreteServer::FindLanguage(std::string_view lang) const {
+  if (lang.empty()) return &languages_.front();
+  for (const std::string& l : languages_) {
+    if (l == lang) return &l;
+  }
+  return nullptr;
+}
+
 std::string ConcreteServer::HelloLine(std::string_view id) const {
-  const Engine::Info info = engine_->info();
   std::string line = "{\"id\":";
   line.append(id.empty() ? std::string_view("null") : id);
   line.append(",\"ok\":true,\"server\":\"keydecided\",\"protocol\":");
   line.append(std::to_string(service::kProtocolVersion));
   line.append(",\"version\":\"" KEYDECIDE_VERSION "\",\"language\":");
-  service::AppendJsonString(info.language, &line);
-  line.append(",\"scorer\":");
-  service::AppendJsonString(info.scorer, &line);
+  service::AppendJsonString(languages_.front(), &line);
+  line.append(",\"languages\":[");
+  for (size_t i = 0; i < languages_.size(); ++i) {
+    if (i > 0) line.push_back(',');
+    service::AppendJsonString(languages_[i], &line);
+  }
+  line.append("],\"scorer\":");
+  service::AppendJsonString(scorer_, &line);
   line.append(",\"max_line_bytes\":" + std::to_string(options_.max_line_bytes));
   line.append(",\"max_sessions\":" + std::to_string(options_.max_sessions_per_client));
   line.append("}\n");
@@ -645,7 +673,21 @@ std::string ConcreteServer::StatsLine(std::string_view id) const {
   }
   line.append("},\"window_p50_us\":" + std::to_string(rt.window_p50_us));
   line.append(",\"window_p90_us\":" + std::to_string(rt.window_p90_us));
-  line.append("}\n");
+  line.append(",\"languages\":{");
+  for (size_t i = 0; i < rt.languages.size(); ++i) {
+    const Runtime::Stats::Language& l = rt.languages[i];
+    if (i > 0) line.push_back(',');
+    service::AppendJsonString(l.language, &line);
+    line.append(":{\"sessions\":" + std::to_string(l.sessions));
+    line.append(",\"decisions\":" + std::to_string(l.decisions));
+    line.append(",\"tier\":\"");
+    line.append(TierName(l.tier));
+    line.append("\",\"tier_changes\":" + std::to_string(l.tier_changes));
+    line.append(",\"window_p50_us\":" + std::to_string(l.window_p50_us));
+    line.append(",\"window_p90_us\":" + std::to_string(l.window_p90_us));
+    line.push_back('}');
+  }
+  line.append("}}\n");
   return line;
 }
 
@@ -657,10 +699,64 @@ std::string DefaultSocketPath() {
   return "/tmp/keydecide-" + std::to_string(::geteuid()) + "/keydecided.sock";
 }
 
+Status ParseLanguageList(std::string_view list, std::vector<std::string>* out) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    std::string_view name = list.substr(start, comma - start);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name.empty()) {
+      return Status::InvalidArgument("empty language in the list '" + std::string(list) + "'");
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return Status::InvalidArgument("language '" + std::string(name) + "' is listed twice");
+    }
+    names.emplace_back(name);
+    if (comma == list.size()) break;
+    start = comma + 1;
+  }
+  *out = std::move(names);
+  return Status::OK();
+}
+
+Status OpenLanguageEngines(const EngineOptions& options, const std::vector<std::string>& languages,
+                           std::vector<std::unique_ptr<Engine>>* out) {
+  if (languages.empty()) return Status::InvalidArgument("no language");
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (size_t i = 0; i < languages.size(); ++i) {
+    EngineOptions o = options;
+    o.language = languages[i];
+    if (i > 0) {  // the explicit files are the first language's
+      o.lexicon_path.clear();
+      if (o.model_path != "none") o.model_path.clear();
+    }
+    std::unique_ptr<Engine> engine;
+    const Status s = Engine::Open(o, &engine);
+    if (!s.ok()) {  // name the language, unless the message does already
+      const std::string quoted = "'" + languages[i] + "'";
+      return s.message().find(quoted) != std::string::npos ? s : s.Annotated("language " + quoted);
+    }
+    engines.push_back(std::move(engine));
+  }
+  *out = std::move(engines);
+  return Status::OK();
+}
+
 Status Server::Start(const Engine* engine, const ServerOptions& options,
                      std::unique_ptr<Server>* out) {
   if (engine == nullptr) return Status::InvalidArgument("no engine");
-  auto server = std::make_unique<ConcreteServer>(engine, options);
+  return Start(std::vector<const Engine*>{engine}, options, out);
+}
+
+Status Server::Start(const std::vector<const Engine*>& engines, const ServerOptions& options,
+                     std::unique_ptr<Server>* out) {
+  if (engines.empty()) return Status::InvalidArgument("no engine");
+  for (const Engine* e : engines) {
+    if (e == nullptr) return Status::InvalidArgument("no engine");
+  }
+  auto server = std::make_unique<ConcreteServer>(engines, options);
   KD_RETURN_IF_ERROR(server->Init());
   *out = std::move(server);
   return Status::OK();
