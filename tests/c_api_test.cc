@@ -1,5 +1,6 @@
 // The C ABI: the same keystrokes through an in-process engine and through the daemon give
-// the same decisions; error codes and ownership rules as documented in keydecide.h.
+// the same decisions, in English and in Chinese (pinyin); error codes and ownership rules
+// as documented in keydecide.h.
 
 #include "keydecide/keydecide.h"
 
@@ -38,16 +39,20 @@ class CApiTest : public ::testing::Test {
     p.model_dir = KD_MODELS_DIR;
     p.model_path = "none";
     ASSERT_EQ(kd_engine_open(&p, &local_), KD_OK) << kd_last_error();
-    // The daemon side: the same lexicon, its own Engine, served in this process.
+    // The daemon side: the same lexicon, its own Engine, served in this process, and the
+    // zh pack beside it.
     EngineOptions o;
     o.model_dir = KD_MODELS_DIR;
     o.model_path = "none";
     ASSERT_TRUE(Engine::Open(o, &engine_).ok());
+    o.language = "zh";
+    o.model_path = "";
+    ASSERT_TRUE(Engine::Open(o, &zh_engine_).ok());
     path_ = testing::TempPath("capi.sock");
     ServerOptions so;
     so.socket_path = path_;
     so.max_sessions_per_client = 4;
-    ASSERT_TRUE(Server::Start(engine_.get(), so, &server_).ok());
+    ASSERT_TRUE(Server::Start({engine_.get(), zh_engine_.get()}, so, &server_).ok());
     ASSERT_EQ(kd_engine_connect(path_.c_str(), &remote_), KD_OK) << kd_last_error();
   }
   void TearDown() override {
@@ -59,7 +64,7 @@ class CApiTest : public ::testing::Test {
 
   kd_engine* local_ = nullptr;
   kd_engine* remote_ = nullptr;
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Engine> engine_, zh_engine_;
   std::unique_ptr<Server> server_;
   std::string path_;
 };
@@ -99,6 +104,117 @@ TEST_F(CApiTest, LocalAndDaemonDecideAlike) {
   EXPECT_EQ(Texts(da), Texts(db));
   kd_session_free(a);
   kd_session_free(b);
+}
+
+// Types `keys` one character at a time; the last decision is in *d.
+void TypeEach(kd_session* s, const std::string& keys, kd_decision* d) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(kd_session_type(s, keys.substr(i, 1).c_str(), d), KD_OK) << kd_last_error();
+  }
+}
+
+TEST_F(CApiTest, ChineseAndEnglishSessionsInProcessAndThroughTheDaemon) {
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  p.model_path = "none";
+  p.language = "en,zh";
+  kd_engine* both = nullptr;
+  ASSERT_EQ(kd_engine_open(&p, &both), KD_OK) << kd_last_error();
+  EXPECT_STREQ(kd_engine_languages(both), "en,zh");
+  EXPECT_STREQ(kd_engine_languages(remote_), "en,zh");  // from the daemon's hello
+  EXPECT_STREQ(kd_engine_languages(local_), "en");
+  EXPECT_STREQ(kd_engine_languages(nullptr), "");
+
+  for (kd_engine* engine : {both, remote_}) {
+    kd_session *zh = nullptr, *en = nullptr;
+    ASSERT_EQ(kd_session_open_lang(engine, "zh", nullptr, &zh), KD_OK) << kd_last_error();
+    ASSERT_EQ(kd_session_open(engine, nullptr, &en), KD_OK);  // the default: en
+    kd_decision dz, de;
+    ASSERT_EQ(kd_session_set_context(en, "I will see you ", &de), KD_OK);
+    for (size_t i = 0; i < 5; ++i) {  // side by side: "nihao" and "tomo"
+      ASSERT_EQ(kd_session_type(zh, std::string("nihao").substr(i, 1).c_str(), &dz), KD_OK);
+      if (i < 4) {
+        ASSERT_EQ(kd_session_type(en, std::string("tomo").substr(i, 1).c_str(), &de), KD_OK);
+      }
+    }
+    EXPECT_STREQ(dz.composition, "nihao");
+    ASSERT_GT(dz.n_candidates, 0);
+    EXPECT_STREQ(dz.candidates[0].text, "你好");
+    EXPECT_EQ(dz.tier, KD_TIER_LEXICON_ONLY);
+    ASSERT_GT(de.n_candidates, 0);
+    EXPECT_STREQ(de.candidates[0].text, "tomorrow");
+    ASSERT_EQ(kd_session_commit(zh, "你好", &dz), KD_OK) << kd_last_error();
+    EXPECT_STREQ(dz.composition, "");
+    kd_session_free(zh);
+    kd_session_free(en);
+  }
+
+  // All at once, and "" or NULL for the default language.
+  kd_session *a = nullptr, *b = nullptr;
+  ASSERT_EQ(kd_session_open_lang(both, nullptr, nullptr, &a), KD_OK);
+  ASSERT_EQ(kd_session_open_lang(remote_, "", nullptr, &b), KD_OK);
+  kd_decision da, db;
+  TypeEach(a, "tomo", &da);
+  TypeEach(b, "tomo", &db);
+  EXPECT_EQ(Texts(da), Texts(db));
+  kd_session_free(a);
+  kd_session_free(b);
+  // The in-process zh engine and the daemon's decide alike.
+  ASSERT_EQ(kd_session_open_lang(both, "zh", nullptr, &a), KD_OK);
+  ASSERT_EQ(kd_session_open_lang(remote_, "zh", nullptr, &b), KD_OK);
+  ASSERT_EQ(kd_session_type(a, "nihao", &da), KD_OK);
+  ASSERT_EQ(kd_session_type(b, "nihao", &db), KD_OK);
+  EXPECT_EQ(Texts(da), Texts(db));
+  EXPECT_STREQ(db.candidates[0].text, "你好");
+  kd_session_free(a);
+  kd_session_free(b);
+  kd_engine_free(both);
+}
+
+TEST_F(CApiTest, UnservedLanguagesAreNotSupportedAndTheEngineLivesOn) {
+  for (kd_engine* engine : {local_, remote_}) {
+    kd_session* s = reinterpret_cast<kd_session*>(1);
+    // local_ serves en only; the daemon en and zh.
+    EXPECT_EQ(kd_session_open_lang(engine, engine == local_ ? "zh" : "fr", nullptr, &s),
+              KD_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(s, nullptr);
+    EXPECT_NE(std::string(kd_last_error()).find("en"), std::string::npos) << kd_last_error();
+    EXPECT_EQ(kd_session_open_lang(engine, "a\xFF", nullptr, &s),
+              engine == local_ ? KD_ERR_NOT_SUPPORTED : KD_INVALID_ARGUMENT);
+    kd_session_params bad = kd_session_default_params();
+    bad.n_candidates = 99;
+    EXPECT_EQ(kd_session_open_lang(engine, "en", &bad, &s), KD_INVALID_ARGUMENT);
+    EXPECT_EQ(kd_session_open_lang(nullptr, "en", nullptr, &s), KD_INVALID_ARGUMENT);
+    ASSERT_EQ(kd_session_open_lang(engine, "en", nullptr, &s), KD_OK) << kd_last_error();
+    kd_decision d;
+    ASSERT_EQ(kd_session_type(s, "dog", &d), KD_OK);
+    EXPECT_STREQ(d.composition, "dog");
+    kd_session_free(s);
+  }
+}
+
+TEST(CApiOpenTest, LanguageLists) {
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  p.model_path = "none";
+  kd_engine* e = reinterpret_cast<kd_engine*>(1);
+  for (const char* bad : {"", "en,", "en,,zh", "en,en"}) {
+    p.language = bad;
+    EXPECT_EQ(kd_engine_open(&p, &e), KD_INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(e, nullptr);
+  }
+  p.language = "en,xx";
+  EXPECT_EQ(kd_engine_open(&p, &e), KD_ERR_NOT_SUPPORTED);
+  EXPECT_NE(std::string(kd_last_error()).find("xx"), std::string::npos) << kd_last_error();
+  p.language = "zh";  // one language, not en: its sessions are the default ones
+  ASSERT_EQ(kd_engine_open(&p, &e), KD_OK) << kd_last_error();
+  kd_session* s = nullptr;
+  ASSERT_EQ(kd_session_open(e, nullptr, &s), KD_OK);
+  kd_decision d;
+  ASSERT_EQ(kd_session_type(s, "nihao", &d), KD_OK);
+  EXPECT_STREQ(d.candidates[0].text, "你好");
+  kd_session_free(s);
+  kd_engine_free(e);
 }
 
 TEST_F(CApiTest, ErrorsAreRecoverableAndLeaveTheSessionUnchanged) {
@@ -203,6 +319,18 @@ TEST(CApiFakeDaemonTest, GarbageAnswersAreProtocolErrors) {
     FakeDaemon fake(path, {R"({"id":null,"ok":false,"error":{"code":"permission_denied"}})"});
     EXPECT_EQ(kd_engine_connect(path.c_str(), &e), KD_ERR_IO);
   }
+  {  // a daemon from before "languages", and one whose list is not all strings
+    FakeDaemon fake(path, {R"({"id":1,"ok":true,"protocol":1,"language":"en"})"});
+    ASSERT_EQ(kd_engine_connect(path.c_str(), &e), KD_OK);
+    EXPECT_STREQ(kd_engine_languages(e), "en");
+    kd_engine_free(e);
+  }
+  {
+    FakeDaemon fake(path, {R"({"id":1,"ok":true,"protocol":1,"languages":["zh",3,null,"en"]})"});
+    ASSERT_EQ(kd_engine_connect(path.c_str(), &e), KD_OK);
+    EXPECT_STREQ(kd_engine_languages(e), "zh,en");
+    kd_engine_free(e);
+  }
 }
 
 TEST(CApiFakeDaemonTest, MalformedDecisionsDoNotCrash) {
@@ -217,6 +345,7 @@ TEST(CApiFakeDaemonTest, MalformedDecisionsDoNotCrash) {
                         });
   kd_engine* e = nullptr;
   ASSERT_EQ(kd_engine_connect(path.c_str(), &e), KD_OK) << kd_last_error();
+  EXPECT_STREQ(kd_engine_languages(e), "");  // a hello without languages
   kd_session* s = nullptr;
   ASSERT_EQ(kd_session_open(e, nullptr, &s), KD_OK) << kd_last_error();
   kd_decision d;

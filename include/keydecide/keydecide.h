@@ -4,6 +4,12 @@
  * connection to the keydecided daemon (kd_engine_connect), which shares one resident
  * model among all apps. Sessions, edits and decisions work the same on both.
  *
+ * Languages: an engine serves one or more languages ("en", "zh": pinyin to hanzi). The
+ * daemon serves those it was started with; kd_engine_open serves those of
+ * kd_engine_params.language ("en,zh": both). kd_session_open opens a session of the
+ * engine's default (first) language, kd_session_open_lang one of a language you name, and
+ * kd_engine_languages lists them.
+ *
  *   kd_engine* engine;
  *   if (kd_engine_connect(NULL, &engine) != KD_OK) { puts(kd_last_error()); ... }
  *   kd_session* session;
@@ -12,11 +18,16 @@
  *   kd_decision d;
  *   kd_session_type(session, "see you tomo", &d);   // d.candidates[0].text: "tomorrow"
  *   kd_session_free(session);
+ *   kd_session_open_lang(engine, "zh", &sp, &session);   // if the daemon serves zh
+ *   kd_session_type(session, "nihao", &d);          // d.candidates[0].text: "你好"
+ *   kd_session_free(session);
  *   kd_engine_free(engine);
  *
  * Stability: functions are only added; structs only grow at the end, and the params
  * structs must be made by the *_default_params() functions so that new fields get their
- * defaults. KD_ABI_VERSION changes when that promise is broken.
+ * defaults. KD_ABI_VERSION changes when that promise is broken. Languages per session came
+ * that way: kd_session_open_lang and kd_engine_languages are new functions, and a list in
+ * kd_engine_params.language is a new value of an existing field; no struct changed size.
  *
  * Thread-safety: an engine may be used by several threads at once (a daemon connection
  * serialises their requests). A session must be used by one thread at a time. The last
@@ -62,7 +73,12 @@ enum kd_app {
 };
 
 /* kd_candidate.kind */
-enum kd_candidate_kind { KD_COMPLETION = 0, KD_CORRECTION = 1, KD_NEXT_WORD = 2 };
+enum kd_candidate_kind {
+  KD_COMPLETION = 0,
+  KD_CORRECTION = 1,
+  KD_NEXT_WORD = 2,
+  KD_SENTENCE = 3 /* pinyin: all the letters typed converted as one sentence of several words */
+};
 
 /* kd_decision.tier: the rung of the latency ladder that served the decision. */
 enum kd_tier {
@@ -78,9 +94,12 @@ typedef struct kd_session kd_session;
 typedef struct kd_engine_params {
   const char* model_dir;       /* models folder; NULL or "": $KEYDECIDE_MODEL_DIR, else the
                                   bundled models/ */
-  const char* language;        /* language pack; NULL: "en" */
-  const char* lexicon_path;    /* NULL: <model_dir>/<language>/lexicon.kdlex */
-  const char* model_path;      /* NULL: the pack's model when present; "none": count baseline */
+  const char* language;        /* language pack, or a comma-separated list of them ("en,zh"):
+                                  one engine each, the first the default; NULL: "en" */
+  const char* lexicon_path;    /* NULL: <model_dir>/<language>/lexicon.kdlex (first language
+                                  only: the others always use their pack's) */
+  const char* model_path;      /* NULL: the pack's model when present; "none": count baseline
+                                  (a file: first language only; "none": all) */
   const char* keyboard_layout; /* layout name or file; NULL: "qwerty" */
   int32_t max_candidates;      /* candidates searched and scored per key (1..200); 0: 32 */
 } kd_engine_params;
@@ -120,13 +139,14 @@ kd_session_params kd_session_default_params(void);
  * into the library on this thread. */
 const char* kd_last_error(void);
 
-/* Opens an engine in this process (loads and maps the lexicon and model, warms up).
+/* Opens an engine in this process (loads and maps the lexicon and model of each language,
+ * warms up).
  *   0                     *out holds the engine
- *   KD_INVALID_ARGUMENT   bad params
+ *   KD_INVALID_ARGUMENT   bad params (also an empty or repeated name in the language list)
  *   KD_ERR_NOT_FOUND      missing lexicon, model or layout file
  *   KD_ERR_CORRUPTION     malformed file
  *   KD_ERR_NOT_SUPPORTED  unknown language
- * On failure *out is set to NULL. */
+ * On failure *out is set to NULL and nothing stays open; the message names the language. */
 int kd_engine_open(const kd_engine_params* params, kd_engine** out);
 
 /* Connects to the keydecided daemon at `socket_path` (NULL or "": the default path,
@@ -143,12 +163,24 @@ int kd_engine_connect(const char* socket_path, kd_engine** out);
  * NULL is ignored. */
 void kd_engine_free(kd_engine* engine);
 
-/* Opens a session (one text field).
+/* The languages the engine (or the daemon, as its hello reported) serves, comma-separated,
+ * the default first: e.g. "en,zh". Valid until kd_engine_free; "" for NULL. */
+const char* kd_engine_languages(const kd_engine* engine);
+
+/* Opens a session (one text field) of the engine's default language.
  *   0                     *out holds the session
  *   KD_INVALID_ARGUMENT   bad params, or the daemon's per-client session limit is reached
  *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed (see enum kd_status)
  * On failure *out is set to NULL. */
 int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out);
+
+/* Opens a session of `language` ("en", "zh", ...; NULL or "": the default language, as
+ * kd_session_open). Return codes as for kd_session_open, and:
+ *   KD_ERR_NOT_SUPPORTED  the engine or daemon does not serve `language`; unlike other
+ *                         negative codes this leaves the engine usable
+ * On failure *out is set to NULL. */
+int kd_session_open_lang(kd_engine* engine, const char* language, const kd_session_params* params,
+                         kd_session** out);
 
 /* Closes and frees the session. NULL is ignored. */
 void kd_session_free(kd_session* session);

@@ -191,8 +191,9 @@ struct DecisionStore {
 }  // namespace
 
 struct kd_engine {
-  std::unique_ptr<keydecide::Engine> local;
+  std::vector<std::unique_ptr<keydecide::Engine>> local;  // one per language, default first
   std::unique_ptr<Connection> remote;
+  std::string languages;  // comma-separated, default first (kd_engine_languages)
 };
 
 struct kd_session {
@@ -236,7 +237,7 @@ int32_t TierFromName(const std::string& name) {
 }
 
 int32_t KindFromName(const std::string& name) {
-  for (int k = 0; k < 3; ++k) {
+  for (int k = KD_COMPLETION; k <= KD_SENTENCE; ++k) {
     if (name == keydecide::CandidateKindName(static_cast<keydecide::CandidateKind>(k))) return k;
   }
   return KD_COMPLETION;
@@ -372,15 +373,22 @@ int kd_engine_open(const kd_engine_params* params, kd_engine** out) {
   const kd_engine_params p = params != nullptr ? *params : kd_engine_default_params();
   keydecide::EngineOptions o;
   if (p.model_dir != nullptr) o.model_dir = p.model_dir;
-  if (p.language != nullptr) o.language = p.language;
   if (p.lexicon_path != nullptr) o.lexicon_path = p.lexicon_path;
   if (p.model_path != nullptr) o.model_path = p.model_path;
   if (p.keyboard_layout != nullptr) o.keyboard_layout = p.keyboard_layout;
   if (p.max_candidates != 0) o.max_candidates = p.max_candidates;
   auto engine = std::make_unique<kd_engine>();
   try {
-    const int rc = FromStatus(keydecide::Engine::Open(o, &engine->local));
+    std::vector<std::string> languages = {o.language};
+    if (p.language != nullptr) {
+      const int rc = FromStatus(keydecide::ParseLanguageList(p.language, &languages));
+      if (rc != KD_OK) return rc;
+    }
+    const int rc = FromStatus(keydecide::OpenLanguageEngines(o, languages, &engine->local));
     if (rc != KD_OK) return rc;
+    for (const std::string& l : languages) {
+      engine->languages += (engine->languages.empty() ? "" : ",") + l;
+    }
   } catch (const std::exception& e) {  // nothing may unwind through the C boundary
     return Fail(KD_ERR_INTERNAL, e.what());
   }
@@ -407,6 +415,16 @@ int kd_engine_connect(const char* socket_path, kd_engine** out) {
         protocol.get<int64_t>() != keydecide::service::kProtocolVersion) {
       return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " + protocol.dump());
     }
+    // "languages" (a daemon from before it served several has only "language").
+    const Json& languages = Field(reply, "languages");
+    if (languages.is_array()) {
+      for (const Json& l : languages) {
+        if (!l.is_string()) continue;
+        engine->languages += (engine->languages.empty() ? "" : ",") + l.get<std::string>();
+      }
+    } else {
+      engine->languages = StringField(reply, "language");
+    }
   } catch (const std::exception& e) {
     return Fail(KD_ERR_PROTOCOL, e.what());
   }
@@ -416,7 +434,16 @@ int kd_engine_connect(const char* socket_path, kd_engine** out) {
 
 void kd_engine_free(kd_engine* engine) { delete engine; }
 
+const char* kd_engine_languages(const kd_engine* engine) {
+  return engine != nullptr ? engine->languages.c_str() : "";
+}
+
 int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out) {
+  return kd_session_open_lang(engine, nullptr, params, out);
+}
+
+int kd_session_open_lang(kd_engine* engine, const char* language, const kd_session_params* params,
+                         kd_session** out) {
   if (out == nullptr || engine == nullptr) return Fail(KD_INVALID_ARGUMENT, "no engine or out");
   *out = nullptr;
   const kd_session_params p = params != nullptr ? *params : kd_session_default_params();
@@ -427,19 +454,30 @@ int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_sessi
   auto s = std::make_unique<kd_session>();
   s->engine = engine;
   s->n_candidates = p.n_candidates;
+  const bool default_language = language == nullptr || language[0] == '\0';
   try {
-    if (engine->local) {
+    if (!engine->local.empty()) {
+      const keydecide::Engine* chosen = default_language ? engine->local.front().get() : nullptr;
+      for (const auto& e : engine->local) {
+        if (chosen == nullptr && e->info().language == language) chosen = e.get();
+      }
+      if (chosen == nullptr) {
+        return Fail(KD_ERR_NOT_SUPPORTED, std::string("language '") + language +
+                                              "' is not open in this engine (it serves " +
+                                              engine->languages + ")");
+      }
       keydecide::SessionOptions o;
       o.app = static_cast<keydecide::AppType>(p.app);
       o.auto_capitalize = p.auto_capitalize != 0;
-      s->local = engine->local->NewSession(o);
+      s->local = chosen->NewSession(o);
     } else {
       static constexpr const char* kApps[] = {"chat", "search", "code", "editor", "url"};
+      Json request = {{"op", "open_session"},
+                      {"app", kApps[p.app]},
+                      {"auto_capitalize", p.auto_capitalize != 0}};
+      if (!default_language) request["lang"] = language;  // omitted: the daemon's default
       Json reply;
-      const int rc = engine->remote->Call({{"op", "open_session"},
-                                           {"app", kApps[p.app]},
-                                           {"auto_capitalize", p.auto_capitalize != 0}},
-                                          &reply);
+      const int rc = engine->remote->Call(std::move(request), &reply);
       if (rc != KD_OK) return rc;
       s->remote_id = Field(reply, "session").is_number_unsigned()
                          ? Field(reply, "session").get<uint64_t>()
