@@ -106,3 +106,21 @@ expect_contains("${err}" "not available here")
 # Chinese: the bundled pinyin-keyed lexicon through the same commands (lexicon only).
 run_ok(${KEYDECIDE} predict --model-dir ${MODELS} --lang zh --prefix nihao)
 expect_contains("${OUT}" "你好")
+
+# eval pinyin: common phrases typed letter by letter are converted; a malformed line is refused
+# with its number.
+file(WRITE ${WORK}/pinyin.tsv "你好\tnihao\tni hao\n\n中国\tzhongguo\tzhong guo\n我们的中国\twomendezhongguo\two men de zhong guo\n")
+run_ok(${KEYDECIDE} eval pinyin --model-dir ${MODELS} --tsv ${WORK}/pinyin.tsv --json)
+foreach(key sentence_top5 char_accuracy keystroke_p50_us keystroke_p95_us sentence_p50_us
+            sentence_p95_us rss_mb)
+  expect_contains("${OUT}" "\"${key}\"")
+endforeach()
+expect_contains("${OUT}" "\"lines\": 3")
+expect_contains("${OUT}" "\"sentence_top1\": 1.0")
+file(WRITE ${WORK}/pinyin_bad.tsv "你好\tnihao\tni hao\n中国\tzhong guo\tzhong guo\n")
+execute_process(COMMAND ${KEYDECIDE} eval pinyin --model-dir ${MODELS} --tsv ${WORK}/pinyin_bad.tsv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "eval pinyin of a malformed file: expected exit 1, got ${rc}: ${err}")
+endif()
+expect_contains("${err}" "line 2")

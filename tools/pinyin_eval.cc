@@ -132,7 +132,8 @@ Status EvalPinyin(const std::vector<PinyinEvalLine>& lines, const Engine& engine
     ++result->lines;
     DecodeUtf8(line.hanzi, &hanzi);
     result->chars += hanzi.size();
-    const std::string_view top = d.candidates.empty() ? "" : d.candidates[0].text;
+    std::string_view top;  // (a conditional with "" would make a temporary std::string)
+    if (!d.candidates.empty()) top = d.candidates[0].text;
     result->top1 += top == line.hanzi;
     result->top5 += std::any_of(d.candidates.begin(), d.candidates.end(),
                                 [&](const Candidate& c) { return c.text == line.hanzi; });

@@ -17,7 +17,15 @@ namespace {
 constexpr size_t kMaxComposition = PinyinLattice::kMaxTyped;  // longer commits as typed
 constexpr size_t kMinSearchCandidates = 50;
 
+// Sentences offered before the words, as fcitx5's pinyin does by default ("Number of sentence").
+constexpr size_t kSentencesOffered = 2;
+
 bool IsPinyinLetter(char32_t cp) { return cp >= 'a' && cp <= 'z'; }
+
+bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) {
+  return std::any_of(sentences.begin(), sentences.end(),
+                     [&](const PinyinSentence& s) { return s.text == text; });
+}
 
 class PinyinEngine : public Engine {
  public:
@@ -132,10 +140,11 @@ void PinyinSession::SearchComposition() {
   search_valid_ = true;
 }
 
-const PinyinSentence* PinyinSession::BestSentence() const {
+std::span<const PinyinSentence> PinyinSession::OfferedSentences() const {
   const std::span<const PinyinSentence> sentences = sentence_search_.sentences();
-  if (sentences.empty() || sentences[0].words.size() < 2) return nullptr;
-  return &sentences[0];
+  size_t n = 0;
+  while (n < sentences.size() && n < kSentencesOffered && sentences[n].words.size() >= 2) ++n;
+  return sentences.first(n);
 }
 
 Status PinyinSession::Accept(std::string_view word) {
@@ -144,8 +153,8 @@ Status PinyinSession::Accept(std::string_view word) {
   // for a sentence).
   size_t consumed = text_.size() - composition_start_;
   if (consumed > 0) SearchComposition();
-  const PinyinSentence* sentence = consumed > 0 ? BestSentence() : nullptr;
-  if (consumed > 0 && (sentence == nullptr || sentence->text != word)) {
+  const bool is_sentence = consumed > 0 && IsOffered(OfferedSentences(), word);
+  if (consumed > 0 && !is_sentence) {
     for (const PinyinCandidate& c : search_.candidates()) {
       if (c.text == word) {
         consumed = std::min<size_t>(c.consumed, consumed);
@@ -179,35 +188,35 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   const std::string_view typed = composition();
   timings.features_us = MicrosSince(&t);
 
-  // Candidates: the sentence and the hanzi words for the letters (none for an empty
+  // Candidates: the sentences and the hanzi words for the letters (none for an empty
   // composition: no 联想 yet).
   std::span<const PinyinCandidate> found;
-  const PinyinSentence* sentence = nullptr;
+  std::span<const PinyinSentence> sentences;
   if (!typed.empty()) {
     SearchComposition();
     found = search_.candidates();
-    sentence = BestSentence();
+    sentences = OfferedSentences();
   }
   timings.candidates_us = MicrosSince(&t);
   timings.model_us = MicrosSince(&t);  // no model
   timings.heads_us = MicrosSince(&t);  // the searches' order is the ranking
 
-  // Post: the sentence, then the words (a word that is the sentence only once).
+  // Post: the sentences, then the words (a word that is a sentence only once).
   const size_t k =
-      std::min<size_t>({static_cast<size_t>(max_candidates), found.size() + (sentence != nullptr),
+      std::min<size_t>({static_cast<size_t>(max_candidates), found.size() + sentences.size(),
                         static_cast<size_t>(kMaxCandidatesLimit)});
   slots_.Resize(k, &out->candidates);
   size_t filled = 0;
-  if (sentence != nullptr && k > 0) {
+  for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
     Candidate& c = out->candidates[filled++];
-    c.text.assign(sentence->text);
-    c.score = sentence->score;
+    c.text.assign(sentences[i].text);
+    c.score = sentences[i].score;
     c.typing_cost = 0;
     c.kind = CandidateKind::kSentence;
   }
   for (size_t i = 0; i < found.size() && filled < k; ++i) {
     const PinyinCandidate& p = found[i];
-    if (sentence != nullptr && p.full && p.text == sentence->text) continue;
+    if (p.full && IsOffered(sentences, p.text)) continue;
     Candidate& c = out->candidates[filled++];
     c.text.assign(p.text);
     c.score = p.score;

@@ -4,9 +4,9 @@
 // A PinyinSession keeps the committed text and, as its suffix, the composition: the pinyin
 // letters typed since the last commit (a-z, and apostrophes after the first letter). Any other
 // character commits the composition as typed and is appended to the text. Decide offers, for the
-// composition, the best whole sentence of PinyinSentenceSearch (kind kSentence, when it has more
-// than one word), then the hanzi words of PinyinCandidateSearch that can start it; the preedit
-// shows the composition's syllable breaks in the best sentence's reading. Accept(sentence)
+// composition, the best whole sentences of PinyinSentenceSearch (kind kSentence, two when they
+// have more than one word), then the hanzi words of PinyinCandidateSearch that can start it; the
+// preedit shows the composition's syllable breaks in the best sentence's reading. Accept(sentence)
 // replaces the whole composition; Accept(word) replaces the letters that word consumed and keeps
 // the rest of the composition for the next conversion.
 
@@ -52,8 +52,9 @@ class PinyinSession : public Session {
   void TrimText();
   // Runs the searches for the current composition unless the last ones were for it.
   void SearchComposition();
-  // The best sentence when it has several words (one word is among the word candidates).
-  const PinyinSentence* BestSentence() const;
+  // The sentences to offer before the words: the best two, unless the best is one word (then
+  // it is the first word candidate), and only those of several words.
+  std::span<const PinyinSentence> OfferedSentences() const;
 
   std::string text_;
   size_t composition_start_ = 0;
