@@ -3,6 +3,8 @@
  *
  *   c_client --socket PATH "see you tomo"     # through the keydecided daemon
  *   c_client --local MODEL_DIR "see you tomo" # an engine in this process (count baseline)
+ *   c_client --socket PATH --lang zh nihao    # a session of another language (pinyin)
+ *   c_client --local MODEL_DIR --lang zh,en nihao  # engines for both, a session of the first
  *
  * Prints one line per keystroke: the composition, then the candidates separated by '|',
  * then the tier. Exits 0 on success, 1 on any error (message on stderr). */
@@ -24,8 +26,14 @@ static int CharLength(unsigned char c) {
 }
 
 int main(int argc, char** argv) {
+  const char* lang = NULL; /* NULL: the engine's default language */
+  if (argc == 6 && strcmp(argv[3], "--lang") == 0) {
+    lang = argv[4];
+    argv[3] = argv[5];
+    argc = 4;
+  }
   if (argc != 4 || (strcmp(argv[1], "--socket") != 0 && strcmp(argv[1], "--local") != 0)) {
-    fprintf(stderr, "usage: %s --socket PATH|--local MODEL_DIR TEXT\n", argv[0]);
+    fprintf(stderr, "usage: %s --socket PATH|--local MODEL_DIR [--lang LANG] TEXT\n", argv[0]);
     return 1;
   }
   kd_engine* engine = NULL;
@@ -36,7 +44,9 @@ int main(int argc, char** argv) {
     kd_engine_params ep = kd_engine_default_params();
     ep.model_dir = argv[2];
     ep.model_path = "none";
+    ep.language = lang; /* a list; NULL: "en" */
     rc = kd_engine_open(&ep, &engine);
+    lang = NULL; /* the session: the first language of the list */
   }
   if (rc != KD_OK) {
     fprintf(stderr, "c_client: cannot open the engine (%d): %s\n", rc, kd_last_error());
@@ -44,7 +54,8 @@ int main(int argc, char** argv) {
   }
   kd_session_params sp = kd_session_default_params();
   kd_session* session = NULL;
-  rc = kd_session_open(engine, &sp, &session);
+  printf("languages: %s\n", kd_engine_languages(engine));
+  rc = kd_session_open_lang(engine, lang, &sp, &session);
   if (rc != KD_OK) {
     fprintf(stderr, "c_client: cannot open a session (%d): %s\n", rc, kd_last_error());
     kd_engine_free(engine);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A keydecided client in plain Python (standard library only).
 
-    python_client.py [--socket PATH] "see you tomo"
+    python_client.py [--socket PATH] [--lang LANG] "see you tomo"
 
 Types the text one character per request and prints, after each key, the composition and
 the top candidates. The protocol is newline-delimited JSON (docs/PROTOCOL.md).
@@ -60,8 +60,12 @@ class Client:
     def hello(self):
         return self.call("hello")
 
-    def open_session(self, app="chat", lang="en"):
-        return self.call("open_session", app=app, lang=lang)["session"]
+    def open_session(self, app="chat", lang=None):
+        """lang: one of hello()["languages"]; None: the daemon's default."""
+        fields = {"app": app}
+        if lang is not None:
+            fields["lang"] = lang
+        return self.call("open_session", **fields)["session"]
 
     def key(self, session, text, k=3):
         return self.call("key", session=session, text=text, k=k)
@@ -86,13 +90,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=None, help="daemon socket (default: %s)" %
                         default_socket_path())
+    parser.add_argument("--lang", default=None,
+                        help="session language, e.g. zh (default: the daemon's first)")
     parser.add_argument("text")
     args = parser.parse_args()
     client = Client(args.socket)
     hello = client.hello()
-    print("connected: %s protocol %d, scorer %s" % (hello["server"], hello["protocol"],
-                                                     hello["scorer"]))
-    session = client.open_session()
+    print("connected: %s protocol %d, scorer %s, languages %s" % (
+        hello["server"], hello["protocol"], hello["scorer"],
+        ",".join(hello.get("languages", [hello.get("language", "")]))))
+    session = client.open_session(lang=args.lang)
     for ch in args.text:
         decision = client.key(session, ch)["decision"]
         words = "|".join(c["text"] for c in decision["candidates"])

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The examples against a real keydecided process: the C client (through the daemon and
-# in-process) and the Python client; then SIGTERM must stop the daemon cleanly (exit 0,
-# socket removed).
+# in-process) and the Python client, in English and in Chinese (the daemon's default
+# languages: en, plus zh as its lexicon is there); then SIGTERM must stop the daemon cleanly
+# (exit 0, socket removed), and a language that cannot be opened must stop it at start.
 # usage: c_api_examples_test.sh KEYDECIDED C_CLIENT PYTHON_CLIENT MODELS_DIR
 set -euo pipefail
 KEYDECIDED=$1 C_CLIENT=$2 PY_CLIENT=$3 MODELS=$4
@@ -27,16 +28,37 @@ check() {  # check NAME OUTPUT EXPECTED-SUBSTRING
 out=$("$C_CLIENT" --socket "$SOCK" "see you tomo")
 check c_client_daemon "$out" "[tomo] tomorrow"
 check c_client_daemon "$out" "(lexicon_only)"
+check c_client_daemon "$out" "languages: en,zh"
+out=$("$C_CLIENT" --socket "$SOCK" --lang zh "nihao")
+check c_client_daemon_zh "$out" "[nihao] 你好"
+if "$C_CLIENT" --socket "$SOCK" --lang xx "a" 2>"$WORK/err"; then
+  echo "FAIL: c_client --lang xx succeeded"; exit 1
+fi
+check c_client_daemon_xx "$(cat "$WORK/err")" "not_supported"
 out=$("$C_CLIENT" --local "$MODELS" "see you tomo")
 check c_client_local "$out" "[tomo] tomorrow"
+out=$("$C_CLIENT" --local "$MODELS" --lang zh,en "nihao")
+check c_client_local_zh "$out" "[nihao] 你好"
+check c_client_local_zh "$out" "languages: zh,en"
 out=$(/usr/bin/python3 "$PY_CLIENT" --socket "$SOCK" "see you tomo")
 check python_client "$out" "connected: keydecided protocol 1"
+check python_client "$out" "languages en,zh"
 check python_client "$out" "[tomo] tomorrow"
 check python_client "$out" "refused as expected: bad_request"
+out=$(/usr/bin/python3 "$PY_CLIENT" --socket "$SOCK" --lang zh "nihao")
+check python_client_zh "$out" "[nihao] 你好"
 
 kill -TERM $PID
 rc=0
 wait $PID || rc=$?
 [[ $rc == 0 ]] || { echo "FAIL: daemon exit status $rc after SIGTERM"; exit 1; }
 [[ ! -e $SOCK ]] || { echo "FAIL: socket left behind"; exit 1; }
+
+# A language asked for that cannot be opened: exit 1 at start, a clear message, no socket.
+rc=0
+"$KEYDECIDED" --socket "$SOCK" --model-dir "$MODELS" --model none --lang en,xx \
+  2>"$WORK/err" || rc=$?
+[[ $rc == 1 ]] || { echo "FAIL: --lang en,xx exit status $rc"; exit 1; }
+check keydecided_lang_xx "$(cat "$WORK/err")" "language 'xx'"
+[[ ! -e $SOCK ]] || { echo "FAIL: socket made for a daemon that could not start"; exit 1; }
 echo "c_api_examples_test: ok"

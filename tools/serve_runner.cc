@@ -4,8 +4,33 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace keydecide {
+
+namespace {
+
+// The default languages: "en", which must open, and "zh" if its pack is there. A zh pack
+// that is there but does not open is reported and left out.
+Status OpenDefaultEngines(const EngineOptions& options, bool quiet,
+                          std::vector<std::unique_ptr<Engine>>* out) {
+  KD_RETURN_IF_ERROR(OpenLanguageEngines(options, {"en"}, out));
+  EngineOptions zh = options;  // as OpenLanguageEngines treats a second language
+  zh.language = "zh";
+  zh.lexicon_path.clear();
+  if (zh.model_path != "none") zh.model_path.clear();
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(zh, &engine);
+  if (s.ok()) {
+    out->push_back(std::move(engine));
+  } else if (s.code() != Status::Code::kNotFound && !quiet) {
+    std::fprintf(stderr, "keydecided: not serving zh: %s\n", s.ToString().c_str());
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 void ServeFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--socket", server.socket_path,
@@ -35,7 +60,8 @@ void ServeFlags::AddTo(CLI::App* cmd) {
   cmd->add_flag("--quiet", quiet, "Print nothing but errors");
 }
 
-int RunServer(const EngineOptions& engine_options, const ServeFlags& flags) {
+int RunServer(const EngineOptions& engine_options, const std::string& languages,
+              const ServeFlags& flags) {
   // Block the stop signals before any thread exists; this thread then waits for them.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -45,21 +71,35 @@ int RunServer(const EngineOptions& engine_options, const ServeFlags& flags) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  std::unique_ptr<Engine> engine;
-  Status s = Engine::Open(engine_options, &engine);
+  std::vector<std::unique_ptr<Engine>> engines;
+  Status s;
+  if (languages.empty()) {
+    s = OpenDefaultEngines(engine_options, flags.quiet, &engines);
+  } else {
+    std::vector<std::string> list;
+    s = ParseLanguageList(languages, &list);
+    if (s.ok()) s = OpenLanguageEngines(engine_options, list, &engines);
+  }
   if (!s.ok()) {
     std::fprintf(stderr, "keydecided: cannot open the engine: %s\n", s.ToString().c_str());
     return 1;
   }
+  std::vector<const Engine*> served;
+  std::string names;  // "en (model), zh (lexicon)"
+  for (const auto& e : engines) {
+    served.push_back(e.get());
+    const Engine::Info info = e->info();
+    names += (names.empty() ? "" : ", ") + info.language + " (" + info.scorer + ")";
+  }
   std::unique_ptr<Server> server;
-  s = Server::Start(engine.get(), flags.server, &server);
+  s = Server::Start(served, flags.server, &server);
   if (!s.ok()) {
     std::fprintf(stderr, "keydecided: cannot start: %s\n", s.ToString().c_str());
     return 1;
   }
   if (!flags.quiet) {
-    std::fprintf(stderr, "keydecided: listening on %s (scorer %s)\n", server->socket_path().c_str(),
-                 engine->info().scorer.c_str());
+    std::fprintf(stderr, "keydecided: listening on %s (languages %s)\n",
+                 server->socket_path().c_str(), names.c_str());
   }
   int sig = 0;
   sigwait(&stop_signals, &sig);

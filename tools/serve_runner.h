@@ -4,6 +4,8 @@
 #ifndef KEYDECIDE_TOOLS_SERVE_RUNNER_H_
 #define KEYDECIDE_TOOLS_SERVE_RUNNER_H_
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 #include "keydecide/engine.h"
@@ -25,10 +27,20 @@ struct ServeFlags {
   void AddTo(CLI::App* cmd);
 };
 
-// Serves until SIGTERM or SIGINT; returns the process exit code (0 after a clean stop).
-// REQUIRES: called from the main thread before any other thread is started (it blocks
-// those signals so that every thread inherits the mask and one thread waits for them).
-int RunServer(const EngineOptions& engine_options, const ServeFlags& flags);
+// The help of the daemon's --lang.
+inline constexpr const char* kServeLangHelp =
+    "Languages to serve, comma-separated, the first the default (e.g. en,zh); each must "
+    "open. Default: en, plus zh when its lexicon <model-dir>/zh/lexicon.kdlex exists. "
+    "--lexicon and a --model file apply to the first";
+
+// Opens one engine per language of `languages` (--lang; "" for the default: "en", plus
+// "zh" when its pack opens) and serves them until SIGTERM or SIGINT; returns the process
+// exit code (0 after a clean stop, 1 when a language cannot be opened or the server cannot
+// start). REQUIRES: called from the main thread before any other thread is started (it
+// blocks those signals so that every thread inherits the mask and one thread waits for
+// them).
+int RunServer(const EngineOptions& engine_options, const std::string& languages,
+              const ServeFlags& flags);
 
 }  // namespace keydecide
 
