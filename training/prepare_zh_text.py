@@ -281,26 +281,6 @@ def mo_documents(source: str, root: Path, pattern: str, prefix: str) -> Iterator
 # Sources
 # ---------------------------------------------------------------------------
 
-@dataclass
-class Source:
-    name: str
-    packages: tuple[str, ...]  # under raw/deb; () = whichever packages have its files
-    extract: Callable[[Path], Iterator[Document]]  # raw -> documents
-
-    def found(self, raw: Path) -> list[str]:
-        """The packages (and local-mo) this source reads that are present in raw."""
-        if self.name == "gnome-help":
-            return packages_with(raw, GNOME_HELP_PAGES)
-        if self.name == "mo-catalogues":
-            local = ["local-mo"] if any((raw / "local-mo").glob("*.mo")) else []
-            return packages_with(raw, MO_GLOB) + local
-        return [p for p in self.packages if (_deb(raw, p) / ".done").exists()]
-
-
-def _deb(raw: Path, pkg: str) -> Path:
-    return raw / "deb" / pkg
-
-
 # GNOME help and translation catalogues are read from every unpacked package that has
 # them, so the package lists live in one place: scripts/fetch-data-zh.sh.
 GNOME_HELP_DIR = "usr/share/help/zh_CN"
@@ -308,9 +288,34 @@ GNOME_HELP_PAGES = GNOME_HELP_DIR + "/*/*.page"
 MO_GLOB = "usr/**/zh_CN/LC_MESSAGES/*.mo"
 
 
+def _deb(raw: Path, pkg: str) -> Path:
+    return raw / "deb" / pkg
+
+
 def packages_with(raw: Path, pattern: str) -> list[str]:
+    """Unpacked packages (name order) that have a file matching `pattern`."""
     return sorted(d.name for d in (raw / "deb").glob("*")
                   if (d / ".done").exists() and next(d.glob(pattern), None) is not None)
+
+
+@dataclass
+class Source:
+    name: str
+    extract: Callable[[Path], Iterator[Document]]  # raw -> documents
+    packages: tuple[str, ...] = ()  # what it reads under raw/deb (reported when missing) ...
+    discover: Callable[[Path], list[str]] | None = None  # ... or: raw -> what it finds there
+
+    def found(self, raw: Path) -> list[str]:
+        """The packages (and local-mo) this source reads that are present in raw."""
+        if self.discover:
+            return self.discover(raw)
+        return [p for p in self.packages if (_deb(raw, p) / ".done").exists()]
+
+
+def pages(name: str, pkg: str, subdir: str, pattern: str, xml: bool = False) -> Source:
+    """A source of one package's HTML (or Mallard) pages, one document each."""
+    return Source(name, lambda raw: page_documents(name, _deb(raw, pkg) / subdir, pattern, xml),
+                  (pkg,))
 
 
 def _gnome_help(raw: Path) -> Iterator[Document]:
@@ -326,34 +331,32 @@ def _catalogues(raw: Path) -> Iterator[Document]:
     yield from mo_documents("mo-catalogues", raw / "local-mo", "*.mo", "local/")
 
 
+def _catalogue_packages(raw: Path) -> list[str]:
+    local = ["local-mo"] if any((raw / "local-mo").glob("*.mo")) else []
+    return packages_with(raw, MO_GLOB) + local
+
+
 # Fixed order: for duplicate lines the first source wins.
 SOURCES = (
-    Source("manpages-zh", ("manpages-zh",),
-           lambda raw: extract_manpages_zh(_deb(raw, "manpages-zh"))),
-    Source("debian-reference-zh-cn", ("debian-reference-zh-cn",),
-           lambda raw: page_documents("debian-reference-zh-cn",
-                                      _deb(raw, "debian-reference-zh-cn") / "usr/share/debian-reference",
-                                      "*.zh-cn.html")),
-    Source("debian-handbook", ("debian-handbook",),
-           lambda raw: page_documents("debian-handbook", _deb(raw, "debian-handbook")
-                                      / "usr/share/doc/debian-handbook/html/zh-CN", "*.html")),
-    Source("installation-guide", ("installation-guide-amd64",),
-           lambda raw: page_documents("installation-guide", _deb(raw, "installation-guide-amd64")
-                                      / "usr/share/doc/installation-guide-amd64/zh_CN", "*.html")),
-    Source("debian-faq-zh-cn", ("debian-faq-zh-cn",),
-           lambda raw: page_documents("debian-faq-zh-cn", _deb(raw, "debian-faq-zh-cn")
-                                      / "usr/share/doc/debian/FAQ/zh-cn", "*.html")),
-    Source("maint-guide-zh-cn", ("maint-guide-zh-cn",),
-           lambda raw: page_documents("maint-guide-zh-cn", _deb(raw, "maint-guide-zh-cn")
-                                      / "usr/share/doc/maint-guide-zh-cn/html", "*.html")),
-    Source("debian-edu-doc-zh-cn", ("debian-edu-doc-zh-cn",),
+    Source("manpages-zh", lambda raw: extract_manpages_zh(_deb(raw, "manpages-zh")),
+           ("manpages-zh",)),
+    pages("debian-reference-zh-cn", "debian-reference-zh-cn", "usr/share/debian-reference",
+          "*.zh-cn.html"),
+    pages("debian-handbook", "debian-handbook", "usr/share/doc/debian-handbook/html/zh-CN",
+          "*.html"),
+    pages("installation-guide", "installation-guide-amd64",
+          "usr/share/doc/installation-guide-amd64/zh_CN", "*.html"),
+    pages("debian-faq-zh-cn", "debian-faq-zh-cn", "usr/share/doc/debian/FAQ/zh-cn", "*.html"),
+    pages("maint-guide-zh-cn", "maint-guide-zh-cn", "usr/share/doc/maint-guide-zh-cn/html",
+          "*.html"),
+    Source("debian-edu-doc-zh-cn",
            lambda raw: chapter_documents("debian-edu-doc-zh-cn", _deb(raw, "debian-edu-doc-zh-cn")
-                                         / "usr/share/doc/debian-edu-doc-zh-cn", "*.html")),
-    Source("gnome-help", (), _gnome_help),
-    Source("libreoffice-help-zh-cn", ("libreoffice-help-zh-cn",),
-           lambda raw: page_documents("libreoffice-help-zh-cn", _deb(raw, "libreoffice-help-zh-cn")
-                                      / "usr/share/libreoffice/help/zh-CN", "text/**/*.html")),
-    Source("mo-catalogues", (), _catalogues),
+                                         / "usr/share/doc/debian-edu-doc-zh-cn", "*.html"),
+           ("debian-edu-doc-zh-cn",)),
+    Source("gnome-help", _gnome_help, discover=lambda raw: packages_with(raw, GNOME_HELP_PAGES)),
+    pages("libreoffice-help-zh-cn", "libreoffice-help-zh-cn", "usr/share/libreoffice/help/zh-CN",
+          "text/**/*.html"),
+    Source("mo-catalogues", _catalogues, discover=_catalogue_packages),
 )
 
 
@@ -417,7 +420,7 @@ def prepare(data: Path, log: Callable[[str], None] = print) -> dict:
         entry: dict = {"packages": packages[name], "duplicate_lines_dropped": dropped.get(name, 0)}
         for split, part in zip(("train", "dev"), split_documents(docs)):
             if part:
-                (data / split / f"{name}.txt").write_text(render(part) + "\n", encoding="utf-8")
+                (data / split / f"{name}.txt").write_text(render(part), encoding="utf-8")
             entry[split] = stats(part)
             for k, v in entry[split].items():
                 total[split][k] += v
