@@ -138,6 +138,8 @@ TEST_F(CApiTest, ChineseAndEnglishSessionsInProcessAndThroughTheDaemon) {
       }
     }
     EXPECT_STREQ(dz.composition, "nihao");
+    EXPECT_STREQ(kd_session_preedit(zh), "ni'hao");
+    EXPECT_STREQ(kd_session_preedit(en), "tomo");
     ASSERT_GT(dz.n_candidates, 0);
     EXPECT_STREQ(dz.candidates[0].text, "你好");
     EXPECT_EQ(dz.tier, KD_TIER_LEXICON_ONLY);
@@ -240,6 +242,7 @@ TEST_F(CApiTest, ErrorsAreRecoverableAndLeaveTheSessionUnchanged) {
   EXPECT_EQ(s, nullptr);
   kd_session_free(nullptr);
   kd_engine_free(nullptr);
+  EXPECT_STREQ(kd_session_preedit(nullptr), "");
 }
 
 TEST_F(CApiTest, DaemonLimitsAndDisappearanceAreReported) {

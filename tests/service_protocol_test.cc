@@ -91,6 +91,7 @@ TEST(ProtocolTest, ErrorLinesAreValidJsonWhateverTheMessage) {
 TEST(ProtocolTest, ResponseLinesRoundTrip) {
   Decision d;
   d.composition = "tom\"o";
+  d.preedit = "ni'hao";
   d.candidates.push_back({"tomorrow", -1.5f, 0, CandidateKind::kCompletion});
   d.candidates.push_back({"tab\there", -2.25f, 10, CandidateKind::kCorrection});
   d.tier = Tier::kNoVocabProposals;
@@ -107,6 +108,7 @@ TEST(ProtocolTest, ResponseLinesRoundTrip) {
   EXPECT_EQ(j["outcome"], "decided");
   EXPECT_EQ(j["coalesced"], 3);
   EXPECT_EQ(j["decision"]["composition"], "tom\"o");
+  EXPECT_EQ(j["decision"]["preedit"], "ni'hao");
   EXPECT_EQ(j["decision"]["tier"], "no_vocab_proposals");
   ASSERT_EQ(j["decision"]["candidates"].size(), 2u);
   EXPECT_EQ(j["decision"]["candidates"][1]["text"], "tab\there");

@@ -228,9 +228,11 @@ TEST_F(ServerTest, ServesEnglishAndChineseSessionsSideBySide) {
     if (i < word.size()) re = c.Call({{"op", "key"}, {"session", en}, {"text", word.substr(i, 1)}});
   }
   EXPECT_EQ(rz["decision"]["composition"], "nihao");
+  EXPECT_EQ(rz["decision"]["preedit"], "ni'hao");  // the syllable breaks of the best reading
   EXPECT_EQ(Top(rz), "你好");
   EXPECT_EQ(rz["decision"]["tier"], "lexicon_only");
   EXPECT_EQ(re["decision"]["composition"], "dog");
+  EXPECT_EQ(re["decision"]["preedit"], "dog");
   EXPECT_EQ(Top(re).find("你"), std::string::npos);
   // Committing the hanzi word leaves the zh session's text, not the en one's.
   rz = c.Call({{"op", "commit"}, {"session", zh}, {"word", "你好"}});

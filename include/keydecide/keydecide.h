@@ -202,6 +202,13 @@ int kd_session_set_context(kd_session* session, const char* text, kd_decision* o
 /* The decision for the current state, without an edit. Return codes as for the edits. */
 int kd_session_decide(kd_session* session, kd_decision* out);
 
+/* The composition of the session's last decision as the host should show it: for pinyin
+ * with an apostrophe at each syllable break of the best reading ("ni'hao"), otherwise the
+ * composition itself ("" before any decision, or from a daemon that does not send it).
+ * Valid as long as that decision's pointers. (A function rather than a kd_decision field,
+ * so that kd_decision keeps its size.) */
+const char* kd_session_preedit(const kd_session* session);
+
 #ifdef __cplusplus
 }
 #endif

@@ -186,6 +186,7 @@ struct DecisionStore {
   std::vector<std::string> texts;
   std::vector<kd_candidate> candidates;
   std::string composition, replacement, intent;
+  std::string preedit;  // kd_session_preedit
 };
 
 }  // namespace
@@ -219,6 +220,7 @@ void FillFromLocal(kd_session* s, kd_decision* out) {
   out->n_candidates = static_cast<int32_t>(d.candidates.size());
   out->candidates = s->store.candidates.data();
   out->composition = d.composition.c_str();
+  s->store.preedit = d.preedit;  // one store for kd_session_preedit on both back ends
   out->tier = static_cast<int32_t>(d.tier);
   out->popup_show = d.popup.show;
   out->popup_probability = d.popup.probability;
@@ -258,6 +260,7 @@ int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
   const Json& popup = Field(d, "popup");
   const Json& autocorrect = Field(d, "autocorrect");
   st.composition = StringField(d, "composition");
+  st.preedit = StringField(d, "preedit");
   st.replacement = StringField(autocorrect, "replacement");
   st.intent = StringField(d, "intent");
   out->n_candidates = static_cast<int32_t>(cands.size());
@@ -489,6 +492,10 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
   }
   *out = s.release();
   return KD_OK;
+}
+
+const char* kd_session_preedit(const kd_session* session) {
+  return session != nullptr ? session->store.preedit.c_str() : "";
 }
 
 void kd_session_free(kd_session* session) {

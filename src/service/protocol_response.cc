@@ -31,6 +31,8 @@ void AppendUint(uint64_t v, std::string* out) {
 void AppendDecision(const Decision& d, std::string* out) {
   out->append("{\"composition\":");
   AppendJsonString(d.composition, out);
+  out->append(",\"preedit\":");
+  AppendJsonString(d.preedit, out);
   out->append(",\"tier\":\"");
   out->append(TierName(d.tier));
   out->append("\",\"candidates\":[");
