@@ -31,3 +31,15 @@ mkdir -p "$(dirname "$out")"
 set -x
 "$bin" lexicon build --lang zh --zh-counts $lex/jieba.dict.utf8 --zh-readings "$readings" \
   --out "$out" --min-count ${MIN_COUNT:-5} --max-words 1000000
+set +x
+
+# The word bigram of the sentence search (models/zh/lexicon.kdbg, beside the lexicon), from the
+# Chinese training split (data/zh/train, made by scripts/fetch-data.sh --zh). It names the
+# lexicon by its checksum, so it is rebuilt whenever the lexicon is.
+if compgen -G "data/zh/train/*.txt" >/dev/null; then
+  set -x
+  "$bin" lexicon bigram --lexicon "$out" --input data/zh/train/*.txt --out "${out%.kdlex}.kdbg" \
+    --min-count ${BIGRAM_MIN_COUNT:-1}
+else
+  echo "build-lexicon-zh: data/zh/train missing (scripts/fetch-data.sh --zh): no bigram built" >&2
+fi

@@ -44,7 +44,7 @@ std::unique_ptr<Lexicon> FixtureLexicon() {
 
 class PinyinSentenceTest : public ::testing::Test {
  protected:
-  PinyinSentenceTest() : lex_(FixtureLexicon()), search_(lex_.get(), {}) {}
+  PinyinSentenceTest() : lex_(FixtureLexicon()), search_(lex_.get(), nullptr, {}) {}
 
   std::vector<std::string> Sentences(std::string_view typed) {
     const Status s = search_.Search(typed);
@@ -130,14 +130,14 @@ TEST_F(PinyinSentenceTest, RefusedAndEmptyInput) {
 TEST_F(PinyinSentenceTest, CapsAndNoAllocation) {
   PinyinSentenceSearch::Options options;
   options.beam_width = 1;
-  PinyinSentenceSearch narrow(lex_.get(), options);
+  PinyinSentenceSearch narrow(lex_.get(), nullptr, options);
   ASSERT_TRUE(narrow.Search("womendezhongguo").ok());
   ASSERT_EQ(narrow.sentences().size(), 1u);
   EXPECT_EQ(narrow.sentences()[0].text, "我们的中国");
 
   options = {};
   options.max_trie_visits = 5;
-  PinyinSentenceSearch tiny(lex_.get(), options);
+  PinyinSentenceSearch tiny(lex_.get(), nullptr, options);
   ASSERT_TRUE(tiny.Search("womendezhongguo").ok());
   EXPECT_TRUE(tiny.truncated());
 
@@ -159,7 +159,7 @@ TEST(PinyinSentenceRealLexiconTest, CommonSentences) {
   std::unique_ptr<Lexicon> lex;
   const Status opened = Lexicon::Open(path, &lex);
   ASSERT_TRUE(opened.ok()) << opened.ToString();
-  PinyinSentenceSearch search(lex.get(), {});
+  PinyinSentenceSearch search(lex.get(), nullptr, {});
   for (const auto& [typed, hanzi] : std::vector<std::pair<std::string, std::string>>{
            {"nihao", "你好"}, {"zhongguo", "中国"}, {"womendezhongguo", "我们的中国"}}) {
     ASSERT_TRUE(search.Search(typed).ok());

@@ -1,7 +1,8 @@
 // PinyinSession through Engine::Open with language "zh" on a small pinyin-keyed fixture
 // lexicon: conversion, the whole sentence first, syllable breaks in the preedit, Accept keeping
 // the rest of the composition, Backspace, characters that commit as typed, refused input, no
-// allocation once warm, and models/zh/lexicon.kdlex when it is there.
+// allocation once warm, with a word bigram beside the lexicon the context of the word just
+// committed and 联想, and models/zh/lexicon.kdlex when it is there.
 
 #include "decide/pinyin_session.h"
 
@@ -14,6 +15,8 @@
 
 #include "allocation_hook.h"
 #include "keydecide/engine.h"
+#include "lexicon/lexicon.h"
+#include "lexicon/word_bigram_builder.h"
 #include "test_util.h"
 
 namespace keydecide {
@@ -268,6 +271,108 @@ TEST_F(PinyinSessionTest, NoAllocationOnceWarm) {
     ASSERT_TRUE(session_->Decide(10, &d).ok());
   }
   EXPECT_EQ(testing::Allocations() - before, 0);
+}
+
+// The fixture lexicon with a bigram beside it, trained on `text`; the engine's files are removed
+// once mapped.
+std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status) {
+  const std::string lexicon_path = testing::TempPath("pinyin_bigram.kdlex");
+  const std::string bigram_path = testing::TempPath("pinyin_bigram.kdbg");
+  const std::string lexicon_bytes = FixtureLexiconBytes();
+  testing::WriteFile(lexicon_path, lexicon_bytes);
+  std::unique_ptr<Lexicon> lexicon;
+  EXPECT_TRUE(Lexicon::FromBytes(lexicon_bytes, &lexicon).ok());
+  WordBigramBuilder::Options bigram_options;
+  bigram_options.min_pair_count = 1;
+  WordBigramBuilder builder(*lexicon, bigram_options);
+  builder.AddText(text);
+  std::string bigram_bytes;
+  WordBigramBuilder::Stats stats;
+  EXPECT_TRUE(builder.Finish(&bigram_bytes, &stats).ok());
+  if (text.empty()) bigram_bytes = "not a bigram file";
+  testing::WriteFile(bigram_path, bigram_bytes);
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.language = "zh";
+  options.lexicon_path = lexicon_path;
+  std::unique_ptr<Engine> engine;
+  *status = Engine::Open(options, &engine);
+  std::remove(lexicon_path.c_str());
+  std::remove(bigram_path.c_str());
+  return engine;
+}
+
+TEST(PinyinBigramTest, NextWordsAfterACommit) {
+  Status opened;
+  const auto engine = ZhEngineWithBigram("你好中国过。你好中国过。你好中国", &opened);
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  EXPECT_EQ(engine->info().scorer, "lexicon+bigram");
+  auto session = engine->NewSession({});
+  Decision d;
+  ASSERT_TRUE(session->Type("nihao").ok());
+  ASSERT_TRUE(session->Accept("你好").ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "中国");  // what followed 你好 every time
+  EXPECT_EQ(d.candidates[0].kind, CandidateKind::kNextWord);
+  EXPECT_LE(d.candidates[0].score, 0.0f);
+
+  // Picking it goes on from it: 中国 was followed by 过.
+  ASSERT_TRUE(session->Accept("中国").ok());
+  EXPECT_EQ(session->text(), "你好中国");
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "过");
+
+  // Punctuation, SetContext and deleting into the text forget the word.
+  ASSERT_TRUE(session->Type("。").ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  EXPECT_TRUE(d.candidates.empty());
+  ASSERT_TRUE(session->Type("nihao").ok());
+  ASSERT_TRUE(session->Accept("你好").ok());
+  ASSERT_TRUE(session->Backspace().ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  EXPECT_TRUE(d.candidates.empty());
+
+  // The sentence search still converts as before.
+  ASSERT_TRUE(session->SetContext("").ok());
+  ASSERT_TRUE(session->Type("nihaozhongguo").ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "你好中国");
+}
+
+TEST(PinyinBigramTest, NoAllocationOnceWarm) {
+  Status opened;
+  const auto engine = ZhEngineWithBigram("你好中国过。你好中国过。你好中国", &opened);
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  auto session = engine->NewSession({});
+  Decision d;
+  const auto round = [&] {
+    for (const char* keys : {"n", "i", "h", "a", "o", "z", "h", "o", "n", "g", "g", "u", "o"}) {
+      ASSERT_TRUE(session->Type(keys).ok());
+      ASSERT_TRUE(session->Decide(10, &d).ok());
+    }
+    ASSERT_TRUE(session->Accept("你好").ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+    ASSERT_TRUE(session->Accept("中国").ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());  // 联想
+    ASSERT_FALSE(d.candidates.empty());
+    ASSERT_TRUE(session->Accept(d.candidates[0].text).ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+    ASSERT_TRUE(session->Type("。").ok());
+  };
+  round();
+  const long before = testing::Allocations();
+  for (int i = 0; i < 3; ++i) round();
+  EXPECT_EQ(testing::Allocations() - before, 0);
+}
+
+TEST(PinyinBigramTest, MalformedBigramFailsTheOpen) {
+  Status opened;
+  const auto engine = ZhEngineWithBigram("", &opened);
+  EXPECT_EQ(opened.code(), Status::Code::kCorruption) << opened.ToString();
+  EXPECT_EQ(engine, nullptr);
 }
 
 TEST(PinyinEngineTest, ModelRefused) {

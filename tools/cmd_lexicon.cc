@@ -92,6 +92,37 @@ void AddLexiconCommand(CLI::App* app) {
               << "wrote " << args->out << ": " << report.words << " words, " << report.variants
               << " spellings, " << report.output_bytes << " bytes\n";
   });
+
+  struct BigramArgs {
+    std::string lexicon, out;
+    std::vector<std::string> inputs;
+    uint32_t min_count = WordBigramBuildOptions().min_pair_count;
+    float discount = WordBigramBuildOptions().discount;
+  };
+  auto bargs = std::make_shared<BigramArgs>();
+  auto* bigram = lexicon->add_subcommand(
+      "bigram", "Build the word bigram model of a Chinese lexicon from Chinese text");
+  bigram->add_option("--lexicon", bargs->lexicon, "The pinyin-keyed lexicon")->required();
+  bigram->add_option("--input", bargs->inputs, "UTF-8 text files")->required();
+  bigram->add_option("--out", bargs->out, "Output file (.kdbg)")->required();
+  bigram->add_option("--min-count", bargs->min_count, "Drop word pairs seen fewer times")
+      ->capture_default_str();
+  bigram->add_option("--discount", bargs->discount, "Absolute discount, in (0, 1)")
+      ->capture_default_str();
+  bigram->callback([bargs] {
+    WordBigramBuildOptions options;
+    options.lexicon_path = bargs->lexicon;
+    options.inputs = bargs->inputs;
+    options.output_path = bargs->out;
+    options.min_pair_count = bargs->min_count;
+    options.discount = bargs->discount;
+    WordBigramBuildReport r;
+    CheckOrDie(BuildWordBigram(options, &r), "lexicon bigram");
+    std::cout << "read " << r.input_bytes << " bytes: " << r.han_chars << " hanzi, "
+              << r.unknown_chars << " without a word, " << r.tokens << " words\n"
+              << "wrote " << bargs->out << ": " << r.pairs_kept << " of " << r.pairs_seen
+              << " word pairs, " << r.output_bytes << " bytes\n";
+  });
 }
 
 }  // namespace keydecide

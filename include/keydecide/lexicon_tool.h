@@ -1,4 +1,5 @@
-// Building lexicon files from text, for the `keydecide lexicon build` command and tests.
+// Building lexicon files from text, for the `keydecide lexicon build` and `lexicon bigram`
+// commands and tests.
 
 #ifndef KEYDECIDE_LEXICON_TOOL_H_
 #define KEYDECIDE_LEXICON_TOOL_H_
@@ -58,6 +59,29 @@ Status BuildZhLexiconFromText(const std::string& counts, const std::string& read
 
 // Builds a lexicon from in-memory text (tests, small tools): returns the file's bytes.
 Status BuildLexiconFromText(const std::string& text, uint32_t min_count, std::string* bytes);
+
+// A word bigram model for a pinyin-keyed lexicon (the Chinese sentence search's language
+// model), trained on Chinese text segmented into the lexicon's words.
+struct WordBigramBuildOptions {
+  std::string lexicon_path;         // the pinyin-keyed lexicon the model is for
+  std::vector<std::string> inputs;  // UTF-8 text files
+  std::string output_path;
+  uint32_t min_pair_count = 2;  // rarer word pairs are dropped
+  float discount = 0.75f;       // absolute discount, in (0, 1)
+};
+
+struct WordBigramBuildReport {
+  uint64_t input_bytes = 0;
+  uint64_t han_chars = 0;
+  uint64_t unknown_chars = 0;  // hanzi the lexicon has no word for
+  uint64_t tokens = 0;         // words after segmentation
+  uint64_t pairs_seen = 0;
+  uint64_t pairs_kept = 0;
+  uint64_t output_bytes = 0;
+};
+
+// Writes the model to a temporary file renamed into place (never a half-written file).
+Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildReport* report);
 
 }  // namespace keydecide
 

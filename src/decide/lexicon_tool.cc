@@ -4,8 +4,10 @@
 #include <fstream>
 
 #include "base/mapped_file.h"
+#include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
+#include "lexicon/word_bigram_builder.h"
 #include "lexicon/zh_lexicon_source.h"
 
 namespace keydecide {
@@ -62,6 +64,26 @@ Status BuildZhBytes(const LexiconBuildOptions& options, LexiconBuildReport* repo
   return builder.Finish(ZhBuilderOptions(options.min_count, options.max_words), bytes);
 }
 
+// Writes `bytes` to path + ".tmp" and renames it into place.
+Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::IOError("cannot create " + tmp);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return Status::IOError("cannot write " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Status::IOError("cannot rename " + tmp + " to " + path);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* report) {
@@ -93,21 +115,7 @@ Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* repo
     report->distinct_spellings = builder.distinct_spellings();
   }
 
-  const std::string tmp = options.output_path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IOError("cannot create " + tmp);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return Status::IOError("cannot write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), options.output_path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::IOError("cannot rename " + tmp + " to " + options.output_path);
-  }
+  KD_RETURN_IF_ERROR(WriteFileAtomically(options.output_path, bytes));
   report->output_bytes = bytes.size();
   lexicon::Header header;
   KD_RETURN_IF_ERROR(header.DecodeFrom(bytes));
@@ -135,6 +143,38 @@ Status BuildLexiconFromText(const std::string& text, uint32_t min_count, std::st
   LexiconBuilder builder;
   builder.AddText(text);
   return builder.Finish(BuilderOptions(min_count, 100000, "en"), bytes);
+}
+
+Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildReport* report) {
+  *report = WordBigramBuildReport();
+  if (options.output_path.empty()) return Status::InvalidArgument("no output path");
+  if (options.inputs.empty()) return Status::InvalidArgument("no input text files");
+  std::unique_ptr<Lexicon> lexicon;
+  KD_RETURN_IF_ERROR(Lexicon::Open(options.lexicon_path, &lexicon));
+  if (lexicon->header().language != "zh") {
+    return Status::InvalidArgument(options.lexicon_path + ": not a pinyin-keyed (zh) lexicon");
+  }
+  WordBigramBuilder::Options builder_options;
+  builder_options.min_pair_count = options.min_pair_count;
+  builder_options.discount = options.discount;
+  WordBigramBuilder builder(*lexicon, builder_options);
+  for (const std::string& path : options.inputs) {
+    std::unique_ptr<MappedFile> file;
+    KD_RETURN_IF_ERROR(MappedFile::Open(path, &file));
+    builder.AddText(file->data());
+    report->input_bytes += file->data().size();
+  }
+  std::string bytes;
+  WordBigramBuilder::Stats stats;
+  KD_RETURN_IF_ERROR(builder.Finish(&bytes, &stats));
+  KD_RETURN_IF_ERROR(WriteFileAtomically(options.output_path, bytes));
+  report->han_chars = stats.han_chars;
+  report->unknown_chars = stats.unknown_chars;
+  report->tokens = stats.tokens;
+  report->pairs_seen = stats.pairs_seen;
+  report->pairs_kept = stats.pairs_kept;
+  report->output_bytes = bytes.size();
+  return Status::OK();
 }
 
 }  // namespace keydecide

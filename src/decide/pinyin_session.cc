@@ -1,12 +1,16 @@
-// PinyinSession and the "zh" engine: pinyin composition -> hanzi word candidates, lexicon only.
+// PinyinSession and the "zh" engine: pinyin composition -> hanzi sentences and words, lexicon
+// and word bigram.
 
 #include "decide/pinyin_session.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 
 #include "decide/session_common.h"
 #include "lexicon/lexicon.h"
+#include "lexicon/word_bigram.h"
 #include "model/kernels/targets.h"
 #include "text/utf8.h"
 
@@ -31,7 +35,8 @@ class PinyinEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override {
     (void)options;
-    return std::make_unique<PinyinSession>(lexicon_.get(), search_options_, sentence_options_);
+    return std::make_unique<PinyinSession>(lexicon_.get(), bigram_.get(), search_options_,
+                                           sentence_options_);
   }
   Info info() const override { return info_; }
 
@@ -39,6 +44,7 @@ class PinyinEngine : public Engine {
 
  private:
   std::unique_ptr<Lexicon> lexicon_;
+  std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
   PinyinCandidateSearch::Options search_options_;
   PinyinSentenceSearch::Options sentence_options_;
   Info info_;
@@ -62,6 +68,13 @@ Status PinyinEngine::Init(const EngineOptions& options) {
     message += ": not a pinyin-keyed (zh) lexicon";
     return Status::InvalidArgument(message);
   }
+  // The lexicon's bigram sits beside it: lexicon.kdlex -> lexicon.kdbg.
+  std::string bigram_path = lexicon_path;
+  if (bigram_path.ends_with(".kdlex")) bigram_path.resize(bigram_path.size() - 6);
+  bigram_path += ".kdbg";
+  if (std::filesystem::exists(bigram_path)) {
+    KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *lexicon_, &bigram_));
+  }
   search_options_.max_candidates =
       std::max(kMinSearchCandidates, static_cast<size_t>(options.max_candidates));
 
@@ -69,7 +82,8 @@ Status PinyinEngine::Init(const EngineOptions& options) {
   info_.lexicon_path = lexicon_path;
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;
-  info_.scorer = "lexicon";
+  info_.scorer = bigram_ != nullptr ? "lexicon+bigram" : "lexicon";
+  if (bigram_ != nullptr) info_.model_path = bigram_path;
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
   info_.simd_target = kernels::ActiveTarget();
 
@@ -92,10 +106,14 @@ Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* o
   return Status::OK();
 }
 
-PinyinSession::PinyinSession(const Lexicon* lexicon,
+PinyinSession::PinyinSession(const Lexicon* lexicon, const WordBigram* bigram,
                              const PinyinCandidateSearch::Options& search_options,
                              const PinyinSentenceSearch::Options& sentence_options)
-    : search_(lexicon, search_options), sentence_search_(lexicon, sentence_options) {
+    : search_(lexicon, search_options),
+      sentence_search_(lexicon, bigram, sentence_options),
+      lexicon_(lexicon),
+      bigram_(bigram) {
+  next_.reserve(kMaxCandidatesLimit);
   text_.reserve(kMaxTextBytes + kMaxAcceptBytes + kMaxComposition + 8);
   searched_.reserve(kMaxComposition + 8);
 }
@@ -115,7 +133,10 @@ void PinyinSession::AppendChar(std::string_view ch, char32_t cp) {
     composition_start_ = text_.size();  // too long to convert: commit it as typed
   }
   text_.append(ch);
-  if (!pinyin) composition_start_ = text_.size();  // commits the composition and `ch`
+  if (!pinyin) {  // commits the composition and `ch`
+    composition_start_ = text_.size();
+    context_word_ = 0;
+  }
   TrimText();
 }
 
@@ -126,17 +147,22 @@ Status PinyinSession::Type(std::string_view text) {
 Status PinyinSession::Backspace() {
   if (text_.empty()) return Status::OK();
   text_.resize(utf8::LastCharStart(text_));
-  composition_start_ = std::min(composition_start_, text_.size());
+  if (composition_start_ > text_.size()) {  // into the committed text
+    composition_start_ = text_.size();
+    context_word_ = 0;
+  }
   return Status::OK();
 }
 
 void PinyinSession::SearchComposition() {
   const std::string_view typed = composition();
-  if (search_valid_ && typed == searched_) return;
+  if (search_valid_ && typed == searched_ && context_word_ == searched_context_) return;
   searched_.assign(typed);
+  searched_context_ = context_word_;
+  next_.clear();  // 联想 is for an empty composition only
   // Not convertible (too long): no candidates. The searches leave their lists empty.
   (void)search_.Search(typed);
-  (void)sentence_search_.Search(typed);
+  (void)sentence_search_.Search(typed, context_word_);
   search_valid_ = true;
 }
 
@@ -150,15 +176,26 @@ std::span<const PinyinSentence> PinyinSession::OfferedSentences() const {
 Status PinyinSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
   // The letters the word stands for: those its best candidate consumed, else all of them (also
-  // for a sentence).
+  // for a sentence, and for an unknown word).
   size_t consumed = text_.size() - composition_start_;
-  if (consumed > 0) SearchComposition();
-  const bool is_sentence = consumed > 0 && IsOffered(OfferedSentences(), word);
-  if (consumed > 0 && !is_sentence) {
-    for (const PinyinCandidate& c : search_.candidates()) {
-      if (c.text == word) {
-        consumed = std::min<size_t>(c.consumed, consumed);
-        break;
+  uint32_t word_id = 0;
+  if (consumed == 0) {
+    word_id = AcceptedWordId(word);  // a 联想 pick
+  } else {
+    SearchComposition();
+    const std::span<const PinyinSentence> sentences = OfferedSentences();
+    const auto sentence = std::find_if(sentences.begin(), sentences.end(),
+                                       [&](const PinyinSentence& s) { return s.text == word; });
+    if (sentence != sentences.end()) {
+      const PinyinSentenceWord& last = sentence->words.back();
+      word_id = bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(last.entry, last.variant)) : 0;
+    } else {
+      for (const PinyinCandidate& c : search_.candidates()) {
+        if (c.text == word) {
+          consumed = std::min<size_t>(c.consumed, consumed);
+          word_id = bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(c.entry, c.variant)) : 0;
+          break;
+        }
       }
     }
   }
@@ -167,14 +204,44 @@ Status PinyinSession::Accept(std::string_view word) {
   while (rest < text_.size() && text_[rest] == '\'') ++rest;
   text_.replace(composition_start_, rest - composition_start_, word);
   composition_start_ += word.size();
+  context_word_ = word_id;
   TrimText();
   return Status::OK();
+}
+
+uint32_t PinyinSession::AcceptedWordId(std::string_view word) const {
+  if (bigram_ == nullptr) return 0;
+  for (const NextWord& next : next_) {
+    if (lexicon_->VariantTextAt(bigram_->VariantOf(next.word)) == word) return next.word;
+  }
+  return 0;
+}
+
+void PinyinSession::FindNextWords(size_t k) {
+  next_.clear();
+  if (bigram_ == nullptr || context_word_ == 0 || k == 0) return;
+  const std::span<const uint32_t> words = bigram_->Followers(context_word_);
+  const std::span<const uint32_t> counts = bigram_->FollowerCounts(context_word_);
+  k = std::min(k, next_.capacity());
+  // The k most frequent, by insertion into a short sorted list.
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (bigram_->VariantOf(words[i]) == WordBigram::kNoVariant) continue;
+    if (next_.size() == k && counts[i] <= next_.back().count) continue;
+    if (next_.size() < k) next_.push_back({});
+    size_t at = next_.size() - 1;
+    while (at > 0 && next_[at - 1].count < counts[i]) {
+      next_[at] = next_[at - 1];
+      --at;
+    }
+    next_[at] = {words[i], counts[i]};
+  }
 }
 
 Status PinyinSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
   text_.assign(ContextTail(text));
   composition_start_ = text_.size();
+  context_word_ = 0;
   return Status::OK();
 }
 
@@ -188,23 +255,25 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   const std::string_view typed = composition();
   timings.features_us = MicrosSince(&t);
 
-  // Candidates: the sentences and the hanzi words for the letters (none for an empty
-  // composition: no 联想 yet).
+  // Candidates: the sentences and the hanzi words for the letters; with no letters, the words
+  // that follow the one just committed (联想).
   std::span<const PinyinCandidate> found;
   std::span<const PinyinSentence> sentences;
   if (!typed.empty()) {
     SearchComposition();
     found = search_.candidates();
     sentences = OfferedSentences();
+  } else {
+    FindNextWords(std::min<size_t>(static_cast<size_t>(max_candidates), kMaxCandidatesLimit));
   }
   timings.candidates_us = MicrosSince(&t);
   timings.model_us = MicrosSince(&t);  // no model
   timings.heads_us = MicrosSince(&t);  // the searches' order is the ranking
 
   // Post: the sentences, then the words (a word that is a sentence only once).
-  const size_t k =
-      std::min<size_t>({static_cast<size_t>(max_candidates), found.size() + sentences.size(),
-                        static_cast<size_t>(kMaxCandidatesLimit)});
+  const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates),
+                                     found.size() + sentences.size() + next_.size(),
+                                     static_cast<size_t>(kMaxCandidatesLimit)});
   slots_.Resize(k, &out->candidates);
   size_t filled = 0;
   for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
@@ -222,6 +291,14 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     c.score = p.score;
     c.typing_cost = 0;
     c.kind = CandidateKind::kCompletion;
+  }
+  for (size_t i = 0; i < next_.size() && filled < k; ++i) {
+    Candidate& c = out->candidates[filled++];
+    c.text.assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
+    c.score = std::log(static_cast<float>(next_[i].count) /
+                       static_cast<float>(bigram_->FollowerTotal(context_word_)));
+    c.typing_cost = 0;
+    c.kind = CandidateKind::kNextWord;
   }
   slots_.Resize(filled, &out->candidates);
   if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);

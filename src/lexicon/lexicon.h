@@ -42,6 +42,14 @@ class Lexicon {
   std::string_view CommonSpelling(uint32_t entry) const;
   std::span<const lexicon::Variant> Variants(uint32_t entry) const;
   std::string_view VariantText(const lexicon::Variant& v) const;
+  // Index of spelling `v` of `entry` among all the file's spellings (0..variant_count()), a dense
+  // id for per-spelling tables. REQUIRES: v < Variants(entry).size().
+  uint32_t VariantIndex(uint32_t entry, size_t v) const {
+    return entries_[entry].first_variant + static_cast<uint32_t>(v);
+  }
+  size_t variant_count() const { return variants_.size(); }
+  // REQUIRES: index < variant_count().
+  std::string_view VariantTextAt(uint32_t index) const { return VariantText(variants_[index]); }
 
   // Entry whose key is exactly `key` (lower-cased), or kNoEntry.
   uint32_t Find(std::string_view key) const;

@@ -7,6 +7,7 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin_syllables.h"
 #include "lexicon/trie_walk.h"
+#include "lexicon/word_bigram.h"
 
 namespace keydecide {
 
@@ -41,8 +42,12 @@ PinyinSentenceSearch::Options Clamped(PinyinSentenceSearch::Options options) {
 
 }  // namespace
 
-PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const Options& options)
-    : lexicon_(lexicon), options_(Clamped(options)), lattice_(LatticeOptions(options)) {
+PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const WordBigram* bigram,
+                                           const Options& options)
+    : lexicon_(lexicon),
+      bigram_(bigram),
+      options_(Clamped(options)),
+      lattice_(LatticeOptions(options)) {
   log_total_ = std::log(static_cast<float>(std::max<uint64_t>(lexicon_->total_count(), 1)));
   arcs_.reserve(options_.max_arcs);
   hyps_.resize((PinyinLattice::kMaxTyped + 1) * options_.beam_width);
@@ -52,7 +57,7 @@ PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const Options
   sentences_.reserve(options_.beam_width);
 }
 
-Status PinyinSentenceSearch::Search(std::string_view typed) {
+Status PinyinSentenceSearch::Search(std::string_view typed, uint32_t context_word) {
   arcs_.clear();
   sentences_.clear();
   best_breaks_ = 0;
@@ -68,7 +73,7 @@ Status PinyinSentenceSearch::Search(std::string_view typed) {
   }
 
   std::fill(num_hyps_, num_hyps_ + n + 1, 0);
-  hyps_[start * options_.beam_width] = {0.0f, 0, kNoParent};
+  hyps_[start * options_.beam_width] = {0.0f, 0, bigram_ != nullptr ? context_word : 0, kNoParent};
   num_hyps_[start] = 1;
   // Positions in order: every word ends after it begins, so the beam at a position is final
   // before the words from it are added.
@@ -147,7 +152,8 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
   const size_t width = options_.words_per_span;
   Arc* best = &span_best_[end * width];
   uint8_t& size = num_span_best_[end];
-  const float base = -log_total_ - options_.nats_per_lattice_cost * reading.cost;
+  const float penalty = options_.nats_per_lattice_cost * reading.cost;
+  const float base = -log_total_ - penalty;
   const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
   for (size_t v = 0; v < variants.size(); ++v) {
     const float score =
@@ -156,12 +162,17 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
     if (size == width && score <= best[size - 1].score) return;
     const std::string_view text = lexicon_->VariantText(variants[v]);
     if (CodePoints(text) != reading.syllables) continue;
-    // The same word by another reading of the letters: keep its better score.
+    // The same word by another reading of the letters: keep its better score. With a bigram,
+    // equal word ids are equal texts.
+    const uint32_t word =
+        bigram_ != nullptr ? bigram_->WordOf(lexicon_->VariantIndex(entry, v)) : 0;
+    const auto same = [&](const Arc& a) {
+      return bigram_ != nullptr
+                 ? a.word == word
+                 : lexicon_->VariantText(lexicon_->Variants(a.entry)[a.variant]) == text;
+    };
     size_t at = 0;
-    while (at < size &&
-           lexicon_->VariantText(lexicon_->Variants(best[at].entry)[best[at].variant]) != text) {
-      ++at;
-    }
+    while (at < size && !same(best[at])) ++at;
     if (at < size) {
       if (best[at].score >= score) continue;
       std::copy(best + at + 1, best + size, best + at);  // re-inserted below
@@ -174,8 +185,10 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
       --at;
     }
     best[at] = {score,
+                penalty,
                 reading.breaks,
                 entry,
+                word,
                 static_cast<uint16_t>(v),
                 static_cast<uint8_t>(begin_),
                 static_cast<uint8_t>(end)};
@@ -189,9 +202,20 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
   const Hyp* parents = &hyps_[arc.begin * width];
   Hyp* beam = &hyps_[node * width];
   for (uint16_t rank = 0; rank < num_hyps_[arc.begin]; ++rank) {
-    const Hyp hyp = {parents[rank].score + arc.score, arc_index, rank};
+    const Hyp& parent = parents[rank];
     size_t size = num_hyps_[node];
-    if (size == width && hyp.score <= beam[size - 1].score) break;  // parents are best first
+    // Parents are best first and a log probability is at most 0: once even a certain word
+    // would not enter the full beam, no later parent's extension would either.
+    if (size == width && parent.score - arc.penalty <= beam[size - 1].score) break;
+    const float gain =
+        bigram_ == nullptr
+            ? arc.score
+            : bigram_->LogProb(parent.word, arc.word, arc.score + arc.penalty) - arc.penalty;
+    const Hyp hyp = {parent.score + gain, arc_index, arc.word, rank};
+    if (size == width && hyp.score <= beam[size - 1].score) {
+      if (bigram_ == nullptr) break;  // the unigram gain is the same for every parent
+      continue;
+    }
     size_t at = std::min(size, width - 1);
     if (size < width) ++size;
     while (at > 0 && beam[at - 1].score < hyp.score) {
@@ -215,7 +239,7 @@ void PinyinSentenceSearch::EmitSentences(size_t last) {
     for (const Hyp* h = &hyps_[pos * width + r]; h->parent != kNoParent;) {
       const Arc& arc = arcs_[h->arc];
       reversed[count++] = {lexicon_->VariantText(lexicon_->Variants(arc.entry)[arc.variant]),
-                           arc.begin, arc.end};
+                           arc.entry, arc.variant, arc.begin, arc.end};
       sentence_breaks |= arc.breaks;
       pos = arc.begin;
       r = h->parent;

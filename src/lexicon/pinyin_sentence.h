@@ -9,11 +9,12 @@
 // then keeps the beam_width best partial sentences ending at each position; those that end at the
 // end of the input, deduplicated by text, are the sentences.
 //
-// Word score = log(count / total count) − nats_per_lattice_cost × (lattice cost of its edges): a
-// unigram language model over the lexicon's counts, the same prior PinyinCandidateSearch ranks
-// words by. A sentence's score is the sum of its words'. The search is a beam (not a Viterbi
-// over positions) so that a scorer that looks at the words before, such as the model, can replace
-// the unigram without changing its shape.
+// Word score = log P(word) − nats_per_lattice_cost × (lattice cost of its edges), a sentence's the
+// sum of its words'. Without a WordBigram, P is the unigram of the lexicon's counts (count /
+// total), the prior PinyinCandidateSearch ranks words by; with one, P is the word's probability
+// after the word before it in the hypothesis (the first word: after `context_word`). The best
+// words of a span are chosen by the unigram; the bigram scores them in the beam, which is why the
+// search is a beam and not a Viterbi over positions.
 //
 // Not thread-safe: one PinyinSentenceSearch per session. Buffers are sized in the constructor;
 // Search does not allocate.
@@ -32,11 +33,14 @@
 namespace keydecide {
 
 class Lexicon;
+class WordBigram;
 
 // One word of a sentence.
 struct PinyinSentenceWord {
   std::string_view text;  // hanzi (points into the lexicon)
-  uint8_t begin;          // [begin, end): bytes of the typed text it converts
+  uint32_t entry;         // lexicon entry (its key is the pinyin) and spelling
+  uint16_t variant;
+  uint8_t begin;  // [begin, end): bytes of the typed text it converts
   uint8_t end;
 };
 
@@ -58,13 +62,15 @@ class PinyinSentenceSearch {
     PinyinLattice::Options lattice;      // max_paths is ignored (the search needs no paths)
   };
 
-  // REQUIRES: lexicon outlives this object and is pinyin-keyed.
-  PinyinSentenceSearch(const Lexicon* lexicon, const Options& options);
+  // REQUIRES: lexicon (and bigram, when not null) outlive this object; lexicon is pinyin-keyed
+  // and bigram was built for it.
+  PinyinSentenceSearch(const Lexicon* lexicon, const WordBigram* bigram, const Options& options);
 
   // Replaces sentences() with the conversions of `typed` (lower-case a-z and apostrophes).
   // InvalidArgument (no sentences) for other bytes or input longer than PinyinLattice::kMaxTyped.
   // Empty input, or letters with no complete reading, give no sentences.
-  Status Search(std::string_view typed);
+  // `context_word`: the WordBigram id of the word just before the letters (0: a sentence start).
+  Status Search(std::string_view typed, uint32_t context_word = 0);
 
   // Best first, distinct texts, at most beam_width. Valid until the next Search.
   std::span<const PinyinSentence> sentences() const { return sentences_; }
@@ -79,10 +85,12 @@ class PinyinSentenceSearch {
   const Options& options() const { return options_; }
 
  private:
-  struct Arc {  // one word over typed[begin, end)
-    float score;
+  struct Arc {        // one word over typed[begin, end)
+    float score;      // unigram log P − penalty
+    float penalty;    // nats_per_lattice_cost × lattice cost
     uint64_t breaks;  // bit i: a syllable of the word ends after typed[i]
     uint32_t entry;
+    uint32_t word;  // WordBigram id (0 without a bigram)
     uint16_t variant;
     uint8_t begin;
     uint8_t end;
@@ -90,6 +98,7 @@ class PinyinSentenceSearch {
   struct Hyp {  // a partial sentence over typed[start, node)
     float score;
     uint32_t arc;     // its last word
+    uint32_t word;    // ... as a WordBigram id (the context word at the start)
     uint16_t parent;  // its rank at the position where that word begins; kNoParent at start
   };
   static constexpr uint16_t kNoParent = 0xFFFF;
@@ -109,6 +118,7 @@ class PinyinSentenceSearch {
   size_t SkipApostrophes(size_t pos) const;
 
   const Lexicon* lexicon_;
+  const WordBigram* bigram_;
   Options options_;
   PinyinLattice lattice_;
   float log_total_ = 0;

@@ -1,0 +1,181 @@
+#include "lexicon/word_bigram.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "base/mapped_file.h"
+#include "lexicon/lexicon.h"
+#include "lexicon/lexicon_format.h"
+
+namespace keydecide {
+
+namespace bigram {
+
+namespace {
+
+// Header layout (byte offsets):
+//   0 magic[8]  8 version  12 header_size  16 variant_count  20 lexicon_crc32  24 word_count
+//   28 pair_count  32 discount(f32)  36 reserved  40 tokens(8)  48 file_crc32  52 reserved(12)
+// The checksum sits where the lexicon's does, so lexicon::FileCrc32 / SealFile serve both.
+template <typename T>
+void Put(std::string* dst, size_t offset, T value) {
+  std::memcpy(dst->data() + offset, &value, sizeof(T));
+}
+
+template <typename T>
+T Get(std::string_view src, size_t offset) {
+  T value;
+  std::memcpy(&value, src.data() + offset, sizeof(T));
+  return value;
+}
+
+Status Decode(std::string_view file, Header* h) {
+  if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
+    return Status::Corruption("not a keydecide word bigram file (bad magic or too short)");
+  }
+  h->version = Get<uint32_t>(file, 8);
+  if (h->version != kFormatVersion) {
+    return Status::NotSupported("word bigram format version " + std::to_string(h->version));
+  }
+  if (Get<uint32_t>(file, 12) != kHeaderSize) return Status::Corruption("bad header size");
+  h->variant_count = Get<uint32_t>(file, 16);
+  h->lexicon_crc32 = Get<uint32_t>(file, 20);
+  h->word_count = Get<uint32_t>(file, 24);
+  h->pair_count = Get<uint32_t>(file, 28);
+  h->discount = Get<float>(file, 32);
+  h->tokens = Get<uint64_t>(file, 40);
+  h->file_crc32 = Get<uint32_t>(file, 48);
+  if (h->word_count == 0) return Status::Corruption("no words");
+  if (!(h->discount > 0.0f && h->discount < 1.0f)) return Status::Corruption("bad discount");
+  if (file.size() != h->expected_file_size()) {
+    return Status::Corruption("file size " + std::to_string(file.size()) + ", header says " +
+                              std::to_string(h->expected_file_size()));
+  }
+  if (lexicon::FileCrc32(file) != h->file_crc32) return Status::Corruption("checksum mismatch");
+  return Status::OK();
+}
+
+}  // namespace
+
+void Header::EncodeTo(std::string* dst) const {
+  dst->assign(kHeaderSize, '\0');
+  std::memcpy(dst->data(), kMagic, sizeof(kMagic));
+  Put<uint32_t>(dst, 8, version);
+  Put<uint32_t>(dst, 12, kHeaderSize);
+  Put<uint32_t>(dst, 16, variant_count);
+  Put<uint32_t>(dst, 20, lexicon_crc32);
+  Put<uint32_t>(dst, 24, word_count);
+  Put<uint32_t>(dst, 28, pair_count);
+  Put<float>(dst, 32, discount);
+  Put<uint64_t>(dst, 40, tokens);
+  Put<uint32_t>(dst, 48, file_crc32);
+}
+
+uint64_t Header::expected_file_size() const {
+  // 64-bit arithmetic: no overflow for any 32-bit counts.
+  return kHeaderSize +
+         4 * (uint64_t{variant_count} + 3 * uint64_t{word_count} + 1 + 2 * uint64_t{pair_count});
+}
+
+}  // namespace bigram
+
+WordBigram::~WordBigram() = default;
+
+Status WordBigram::Open(const std::string& path, const Lexicon& lexicon,
+                        std::unique_ptr<WordBigram>* out) {
+  std::unique_ptr<WordBigram> model(new WordBigram());
+  KD_RETURN_IF_ERROR(MappedFile::Open(path, &model->file_));
+  const Status s = Init(model->file_->data(), lexicon, model.get());
+  if (!s.ok()) return s.Annotated(path);
+  *out = std::move(model);
+  return Status::OK();
+}
+
+Status WordBigram::FromBytes(std::string bytes, const Lexicon& lexicon,
+                             std::unique_ptr<WordBigram>* out) {
+  std::unique_ptr<WordBigram> model(new WordBigram());
+  model->bytes_ = std::move(bytes);
+  KD_RETURN_IF_ERROR(Init(model->bytes_, lexicon, model.get()));
+  *out = std::move(model);
+  return Status::OK();
+}
+
+Status WordBigram::Init(std::string_view data, const Lexicon& lexicon, WordBigram* m) {
+  bigram::Header& h = m->header_;
+  KD_RETURN_IF_ERROR(bigram::Decode(data, &h));
+  if (h.variant_count != lexicon.variant_count() ||
+      h.lexicon_crc32 != lexicon.header().file_crc32) {
+    return Status::InvalidArgument("word bigram built for another lexicon");
+  }
+  // Sections are 4-byte aligned in the file and mmap/std::string data is at least 8-byte
+  // aligned, so these casts are aligned.
+  const auto* p = reinterpret_cast<const uint32_t*>(data.data() + bigram::kHeaderSize);
+  m->word_of_variant_ = p;
+  m->left_total_ = p += h.variant_count;
+  m->left_distinct_ = p += h.word_count;
+  m->row_begin_ = p += h.word_count;
+  m->right_ = p += h.word_count + 1;
+  m->pair_count_ = p += h.pair_count;
+
+  const auto bad = [](const char* what, uint64_t i) {
+    return Status::Corruption(std::string(what) + " " + std::to_string(i));
+  };
+  m->variant_of_word_.assign(h.word_count, kNoVariant);
+  for (uint32_t v = 0; v < h.variant_count; ++v) {
+    const uint32_t w = m->word_of_variant_[v];
+    if (w == kSentenceStart || w >= h.word_count) return bad("bad word id of spelling", v);
+    if (m->variant_of_word_[w] == kNoVariant) m->variant_of_word_[w] = v;
+  }
+  if (m->row_begin_[0] != 0 || m->row_begin_[h.word_count] != h.pair_count) {
+    return Status::Corruption("rows do not cover the pairs");
+  }
+  for (uint32_t v = 0; v < h.word_count; ++v) {
+    const uint32_t begin = m->row_begin_[v], end = m->row_begin_[v + 1];
+    if (end < begin || end > h.pair_count) return bad("bad row of word", v);
+    if (end - begin > m->left_distinct_[v]) return bad("more pairs than distinct followers:", v);
+    uint64_t sum = 0;
+    for (uint32_t i = begin; i < end; ++i) {
+      if (m->right_[i] == kSentenceStart || m->right_[i] >= h.word_count ||
+          (i > begin && m->right_[i] <= m->right_[i - 1])) {
+        return bad("bad follower in the row of word", v);
+      }
+      if (m->pair_count_[i] == 0) return bad("zero pair count in the row of word", v);
+      sum += m->pair_count_[i];
+    }
+    if (sum > m->left_total_[v]) return bad("pair counts above the total of word", v);
+    if (m->left_distinct_[v] > m->left_total_[v]) return bad("more followers than counts:", v);
+  }
+  return Status::OK();
+}
+
+std::span<const uint32_t> WordBigram::Followers(uint32_t previous) const {
+  const uint32_t begin = row_begin_[previous];
+  return {right_ + begin, row_begin_[previous + 1] - begin};
+}
+
+std::span<const uint32_t> WordBigram::FollowerCounts(uint32_t previous) const {
+  const uint32_t begin = row_begin_[previous];
+  return {pair_count_ + begin, row_begin_[previous + 1] - begin};
+}
+
+float WordBigram::LogProb(uint32_t previous, uint32_t word, float log_p_lexicon) const {
+  const uint32_t total = left_total_[previous];
+  if (total == 0) return log_p_lexicon;
+  const std::span<const uint32_t> followers = Followers(previous);
+  const auto it = std::lower_bound(followers.begin(), followers.end(), word);
+  float seen = 0;
+  if (it != followers.end() && *it == word) {
+    seen =
+        std::max(static_cast<float>(pair_count_[row_begin_[previous] + (it - followers.begin())]) -
+                     header_.discount,
+                 0.0f);
+  }
+  const float d = header_.discount;
+  const float inv_total = 1.0f / static_cast<float>(total);
+  const float p = seen * inv_total + d * static_cast<float>(left_distinct_[previous]) * inv_total *
+                                         std::exp(log_p_lexicon);
+  return std::log(std::max(p, 1e-30f));
+}
+
+}  // namespace keydecide

@@ -1,0 +1,170 @@
+#include "lexicon/word_bigram_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "lexicon/lexicon.h"
+#include "lexicon/lexicon_format.h"
+#include "lexicon/word_bigram.h"
+#include "text/utf8.h"
+
+namespace keydecide {
+
+namespace {
+
+// CJK Unified Ideographs and their extensions, and the compatibility ideographs.
+bool IsHan(char32_t cp) {
+  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+         (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x3134F);
+}
+
+// A hanzi without a word: far below any word, so the segmentation uses it only when it must.
+constexpr float kUnknownLogP = -40.0f;
+
+void AppendU32(uint32_t v, std::string* out) {
+  out->append(reinterpret_cast<const char*>(&v), sizeof(v));
+}
+
+}  // namespace
+
+WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& options)
+    : lexicon_(lexicon), options_(options) {
+  word_of_variant_.resize(lexicon.variant_count());
+  std::vector<uint64_t> counts(1, 0);  // id 0: the sentence start
+  for (uint32_t e = 0; e < lexicon.entry_count(); ++e) {
+    const std::span<const lexicon::Variant> variants = lexicon.Variants(e);
+    for (size_t v = 0; v < variants.size(); ++v) {
+      const std::string_view text = lexicon.VariantText(variants[v]);
+      const auto [it, added] = id_of_text_.emplace(text, static_cast<uint32_t>(counts.size()));
+      if (added) counts.push_back(0);
+      counts[it->second] += variants[v].count;
+      word_of_variant_[lexicon.VariantIndex(e, v)] = it->second;
+    }
+  }
+  const double log_total =
+      std::log(static_cast<double>(std::max<uint64_t>(lexicon.total_count(), 1)));
+  log_p_.resize(counts.size());
+  for (size_t id = 1; id < counts.size(); ++id) {
+    log_p_[id] = static_cast<float>(
+        std::log(static_cast<double>(std::max<uint64_t>(counts[id], 1))) - log_total);
+  }
+  stats_.words = static_cast<uint32_t>(counts.size());
+}
+
+uint32_t WordBigramBuilder::WordId(std::string_view text) const {
+  const auto it = id_of_text_.find(text);
+  return it == id_of_text_.end() ? 0 : it->second;
+}
+
+void WordBigramBuilder::AddText(std::string_view text) {
+  size_t pos = 0, run_start = 0;
+  bool in_run = false;
+  while (pos < text.size()) {
+    const size_t at = pos;
+    char32_t cp = 0;
+    const bool valid = utf8::Decode(text, &pos, &cp);
+    const bool han = valid && IsHan(cp);
+    if (han && !in_run) run_start = at;
+    if (!han && in_run) AddRun(text.substr(run_start, at - run_start));
+    in_run = han;
+  }
+  if (in_run) AddRun(text.substr(run_start));
+}
+
+void WordBigramBuilder::Segment(std::string_view run, std::vector<uint32_t>* ids) const {
+  ids->clear();
+  std::vector<size_t> offsets;  // code point starts, then run.size()
+  for (size_t pos = 0; pos < run.size();) {
+    offsets.push_back(pos);
+    char32_t cp;
+    utf8::Decode(run, &pos, &cp);
+  }
+  const size_t n = offsets.size();
+  offsets.push_back(run.size());
+  // best[i]: the best segmentation of the first i characters; from[i]: where its last word
+  // starts, word[i]: that word's id (0: an unknown character).
+  std::vector<float> best(n + 1, -std::numeric_limits<float>::infinity());
+  std::vector<size_t> from(n + 1, 0);
+  std::vector<uint32_t> word(n + 1, 0);
+  best[0] = 0;
+  for (size_t i = 1; i <= n; ++i) {
+    best[i] = best[i - 1] + kUnknownLogP;
+    from[i] = i - 1;
+    for (size_t len = 1; len <= std::min(i, options_.max_word_chars); ++len) {
+      const size_t j = i - len;
+      const uint32_t id = WordId(run.substr(offsets[j], offsets[i] - offsets[j]));
+      if (id != 0 && best[j] + log_p_[id] > best[i]) {
+        best[i] = best[j] + log_p_[id];
+        from[i] = j;
+        word[i] = id;
+      }
+    }
+  }
+  for (size_t i = n; i > 0; i = from[i]) ids->push_back(word[i]);
+  std::reverse(ids->begin(), ids->end());
+}
+
+void WordBigramBuilder::AddRun(std::string_view run) {
+  std::vector<uint32_t> ids;
+  Segment(run, &ids);
+  stats_.han_chars += utf8::Length(run);
+  uint32_t previous = WordBigram::kSentenceStart;
+  for (const uint32_t id : ids) {
+    if (id == 0) {  // an unknown hanzi: the run starts again after it
+      ++stats_.unknown_chars;
+      previous = WordBigram::kSentenceStart;
+      continue;
+    }
+    ++stats_.tokens;
+    ++pairs_[uint64_t{previous} << 32 | id];
+    previous = id;
+  }
+}
+
+Status WordBigramBuilder::Finish(std::string* bytes, Stats* stats) const {
+  if (!(options_.discount > 0.0f && options_.discount < 1.0f)) {
+    return Status::InvalidArgument("discount must be in (0, 1)");
+  }
+  const uint32_t words = stats_.words;
+  std::vector<uint32_t> left_total(words, 0), left_distinct(words, 0);
+  std::vector<std::pair<uint64_t, uint32_t>> kept;
+  for (const auto& [pair, count] : pairs_) {
+    const auto left = static_cast<uint32_t>(pair >> 32);
+    left_total[left] += count;
+    ++left_distinct[left];
+    if (count >= options_.min_pair_count) kept.emplace_back(pair, count);
+  }
+  std::sort(kept.begin(), kept.end());
+  if (kept.size() > std::numeric_limits<uint32_t>::max()) {
+    return Status::InvalidArgument("too many word pairs");
+  }
+
+  bigram::Header h;
+  h.variant_count = static_cast<uint32_t>(word_of_variant_.size());
+  h.lexicon_crc32 = lexicon_.header().file_crc32;
+  h.word_count = words;
+  h.pair_count = static_cast<uint32_t>(kept.size());
+  h.discount = options_.discount;
+  h.tokens = stats_.tokens;
+  h.EncodeTo(bytes);
+  bytes->reserve(h.expected_file_size());
+  for (const uint32_t w : word_of_variant_) AppendU32(w, bytes);
+  for (const uint32_t c : left_total) AppendU32(c, bytes);
+  for (const uint32_t c : left_distinct) AppendU32(c, bytes);
+  size_t next = 0;
+  for (uint32_t v = 0; v <= words; ++v) {
+    while (next < kept.size() && (kept[next].first >> 32) < v) ++next;
+    AppendU32(static_cast<uint32_t>(next), bytes);
+  }
+  for (const auto& [pair, count] : kept) AppendU32(static_cast<uint32_t>(pair), bytes);
+  for (const auto& [pair, count] : kept) AppendU32(count, bytes);
+  lexicon::SealFile(bytes);
+
+  *stats = stats_;
+  stats->pairs_seen = pairs_.size();
+  stats->pairs_kept = kept.size();
+  return Status::OK();
+}
+
+}  // namespace keydecide

@@ -1,0 +1,69 @@
+// WordBigramBuilder: trains a WordBigram (word_bigram.h) from Chinese text. Every run of hanzi
+// is split into the lexicon's words by maximum unigram probability (the lexicon's counts; as
+// jieba segments without its HMM), and the pairs of neighbouring words are counted, each run
+// starting from the sentence-start word. A hanzi the lexicon lacks ends the run there.
+
+#ifndef KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
+#define KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class Lexicon;
+
+class WordBigramBuilder {
+ public:
+  struct Options {
+    uint32_t min_pair_count = 2;  // rarer pairs are dropped (their words still count in n(v))
+    float discount = 0.75f;       // D of word_bigram.h, in (0, 1)
+    size_t max_word_chars = 8;    // longest word looked for in the text
+  };
+
+  struct Stats {
+    uint64_t han_chars = 0;
+    uint64_t unknown_chars = 0;  // hanzi without a lexicon word
+    uint64_t tokens = 0;         // words
+    uint64_t pairs_seen = 0;     // distinct pairs
+    uint64_t pairs_kept = 0;
+    uint32_t words = 0;  // word ids, the sentence start included
+  };
+
+  // REQUIRES: lexicon outlives the builder and is pinyin-keyed.
+  WordBigramBuilder(const Lexicon& lexicon, const Options& options);
+
+  // Counts the word pairs of `text` (UTF-8; invalid bytes end a run like any non-hanzi).
+  void AddText(std::string_view text);
+
+  // The word ids of one run of hanzi, in order (0 where a hanzi has no word), into *ids.
+  void Segment(std::string_view run, std::vector<uint32_t>* ids) const;
+
+  // The id of a word's text, or 0 when the lexicon has no such spelling.
+  uint32_t WordId(std::string_view text) const;
+
+  // The file's bytes. InvalidArgument for bad options.
+  Status Finish(std::string* bytes, Stats* stats) const;
+
+  const Stats& stats() const { return stats_; }
+
+ private:
+  void AddRun(std::string_view run);
+
+  const Lexicon& lexicon_;
+  Options options_;
+  std::unordered_map<std::string_view, uint32_t> id_of_text_;
+  std::vector<uint32_t> word_of_variant_;
+  std::vector<float> log_p_;  // per word id: log(count / total) from the lexicon
+  std::unordered_map<uint64_t, uint32_t> pairs_;  // (left << 32 | right) -> count
+  Stats stats_;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_

@@ -1,0 +1,178 @@
+// WordBigram and WordBigramBuilder: segmentation into lexicon words, pair counts, the
+// interpolated probabilities, the sentence search preferring what the text says, and refusal of
+// malformed files (bad magic, truncation, checksum, another lexicon, hostile rows).
+
+#include "lexicon/word_bigram.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lexicon/lexicon.h"
+#include "lexicon/lexicon_format.h"
+#include "lexicon/pinyin_sentence.h"
+#include "lexicon/word_bigram_builder.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+std::unique_ptr<Lexicon> FixtureLexicon() {
+  std::unique_ptr<Lexicon> lex;
+  const Status opened = Lexicon::FromBytes(testing::PinyinLexiconBytes({{"shi", "是", 9000},
+                                                                        {"shi", "事", 3000},
+                                                                        {"qing", "情", 2000},
+                                                                        {"qing", "请", 1000},
+                                                                        {"shiqing", "事情", 10},
+                                                                        {"hao", "好", 5000},
+                                                                        {"de", "的", 20000}}),
+                                           &lex);
+  EXPECT_TRUE(opened.ok()) << opened.ToString();
+  return lex;
+}
+
+// Text that says 事 is followed by 情 and 好 by 的.
+constexpr std::string_view kText = "事情好的。事情好的，是的！事情";
+
+std::string BuildBytes(const Lexicon& lex, uint32_t min_pair_count = 1) {
+  WordBigramBuilder::Options options;
+  options.min_pair_count = min_pair_count;
+  WordBigramBuilder builder(lex, options);
+  builder.AddText(kText);
+  std::string bytes;
+  WordBigramBuilder::Stats stats;
+  const Status s = builder.Finish(&bytes, &stats);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return bytes;
+}
+
+TEST(WordBigramBuilderTest, SegmentsByUnigramAndCountsPairs) {
+  const auto lex = FixtureLexicon();
+  WordBigramBuilder builder(*lex, {});
+  std::vector<uint32_t> ids;
+  builder.Segment("事情好的", &ids);
+  // The rare word 事情 (10) loses to 事 + 情: 3000 · 2000 / total² > 10 / total.
+  ASSERT_EQ(ids.size(), 4u);
+  EXPECT_EQ(ids[0], builder.WordId("事"));
+  EXPECT_EQ(ids[1], builder.WordId("情"));
+  EXPECT_EQ(ids[2], builder.WordId("好"));
+  EXPECT_EQ(ids[3], builder.WordId("的"));
+  EXPECT_NE(builder.WordId("事情"), 0u);
+  builder.Segment("好龘的", &ids);  // a hanzi the lexicon lacks is marked 0
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids[1], 0u);
+
+  builder.AddText(kText);
+  EXPECT_EQ(builder.stats().tokens, 12u);  // 事 情 好 的 | 事 情 好 的 | 是 的 | 事 情
+  EXPECT_EQ(builder.stats().unknown_chars, 0u);
+  builder.AddText("好龘的");
+  EXPECT_EQ(builder.stats().unknown_chars, 1u);
+}
+
+TEST(WordBigramTest, ProbabilitiesFollowTheText) {
+  const auto lex = FixtureLexicon();
+  std::unique_ptr<WordBigram> model;
+  ASSERT_TRUE(WordBigram::FromBytes(BuildBytes(*lex), *lex, &model).ok());
+  WordBigramBuilder ids(*lex, {});
+  const uint32_t hao = ids.WordId("好"), de = ids.WordId("的"), shi = ids.WordId("是");
+  const float log_p_de = std::log(20000.0f / static_cast<float>(lex->total_count()));
+  const float log_p_shi = std::log(9000.0f / static_cast<float>(lex->total_count()));
+  // 的 after 好: seen twice of twice; far above its unigram.
+  EXPECT_GT(model->LogProb(hao, de, log_p_de), log_p_de + 0.4f);  // 0.81 against 0.5
+  // 是 after 好: never seen; below its unigram (only the discounted mass is left).
+  EXPECT_LT(model->LogProb(hao, shi, log_p_shi), log_p_shi);
+  // A word never seen on the left: the unigram.
+  const uint32_t qing_please = ids.WordId("请");
+  EXPECT_FLOAT_EQ(model->LogProb(qing_please, de, log_p_de), log_p_de);
+  // The followers of 好 are 的, with its count.
+  ASSERT_EQ(model->Followers(hao).size(), 1u);
+  EXPECT_EQ(model->Followers(hao)[0], de);
+  EXPECT_EQ(model->FollowerCounts(hao)[0], 2u);
+  // Each spelling maps to its word.
+  for (uint32_t e = 0; e < lex->entry_count(); ++e) {
+    for (size_t v = 0; v < lex->Variants(e).size(); ++v) {
+      EXPECT_EQ(model->WordOf(lex->VariantIndex(e, v)),
+                ids.WordId(lex->VariantText(lex->Variants(e)[v])));
+    }
+  }
+}
+
+TEST(WordBigramTest, SentenceSearchUsesTheContext) {
+  const auto lex = FixtureLexicon();
+  std::unique_ptr<WordBigram> model;
+  ASSERT_TRUE(WordBigram::FromBytes(BuildBytes(*lex), *lex, &model).ok());
+  // "shiqing": the unigram says 是情 (9000 · 2000); the text says 事 is followed by 情.
+  PinyinSentenceSearch unigram(lex.get(), nullptr, {});
+  ASSERT_TRUE(unigram.Search("shiqing").ok());
+  ASSERT_FALSE(unigram.sentences().empty());
+  EXPECT_EQ(unigram.sentences()[0].text, "是情");
+  PinyinSentenceSearch bigram(lex.get(), model.get(), {});
+  ASSERT_TRUE(bigram.Search("shiqing").ok());
+  ASSERT_FALSE(bigram.sentences().empty());
+  EXPECT_EQ(bigram.sentences()[0].text, "事情");
+  // The sentence's words name their spellings.
+  const PinyinSentence& best = bigram.sentences()[0];
+  ASSERT_EQ(best.words.size(), 2u);
+  EXPECT_EQ(lex->VariantText(lex->Variants(best.words[0].entry)[best.words[0].variant]), "事");
+  EXPECT_EQ(best.words[1].text, "情");
+}
+
+TEST(WordBigramTest, MalformedFilesAreRefused) {
+  const auto lex = FixtureLexicon();
+  const std::string good = BuildBytes(*lex);
+  std::unique_ptr<WordBigram> model;
+  ASSERT_TRUE(WordBigram::FromBytes(good, *lex, &model).ok());
+
+  const auto refused = [&](std::string bytes, Status::Code code, const char* what) {
+    std::unique_ptr<WordBigram> m;
+    const Status s = WordBigram::FromBytes(std::move(bytes), *lex, &m);
+    EXPECT_EQ(s.code(), code) << what << ": " << s.ToString();
+    EXPECT_EQ(m, nullptr) << what;
+  };
+  refused("", Status::Code::kCorruption, "empty");
+  refused(good.substr(0, good.size() - 4), Status::Code::kCorruption, "truncated");
+  refused(good + "xxxx", Status::Code::kCorruption, "trailing bytes");
+  std::string bad = good;
+  bad[0] = 'X';
+  refused(bad, Status::Code::kCorruption, "magic");
+  bad = good;
+  bad[bad.size() - 1] ^= 1;
+  refused(bad, Status::Code::kCorruption, "checksum");
+
+  // A hostile file with a valid checksum: a word id out of range, rows out of order.
+  const auto sealed = [](std::string bytes, size_t offset, uint32_t value) {
+    std::memcpy(bytes.data() + offset, &value, sizeof(value));
+    lexicon::SealFile(&bytes);
+    return bytes;
+  };
+  bigram::Header h;
+  std::memcpy(&h.word_count, good.data() + 24, 4);
+  std::memcpy(&h.variant_count, good.data() + 16, 4);
+  std::memcpy(&h.pair_count, good.data() + 28, 4);
+  refused(sealed(good, bigram::kHeaderSize, h.word_count), Status::Code::kCorruption,
+          "word id out of range");
+  refused(sealed(good, bigram::kHeaderSize, 0), Status::Code::kCorruption,
+          "spelling mapped to the sentence start");
+  const size_t row_begin = bigram::kHeaderSize + 4 * (size_t{h.variant_count} + 2 * h.word_count);
+  refused(sealed(good, row_begin + 4 * h.word_count, h.pair_count + 1), Status::Code::kCorruption,
+          "rows past the pairs");
+  refused(sealed(good, row_begin + 4, h.pair_count + 7), Status::Code::kCorruption,
+          "a row past the end");
+  const size_t right = row_begin + 4 * (size_t{h.word_count} + 1);
+  refused(sealed(good, right, h.word_count + 5), Status::Code::kCorruption,
+          "follower out of range");
+  refused(sealed(good, 32, 0), Status::Code::kCorruption, "discount 0");
+
+  // Built for another lexicon.
+  std::unique_ptr<Lexicon> other;
+  ASSERT_TRUE(Lexicon::FromBytes(testing::PinyinLexiconBytes({{"shi", "是", 9000}}), &other).ok());
+  std::unique_ptr<WordBigram> m;
+  EXPECT_EQ(WordBigram::FromBytes(good, *other, &m).code(), Status::Code::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace keydecide
