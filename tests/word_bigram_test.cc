@@ -41,6 +41,7 @@ constexpr std::string_view kText = "事情好的。事情好的，是的！事�
 std::string BuildBytes(const Lexicon& lex, uint32_t min_pair_count = 1) {
   WordBigramBuilder::Options options;
   options.min_pair_count = min_pair_count;
+  options.unigram_weight = 0.5f;  // the checks below assume it
   WordBigramBuilder builder(lex, options);
   builder.AddText(kText);
   std::string bytes;
@@ -85,9 +86,11 @@ TEST(WordBigramTest, ProbabilitiesFollowTheText) {
   EXPECT_GT(model->LogProb(hao, de, log_p_de), log_p_de + 0.4f);  // 0.81 against 0.5
   // 是 after 好: never seen; below its unigram (only the discounted mass is left).
   EXPECT_LT(model->LogProb(hao, shi, log_p_shi), log_p_shi);
-  // A word never seen on the left: the unigram.
+  // A word never seen on the left: the unigram, half the text's (的 is 3 of its 12 words) and
+  // half the lexicon's.
   const uint32_t qing_please = ids.WordId("请");
-  EXPECT_FLOAT_EQ(model->LogProb(qing_please, de, log_p_de), log_p_de);
+  EXPECT_FLOAT_EQ(model->LogProb(qing_please, de, log_p_de),
+                  std::log(0.5f * 3.0f / 12.0f + 0.5f * std::exp(log_p_de)));
   // The followers of 好 are 的, with its count.
   ASSERT_EQ(model->Followers(hao).size(), 1u);
   EXPECT_EQ(model->Followers(hao)[0], de);
@@ -166,6 +169,7 @@ TEST(WordBigramTest, MalformedFilesAreRefused) {
   refused(sealed(good, right, h.word_count + 5), Status::Code::kCorruption,
           "follower out of range");
   refused(sealed(good, 32, 0), Status::Code::kCorruption, "discount 0");
+  refused(sealed(good, 36, 0x40000000), Status::Code::kCorruption, "unigram weight 2");
 
   // Built for another lexicon.
   std::unique_ptr<Lexicon> other;

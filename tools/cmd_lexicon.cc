@@ -98,6 +98,7 @@ void AddLexiconCommand(CLI::App* app) {
     std::vector<std::string> inputs;
     uint32_t min_count = WordBigramBuildOptions().min_pair_count;
     float discount = WordBigramBuildOptions().discount;
+    float unigram_weight = WordBigramBuildOptions().unigram_weight;
   };
   auto bargs = std::make_shared<BigramArgs>();
   auto* bigram = lexicon->add_subcommand(
@@ -109,6 +110,10 @@ void AddLexiconCommand(CLI::App* app) {
       ->capture_default_str();
   bigram->add_option("--discount", bargs->discount, "Absolute discount, in (0, 1)")
       ->capture_default_str();
+  bigram
+      ->add_option("--unigram-weight", bargs->unigram_weight,
+                   "Weight of the text's word counts against the lexicon's, in [0, 1]")
+      ->capture_default_str();
   bigram->callback([bargs] {
     WordBigramBuildOptions options;
     options.lexicon_path = bargs->lexicon;
@@ -116,6 +121,7 @@ void AddLexiconCommand(CLI::App* app) {
     options.output_path = bargs->out;
     options.min_pair_count = bargs->min_count;
     options.discount = bargs->discount;
+    options.unigram_weight = bargs->unigram_weight;
     WordBigramBuildReport r;
     CheckOrDie(BuildWordBigram(options, &r), "lexicon bigram");
     std::cout << "read " << r.input_bytes << " bytes: " << r.han_chars << " hanzi, "

@@ -68,6 +68,7 @@ struct WordBigramBuildOptions {
   std::string output_path;
   uint32_t min_pair_count = 2;  // rarer word pairs are dropped
   float discount = 0.75f;       // absolute discount, in (0, 1)
+  float unigram_weight = 0.9f;  // weight of the text's own word counts against the lexicon's
 };
 
 struct WordBigramBuildReport {

@@ -157,6 +157,7 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   WordBigramBuilder::Options builder_options;
   builder_options.min_pair_count = options.min_pair_count;
   builder_options.discount = options.discount;
+  builder_options.unigram_weight = options.unigram_weight;
   WordBigramBuilder builder(*lexicon, builder_options);
   for (const std::string& path : options.inputs) {
     std::unique_ptr<MappedFile> file;

@@ -54,7 +54,7 @@ class PinyinSentenceSearch {
  public:
   struct Options {
     size_t beam_width = 8;               // partial sentences kept per position; sentences returned
-    size_t words_per_span = 4;           // best words kept per span of typed letters
+    size_t words_per_span = 8;           // best words kept per span of typed letters
     size_t max_word_syllables = 8;       // longer words are not looked for
     float nats_per_lattice_cost = 3.0f;  // as in PinyinCandidateSearch::Options
     size_t max_trie_visits = 400000;     // safety cap on trie children looked at per Search

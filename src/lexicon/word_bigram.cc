@@ -16,7 +16,8 @@ namespace {
 
 // Header layout (byte offsets):
 //   0 magic[8]  8 version  12 header_size  16 variant_count  20 lexicon_crc32  24 word_count
-//   28 pair_count  32 discount(f32)  36 reserved  40 tokens(8)  48 file_crc32  52 reserved(12)
+//   28 pair_count  32 discount(f32)  36 unigram_weight(f32)  40 tokens(8)  48 file_crc32  52
+//   reserved(12)
 // The checksum sits where the lexicon's does, so lexicon::FileCrc32 / SealFile serve both.
 template <typename T>
 void Put(std::string* dst, size_t offset, T value) {
@@ -44,10 +45,17 @@ Status Decode(std::string_view file, Header* h) {
   h->word_count = Get<uint32_t>(file, 24);
   h->pair_count = Get<uint32_t>(file, 28);
   h->discount = Get<float>(file, 32);
+  h->unigram_weight = Get<float>(file, 36);
   h->tokens = Get<uint64_t>(file, 40);
   h->file_crc32 = Get<uint32_t>(file, 48);
   if (h->word_count == 0) return Status::Corruption("no words");
   if (!(h->discount > 0.0f && h->discount < 1.0f)) return Status::Corruption("bad discount");
+  if (!(h->unigram_weight >= 0.0f && h->unigram_weight <= 1.0f)) {
+    return Status::Corruption("bad unigram weight");
+  }
+  if (h->tokens == 0 && h->unigram_weight > 0.0f) {
+    return Status::Corruption("a text unigram without words");
+  }
   if (file.size() != h->expected_file_size()) {
     return Status::Corruption("file size " + std::to_string(file.size()) + ", header says " +
                               std::to_string(h->expected_file_size()));
@@ -68,6 +76,7 @@ void Header::EncodeTo(std::string* dst) const {
   Put<uint32_t>(dst, 24, word_count);
   Put<uint32_t>(dst, 28, pair_count);
   Put<float>(dst, 32, discount);
+  Put<float>(dst, 36, unigram_weight);
   Put<uint64_t>(dst, 40, tokens);
   Put<uint32_t>(dst, 48, file_crc32);
 }
@@ -75,7 +84,7 @@ void Header::EncodeTo(std::string* dst) const {
 uint64_t Header::expected_file_size() const {
   // 64-bit arithmetic: no overflow for any 32-bit counts.
   return kHeaderSize +
-         4 * (uint64_t{variant_count} + 3 * uint64_t{word_count} + 1 + 2 * uint64_t{pair_count});
+         4 * (uint64_t{variant_count} + 4 * uint64_t{word_count} + 1 + 2 * uint64_t{pair_count});
 }
 
 }  // namespace bigram
@@ -114,6 +123,7 @@ Status WordBigram::Init(std::string_view data, const Lexicon& lexicon, WordBigra
   m->word_of_variant_ = p;
   m->left_total_ = p += h.variant_count;
   m->left_distinct_ = p += h.word_count;
+  m->word_total_ = p += h.word_count;
   m->row_begin_ = p += h.word_count;
   m->right_ = p += h.word_count + 1;
   m->pair_count_ = p += h.pair_count;
@@ -145,6 +155,11 @@ Status WordBigram::Init(std::string_view data, const Lexicon& lexicon, WordBigra
     }
     if (sum > m->left_total_[v]) return bad("pair counts above the total of word", v);
     if (m->left_distinct_[v] > m->left_total_[v]) return bad("more followers than counts:", v);
+    // Every occurrence of a word but the last of a run is followed by one.
+    if (v != kSentenceStart && m->left_total_[v] > m->word_total_[v]) {
+      return bad("more pairs than occurrences of word", v);
+    }
+    if (m->word_total_[v] > h.tokens) return bad("more occurrences than words of word", v);
   }
   return Status::OK();
 }
@@ -160,21 +175,24 @@ std::span<const uint32_t> WordBigram::FollowerCounts(uint32_t previous) const {
 }
 
 float WordBigram::LogProb(uint32_t previous, uint32_t word, float log_p_lexicon) const {
-  const uint32_t total = left_total_[previous];
-  if (total == 0) return log_p_lexicon;
-  const std::span<const uint32_t> followers = Followers(previous);
-  const auto it = std::lower_bound(followers.begin(), followers.end(), word);
-  float seen = 0;
-  if (it != followers.end() && *it == word) {
-    seen =
-        std::max(static_cast<float>(pair_count_[row_begin_[previous] + (it - followers.begin())]) -
-                     header_.discount,
-                 0.0f);
+  const float lambda = header_.unigram_weight;
+  float p = (1.0f - lambda) * std::exp(log_p_lexicon);
+  if (lambda > 0.0f) {
+    p += lambda * static_cast<float>(word_total_[word]) / static_cast<float>(header_.tokens);
   }
-  const float d = header_.discount;
-  const float inv_total = 1.0f / static_cast<float>(total);
-  const float p = seen * inv_total + d * static_cast<float>(left_distinct_[previous]) * inv_total *
-                                         std::exp(log_p_lexicon);
+  const uint32_t total = left_total_[previous];
+  if (total > 0) {
+    const std::span<const uint32_t> followers = Followers(previous);
+    const auto it = std::lower_bound(followers.begin(), followers.end(), word);
+    float seen = 0;
+    if (it != followers.end() && *it == word) {
+      const uint32_t count = pair_count_[row_begin_[previous] + (it - followers.begin())];
+      seen = std::max(static_cast<float>(count) - header_.discount, 0.0f);
+    }
+    const float inv_total = 1.0f / static_cast<float>(total);
+    p = seen * inv_total +
+        header_.discount * static_cast<float>(left_distinct_[previous]) * inv_total * p;
+  }
   return std::log(std::max(p, 1e-30f));
 }
 

@@ -1,20 +1,23 @@
 // WordBigram: a word bigram language model over the hanzi words of one pinyin-keyed lexicon
-// (models/zh/lexicon.kdbg, beside the lexicon), trained by `keydecide lexicon bigram` on segmented Chinese text. The
-// sentence search scores a word by its probability after the word before it.
+// (models/zh/lexicon.kdbg, beside the lexicon), trained by `keydecide lexicon bigram` on segmented
+// Chinese text. The sentence search scores a word by its probability after the word before it.
 //
 // Words are the distinct spelling texts of the lexicon, numbered 1..word_count-1 in the order of
 // their first spelling; 0 is the start of a sentence (or of any run of hanzi). The probability of
-// word w after word v is interpolated absolute discounting, with the lexicon's unigram below:
-//   P(w | v) = max(c(v,w) − D, 0) / c(v) + D · n(v) / c(v) · P_lexicon(w)
-// where c(v,w) is the pair's count, c(v) the count of v followed by any word and n(v) the
-// number of distinct words seen after v (both before rare pairs are dropped); P(w | v) =
-// P_lexicon(w) for a v never seen.
+// word w after word v is interpolated absolute discounting over a unigram that mixes the text's
+// counts with the lexicon's:
+//   P(w | v) = max(c(v,w) − D, 0) / c(v) + D · n(v) / c(v) · P_1(w)
+//   P_1(w)   = λ · c(w) / N + (1 − λ) · P_lexicon(w)
+// where c(v,w) is the pair's count, c(v) the count of v followed by any word, n(v) the number of
+// distinct words seen after v (both before rare pairs are dropped), c(w) the count of w in the
+// text and N the text's words; P(w | v) = P_1(w) for a v never seen.
 //
 // File layout, little-endian, every section 4-byte aligned:
 //   Header (64 bytes, below)
 //   u32 word_of_variant[variant_count]   lexicon spelling index → word id (≥ 1)
 //   u32 left_total[word_count]           c(v)
 //   u32 left_distinct[word_count]        n(v)
+//   u32 word_total[word_count]           c(w)
 //   u32 row_begin[word_count + 1]        pairs of v: [row_begin[v], row_begin[v+1])
 //   u32 right[pair_count]                w, strictly ascending within a row
 //   u32 pair_count_of[pair_count]        c(v,w) ≥ 1
@@ -52,9 +55,10 @@ struct Header {
   uint32_t lexicon_crc32 = 0;  // that lexicon's file checksum
   uint32_t word_count = 0;     // ids 0..word_count-1; 0 is the sentence start
   uint32_t pair_count = 0;
-  float discount = 0.75f;   // D, in (0, 1)
-  uint64_t tokens = 0;      // words in the training text (information)
-  uint32_t file_crc32 = 0;  // zlib crc32 of the whole file, this field read as zero
+  float discount = 0.75f;       // D, in (0, 1)
+  float unigram_weight = 0.9f;  // λ, in [0, 1]
+  uint64_t tokens = 0;          // words in the training text (information)
+  uint32_t file_crc32 = 0;      // zlib crc32 of the whole file, this field read as zero
 
   void EncodeTo(std::string* dst) const;  // the 64-byte header
   uint64_t expected_file_size() const;
@@ -107,6 +111,7 @@ class WordBigram {
   const uint32_t* word_of_variant_ = nullptr;
   const uint32_t* left_total_ = nullptr;
   const uint32_t* left_distinct_ = nullptr;
+  const uint32_t* word_total_ = nullptr;
   const uint32_t* row_begin_ = nullptr;
   const uint32_t* right_ = nullptr;
   const uint32_t* pair_count_ = nullptr;

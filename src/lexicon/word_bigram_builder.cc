@@ -50,6 +50,7 @@ WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& opti
         std::log(static_cast<double>(std::max<uint64_t>(counts[id], 1))) - log_total);
   }
   stats_.words = static_cast<uint32_t>(counts.size());
+  word_total_.assign(counts.size(), 0);
 }
 
 uint32_t WordBigramBuilder::WordId(std::string_view text) const {
@@ -117,6 +118,7 @@ void WordBigramBuilder::AddRun(std::string_view run) {
       continue;
     }
     ++stats_.tokens;
+    ++word_total_[id];
     ++pairs_[uint64_t{previous} << 32 | id];
     previous = id;
   }
@@ -125,6 +127,9 @@ void WordBigramBuilder::AddRun(std::string_view run) {
 Status WordBigramBuilder::Finish(std::string* bytes, Stats* stats) const {
   if (!(options_.discount > 0.0f && options_.discount < 1.0f)) {
     return Status::InvalidArgument("discount must be in (0, 1)");
+  }
+  if (!(options_.unigram_weight >= 0.0f && options_.unigram_weight <= 1.0f)) {
+    return Status::InvalidArgument("unigram weight must be in [0, 1]");
   }
   const uint32_t words = stats_.words;
   std::vector<uint32_t> left_total(words, 0), left_distinct(words, 0);
@@ -146,12 +151,14 @@ Status WordBigramBuilder::Finish(std::string* bytes, Stats* stats) const {
   h.word_count = words;
   h.pair_count = static_cast<uint32_t>(kept.size());
   h.discount = options_.discount;
+  h.unigram_weight = stats_.tokens > 0 ? options_.unigram_weight : 0.0f;
   h.tokens = stats_.tokens;
   h.EncodeTo(bytes);
   bytes->reserve(h.expected_file_size());
   for (const uint32_t w : word_of_variant_) AppendU32(w, bytes);
   for (const uint32_t c : left_total) AppendU32(c, bytes);
   for (const uint32_t c : left_distinct) AppendU32(c, bytes);
+  for (const uint32_t c : word_total_) AppendU32(c, bytes);
   size_t next = 0;
   for (uint32_t v = 0; v <= words; ++v) {
     while (next < kept.size() && (kept[next].first >> 32) < v) ++next;

@@ -23,6 +23,7 @@ class WordBigramBuilder {
   struct Options {
     uint32_t min_pair_count = 2;  // rarer pairs are dropped (their words still count in n(v))
     float discount = 0.75f;       // D of word_bigram.h, in (0, 1)
+    float unigram_weight = 0.9f;  // λ of word_bigram.h, in [0, 1]
     size_t max_word_chars = 8;    // longest word looked for in the text
   };
 
@@ -61,6 +62,7 @@ class WordBigramBuilder {
   std::vector<uint32_t> word_of_variant_;
   std::vector<float> log_p_;  // per word id: log(count / total) from the lexicon
   std::unordered_map<uint64_t, uint32_t> pairs_;  // (left << 32 | right) -> count
+  std::vector<uint32_t> word_total_;              // per word id: occurrences in the text
   Stats stats_;
 };
 
