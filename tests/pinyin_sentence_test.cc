@@ -102,6 +102,22 @@ TEST_F(PinyinSentenceTest, AbbreviationsAndUnfinishedSyllable) {
   EXPECT_EQ(s[0], "我们的中国");
 }
 
+TEST_F(PinyinSentenceTest, InitialsBesideFullSyllablesOnlyWhenAskedFor) {
+  PinyinSentenceSearch::Options options;
+  options.initials_beside_full_syllables = true;
+  PinyinSentenceSearch everywhere(lex_.get(), nullptr, options);
+  for (const std::string_view typed : {"womendezhongguo", "wmdzg", "womendezhongg"}) {
+    ASSERT_TRUE(everywhere.Search(typed).ok());
+    ASSERT_FALSE(everywhere.sentences().empty()) << typed;
+    EXPECT_EQ(everywhere.sentences()[0].text, "我们的中国") << typed;
+  }
+  // "wmen": no full syllable starts at w, so it is read as an abbreviation either way.
+  ASSERT_TRUE(everywhere.Search("women").ok());
+  ASSERT_FALSE(everywhere.sentences().empty());
+  EXPECT_EQ(everywhere.sentences()[0].text, "我们");
+  EXPECT_EQ(Sentences("wmen")[0], "我们");
+}
+
 TEST_F(PinyinSentenceTest, SyllableBreaksOfTheBestReading) {
   std::string breaks;
   ASSERT_TRUE(search_.Search("womendezhongguo").ok());

@@ -83,13 +83,14 @@ TEST(WordBigramTest, ProbabilitiesFollowTheText) {
   const float log_p_de = std::log(20000.0f / static_cast<float>(lex->total_count()));
   const float log_p_shi = std::log(9000.0f / static_cast<float>(lex->total_count()));
   // 的 after 好: seen twice of twice; far above its unigram.
-  EXPECT_GT(model->LogProb(hao, de, log_p_de), log_p_de + 0.4f);  // 0.81 against 0.5
+  EXPECT_GT(model->LogProb(hao, de, model->Unigram(de, std::exp(log_p_de))),
+            log_p_de + 0.4f);  // 0.77 against 0.5
   // 是 after 好: never seen; below its unigram (only the discounted mass is left).
-  EXPECT_LT(model->LogProb(hao, shi, log_p_shi), log_p_shi);
+  EXPECT_LT(model->LogProb(hao, shi, model->Unigram(shi, std::exp(log_p_shi))), log_p_shi);
   // A word never seen on the left: the unigram, half the text's (的 is 3 of its 12 words) and
   // half the lexicon's.
   const uint32_t qing_please = ids.WordId("请");
-  EXPECT_FLOAT_EQ(model->LogProb(qing_please, de, log_p_de),
+  EXPECT_FLOAT_EQ(model->LogProb(qing_please, de, model->Unigram(de, std::exp(log_p_de))),
                   std::log(0.5f * 3.0f / 12.0f + 0.5f * std::exp(log_p_de)));
   // The followers of 好 are 的, with its count.
   ASSERT_EQ(model->Followers(hao).size(), 1u);

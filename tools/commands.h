@@ -22,6 +22,7 @@ struct EngineFlags {
   std::string layout = "qwerty";
   std::string language = "en";
   int max_candidates = EngineOptions().max_candidates;
+  int pinyin_beam_width = EngineOptions().pinyin_beam_width;
 
   void AddTo(CLI::App* cmd);
   // Opens the engine or prints the error and throws CLI::RuntimeError.

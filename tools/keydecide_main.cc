@@ -15,10 +15,14 @@ void EngineFlags::AddTo(CLI::App* cmd) {
                   "Model file, or 'none' for the count baseline (default: <model-dir>/<lang>/"
                   "model.q8.safetensors, else model.safetensors, when present)");
   cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
-  cmd->add_option("--lang", language, "Language pack: en, or zh (pinyin, lexicon only)")
+  cmd->add_option("--lang", language, "Language pack: en, or zh (pinyin to hanzi)")
       ->capture_default_str();
   cmd->add_option("--max-candidates", max_candidates, "Candidates searched and scored per key")
       ->check(CLI::Range(1, 200))
+      ->capture_default_str();
+  cmd->add_option("--pinyin-beam", pinyin_beam_width,
+                  "zh: partial sentences kept per position by the sentence search")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
 }
 
@@ -28,6 +32,7 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   options.lexicon_path = lexicon;
   options.keyboard_layout = layout;
   options.language = language;
+  options.pinyin_beam_width = pinyin_beam_width;
   options.max_candidates = max_candidates;
   options.model_path = model;
   std::unique_ptr<Engine> engine;
@@ -64,7 +69,8 @@ void AddInfoCommand(CLI::App* app) {
               << "scorer:          " << info.scorer << "\n"
               << "model:           " << (info.model_path.empty() ? "(none)" : info.model_path)
               << "\n"
-              << "model weights:   " << (info.model_weights.empty() ? "-" : info.model_weights) << "\n"
+              << "model weights:   " << (info.model_weights.empty() ? "-" : info.model_weights)
+              << "\n"
               << "SIMD target:     " << info.simd_target << "\n";
   });
 }

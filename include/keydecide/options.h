@@ -38,6 +38,10 @@ struct EngineOptions {
   // the first few dozen: on the English dev text 32 and 200 give the same keystroke
   // savings, and 32 is ~6x faster at P50 (docs/BENCHMARKS.md).
   int max_candidates = 32;
+
+  // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
+  // Wider costs time in proportion and rarely finds a better sentence (docs/BENCHMARKS.md).
+  int pinyin_beam_width = 8;
 };
 
 // Kind of text field a session types into; part of the model's input later on.

@@ -77,6 +77,10 @@ Status PinyinEngine::Init(const EngineOptions& options) {
   }
   search_options_.max_candidates =
       std::max(kMinSearchCandidates, static_cast<size_t>(options.max_candidates));
+  if (options.pinyin_beam_width < 1 || options.pinyin_beam_width > 64) {
+    return Status::InvalidArgument("pinyin_beam_width must be in 1..64");
+  }
+  sentence_options_.beam_width = static_cast<size_t>(options.pinyin_beam_width);
 
   info_.language = "zh";
   info_.lexicon_path = lexicon_path;

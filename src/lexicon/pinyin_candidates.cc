@@ -97,10 +97,9 @@ void PinyinCandidateSearch::Walk(uint32_t node, size_t piece, float cost) {
   // An initial or an unfinished syllable: every syllable that starts with its letters.
   const uint32_t below = Child(node, edge.text);
   if (below == kNoTrieNode) return;
-  const std::span<const std::string_view> syllables = pinyin::Syllables();
-  for (auto it = std::lower_bound(syllables.begin(), syllables.end(), edge.text);
-       it != syllables.end() && it->starts_with(edge.text) && !truncated_; ++it) {
-    WalkSyllable(below, piece, cost, it->substr(edge.text.size()));
+  for (const std::string_view syllable : pinyin::SyllablesStartingWith(edge.text)) {
+    if (truncated_) return;
+    WalkSyllable(below, piece, cost, syllable.substr(edge.text.size()));
   }
 }
 

@@ -110,8 +110,14 @@ void PinyinSentenceSearch::CollectArcs(size_t begin) {
 
 // Reads the next syllable from lattice position `pos`, below trie node `node`.
 void PinyinSentenceSearch::Walk(uint32_t node, size_t pos, Reading reading) {
-  for (const PinyinEdge& edge : lattice_.EdgesFrom(pos)) {
+  const std::span<const PinyinEdge> edges = lattice_.EdgesFrom(pos);
+  const bool skip_initials = !options_.initials_beside_full_syllables &&
+                             std::any_of(edges.begin(), edges.end(), [](const PinyinEdge& e) {
+                               return e.kind == PinyinEdgeKind::kFull;
+                             });
+  for (const PinyinEdge& edge : edges) {
     if (truncated_) return;
+    if (skip_initials && edge.kind == PinyinEdgeKind::kInitialOnly) continue;
     Reading next = reading;
     next.cost += edge.cost;
     if (edge.kind == PinyinEdgeKind::kFull) {
@@ -122,10 +128,9 @@ void PinyinSentenceSearch::Walk(uint32_t node, size_t pos, Reading reading) {
     const uint32_t below =
         TrieDescend(lexicon_->nodes(), node, edge.text, &visit_budget_, &truncated_);
     if (below == kNoTrieNode) continue;
-    const std::span<const std::string_view> syllables = pinyin::Syllables();
-    for (auto it = std::lower_bound(syllables.begin(), syllables.end(), edge.text);
-         it != syllables.end() && it->starts_with(edge.text) && !truncated_; ++it) {
-      WalkSyllable(below, edge, next, it->substr(edge.text.size()));
+    for (const std::string_view syllable : pinyin::SyllablesStartingWith(edge.text)) {
+      if (truncated_) return;
+      WalkSyllable(below, edge, next, syllable.substr(edge.text.size()));
     }
   }
 }
@@ -184,8 +189,11 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
       best[at] = best[at - 1];
       --at;
     }
+    const float unigram =
+        bigram_ != nullptr ? bigram_->Unigram(word, std::exp(score + penalty)) : 0.0f;
     best[at] = {score,
                 penalty,
+                unigram,
                 reading.breaks,
                 entry,
                 word,
@@ -207,10 +215,9 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
     // Parents are best first and a log probability is at most 0: once even a certain word
     // would not enter the full beam, no later parent's extension would either.
     if (size == width && parent.score - arc.penalty <= beam[size - 1].score) break;
-    const float gain =
-        bigram_ == nullptr
-            ? arc.score
-            : bigram_->LogProb(parent.word, arc.word, arc.score + arc.penalty) - arc.penalty;
+    const float gain = bigram_ == nullptr
+                           ? arc.score
+                           : bigram_->LogProb(parent.word, arc.word, arc.unigram) - arc.penalty;
     const Hyp hyp = {parent.score + gain, arc_index, arc.word, rank};
     if (size == width && hyp.score <= beam[size - 1].score) {
       if (bigram_ == nullptr) break;  // the unigram gain is the same for every parent

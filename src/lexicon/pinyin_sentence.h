@@ -1,13 +1,14 @@
 // PinyinSentenceSearch: whole-sentence conversion of typed pinyin, the best hanzi sentences
 // for all the letters typed ("womendezhongguo" → 我们的中国).
 //
-// The letters are read as a PinyinLattice (every edge, not only its best paths). From every
-// position where a syllable starts, the lexicon trie is walked along the lattice's edges, up to
-// max_word_syllables syllables, as PinyinCandidateSearch does from the start: every entry met at
-// a syllable boundary gives word arcs [start, end) for its spellings with one hanzi per syllable;
-// the words_per_span best distinct words of each span are kept. A beam search over the positions
-// then keeps the beam_width best partial sentences ending at each position; those that end at the
-// end of the input, deduplicated by text, are the sentences.
+// The letters are read as a PinyinLattice (every edge, not only its best paths; initial-only
+// edges only where no full syllable starts, see Options). From every position where a syllable
+// starts, the lexicon trie is walked along the lattice's edges, up to max_word_syllables
+// syllables, as PinyinCandidateSearch does from the start: every entry met at a syllable boundary
+// gives word arcs [start, end) for its spellings with one hanzi per syllable; the words_per_span
+// best distinct words of each span are kept. A beam search over the positions then keeps the
+// beam_width best partial sentences ending at each position; those that end at the end of the
+// input, deduplicated by text, are the sentences.
 //
 // Word score = log P(word) − nats_per_lattice_cost × (lattice cost of its edges), a sentence's the
 // sum of its words'. Without a WordBigram, P is the unigram of the lexicon's counts (count /
@@ -60,6 +61,11 @@ class PinyinSentenceSearch {
     size_t max_trie_visits = 400000;     // safety cap on trie children looked at per Search
     size_t max_arcs = 16384;             // word arcs kept per Search
     PinyinLattice::Options lattice;      // max_paths is ignored (the search needs no paths)
+    // Read a letter as an abbreviated syllable (an initial-only edge) also where a full syllable
+    // starts. Off: where the letters spell a syllable, a person typing full pinyin meant it, and
+    // abbreviations are read only elsewhere ("zg", "wmdzg", "zhongguor" still convert). On, the
+    // search does about twice the work and converted the dev file no better (docs/BENCHMARKS.md).
+    bool initials_beside_full_syllables = false;
   };
 
   // REQUIRES: lexicon (and bigram, when not null) outlive this object; lexicon is pinyin-keyed
@@ -88,6 +94,7 @@ class PinyinSentenceSearch {
   struct Arc {        // one word over typed[begin, end)
     float score;      // unigram log P − penalty
     float penalty;    // nats_per_lattice_cost × lattice cost
+    float unigram;    // WordBigram::Unigram of the word (0 without a bigram)
     uint64_t breaks;  // bit i: a syllable of the word ends after typed[i]
     uint32_t entry;
     uint32_t word;  // WordBigram id (0 without a bigram)

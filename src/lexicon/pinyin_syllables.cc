@@ -123,6 +123,35 @@ const std::string_view* SortedEnd() { return Sorted().data() + Sorted().size(); 
 }  // namespace
 
 std::span<const std::string_view> Syllables() { return {Sorted().data(), Sorted().size()}; }
+
+std::span<const std::string_view> SyllablesStartingWith(std::string_view prefix) {
+  const auto search = [](std::string_view p) -> std::span<const std::string_view> {
+    const std::string_view* first = LowerBound(p);
+    const std::string_view* last = first;
+    while (last != SortedEnd() && last->starts_with(p)) ++last;
+    return {first, last};
+  };
+  const auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+  if (prefix.empty() || prefix.size() > 2 || !letter(prefix[0]) ||
+      (prefix.size() == 2 && !letter(prefix[1]))) {
+    return prefix.empty() ? std::span<const std::string_view>() : search(prefix);
+  }
+  // Runs for every one- and two-letter prefix, found once: index 27·a + b, b = 0 for one letter.
+  static const std::array<std::span<const std::string_view>, 27 * 26> runs = [&] {
+    std::array<std::span<const std::string_view>, 27 * 26> r;
+    for (int a = 0; a < 26; ++a) {
+      const char one[2] = {static_cast<char>('a' + a), static_cast<char>('a')};
+      r[27 * a] = search(std::string_view(one, 1));
+      for (int b = 0; b < 26; ++b) {
+        const char two[2] = {static_cast<char>('a' + a), static_cast<char>('a' + b)};
+        r[27 * a + 1 + b] = search(std::string_view(two, 2));
+      }
+    }
+    return r;
+  }();
+  const size_t a = static_cast<size_t>(prefix[0] - 'a');
+  return runs[27 * a + (prefix.size() == 1 ? 0 : 1 + static_cast<size_t>(prefix[1] - 'a'))];
+}
 std::span<const std::string_view> Initials() { return kInitials; }
 std::span<const std::string_view> Finals() { return kFinals; }
 

@@ -32,6 +32,11 @@ std::span<const std::string_view> Initials();
 // exactly the set SplitInitial() yields over Syllables().
 std::span<const std::string_view> Finals();
 
+// The syllables that start with `prefix`, a contiguous run of Syllables() ("zh": zha ... zhuo;
+// empty for "v" and for ""). Constant time for prefixes of one or two letters (initials), the
+// searches' innermost case.
+std::span<const std::string_view> SyllablesStartingWith(std::string_view prefix);
+
 // True when s is a canonical syllable ("xian", "lv"; false for "lue" and for "").
 bool IsSyllable(std::string_view s);
 

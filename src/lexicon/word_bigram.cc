@@ -174,12 +174,17 @@ std::span<const uint32_t> WordBigram::FollowerCounts(uint32_t previous) const {
   return {pair_count_ + begin, row_begin_[previous + 1] - begin};
 }
 
-float WordBigram::LogProb(uint32_t previous, uint32_t word, float log_p_lexicon) const {
+float WordBigram::Unigram(uint32_t word, float p_lexicon) const {
   const float lambda = header_.unigram_weight;
-  float p = (1.0f - lambda) * std::exp(log_p_lexicon);
+  float p = (1.0f - lambda) * p_lexicon;
   if (lambda > 0.0f) {
     p += lambda * static_cast<float>(word_total_[word]) / static_cast<float>(header_.tokens);
   }
+  return p;
+}
+
+float WordBigram::LogProb(uint32_t previous, uint32_t word, float unigram) const {
+  float p = unigram;
   const uint32_t total = left_total_[previous];
   if (total > 0) {
     const std::span<const uint32_t> followers = Followers(previous);

@@ -84,9 +84,11 @@ class WordBigram {
   // The word id of lexicon spelling `variant_index` (Lexicon::VariantIndex).
   uint32_t WordOf(uint32_t variant_index) const { return word_of_variant_[variant_index]; }
 
-  // log P(word | previous), given log P_lexicon(word) (natural logs). REQUIRES: both ids below
-  // word_count().
-  float LogProb(uint32_t previous, uint32_t word, float log_p_lexicon) const;
+  // P_1(word), given P_lexicon(word). REQUIRES: word < word_count().
+  float Unigram(uint32_t word, float p_lexicon) const;
+  // log P(word | previous) (natural log), given Unigram(word) (computed once per word, as the
+  // search scores one word after many). REQUIRES: both ids below word_count().
+  float LogProb(uint32_t previous, uint32_t word, float unigram) const;
 
   // The first lexicon spelling of word `word`, or kNoVariant (the sentence start).
   static constexpr uint32_t kNoVariant = 0xFFFFFFFFu;
