@@ -87,7 +87,6 @@ Status PinyinEngine::Init(const EngineOptions& options) {
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;
   info_.scorer = bigram_ != nullptr ? "lexicon+bigram" : "lexicon";
-  if (bigram_ != nullptr) info_.model_path = bigram_path;
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
   info_.simd_target = kernels::ActiveTarget();
 
