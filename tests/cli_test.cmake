@@ -124,3 +124,13 @@ if(NOT rc EQUAL 1)
   message(FATAL_ERROR "eval pinyin of a malformed file: expected exit 1, got ${rc}: ${err}")
 endif()
 expect_contains("${err}" "line 2")
+
+# type --lang zh (scripted): syllable breaks in the preedit, Space takes the first candidate.
+file(WRITE ${WORK}/zh_keys.txt "zhongguo ")
+execute_process(COMMAND ${KEYDECIDE} type --model-dir ${MODELS} --lang zh
+                INPUT_FILE ${WORK}/zh_keys.txt RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "type --lang zh failed (${rc}): ${out}")
+endif()
+expect_contains("${out}" "key=o composition=zhongguo preedit=zhong'guo candidates=中国")
+expect_contains("${out}" "key=  composition= candidates=")

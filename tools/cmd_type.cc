@@ -2,8 +2,12 @@
 // the text, the top candidates and the stage timings on every key. With input from a pipe
 // it types the input and prints one line per keystroke (scriptable, used by the tests).
 //
-// Keys: letters and punctuation type; Backspace deletes; Tab or 1/2/3 accepts a candidate
-// (and adds a space); Enter starts a new line; Ctrl-C or Ctrl-D quits.
+// Keys (English): letters and punctuation type; Backspace deletes; Tab or 1/2/3 accepts a
+// candidate (and adds a space); Enter starts a new line; Ctrl-C or Ctrl-D quits.
+// Keys (--lang zh): letters compose pinyin, shown with its syllable breaks; Space takes the
+// first candidate (the sentence), 1-5 pick one (a word commits its letters and the rest is
+// converted again; after a commit they pick the 联想 words); Enter commits the letters as typed;
+// Backspace edits the composition; with no composition, Space and digits type.
 
 #include <termios.h>
 #include <unistd.h>
@@ -20,6 +24,7 @@ namespace keydecide {
 namespace {
 
 constexpr int kShown = 3;
+constexpr int kShownPinyin = 5;
 
 struct termios g_saved_termios;
 bool g_raw = false;
@@ -72,8 +77,11 @@ void Redraw(const Session& session, const Decision& d, bool first) {
   std::string last_line(session.text());
   const size_t nl = last_line.rfind('\n');
   if (nl != std::string::npos) last_line.erase(0, nl + 1);
+  // The composition is shown as its preedit (with syllable breaks for pinyin), underlined.
+  last_line.resize(last_line.size() - session.composition().size());
   if (!first) std::fputs("\x1b[3A", stdout);  // back to the first of our three lines
-  std::printf("\r\x1b[2K> %s\x1b[7m \x1b[0m\n", Tail(last_line, 70).c_str());
+  std::printf("\r\x1b[2K> %s\x1b[4m%s\x1b[0m\x1b[7m \x1b[0m\n", Tail(last_line, 70).c_str(),
+              d.preedit.c_str());
   std::fputs("\r\x1b[2K ", stdout);
   for (size_t i = 0; i < d.candidates.size(); ++i) {
     std::printf("  [%zu] %s", i + 1, d.candidates[i].text.c_str());
@@ -95,25 +103,45 @@ void Redraw(const Session& session, const Decision& d, bool first) {
 
 void PrintScripted(std::string_view key, const Session& session, const Decision& d) {
   std::string shown(key == "\n" ? "\\n" : key == "\t" ? "\\t" : std::string(key));
-  std::printf("key=%s composition=%s candidates=", shown.c_str(),
-              std::string(session.composition()).c_str());
+  std::printf("key=%s composition=%s", shown.c_str(), std::string(session.composition()).c_str());
+  if (d.preedit != d.composition) std::printf(" preedit=%s", d.preedit.c_str());
+  std::printf(" candidates=");
   for (size_t i = 0; i < d.candidates.size(); ++i) {
     std::printf("%s%s", i ? "," : "", d.candidates[i].text.c_str());
   }
   if (d.has_model) {
     std::printf(" popup=%.2f autocorrect=%s intent=%s", d.popup.probability,
-                d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "-", d.intent.label.c_str());
+                d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "-",
+                d.intent.label.c_str());
   }
   std::printf(" total_us=%.1f\n", d.timings.total_us);
 }
 
+// Applies one key in pinyin mode; false when it is not a pinyin key (it then types as usual).
+bool HandlePinyinKey(unsigned char c, Session* session, const Decision& d) {
+  const bool composing = !session->composition().empty();
+  int pick = -1;
+  if (c == ' ' && composing) pick = 0;
+  if (c >= '1' && c <= '0' + kShownPinyin) pick = c - '1';
+  if (pick >= 0 && static_cast<size_t>(pick) < d.candidates.size()) {
+    CheckOrDie(session->Accept(d.candidates[pick].text), "accept");  // no space after hanzi
+    return true;
+  }
+  if ((c == '\r' || c == '\n') && composing) {
+    CheckOrDie(session->Accept(std::string(session->composition())), "accept");  // as typed
+    return true;
+  }
+  return pick == 0;  // Space with nothing to take: swallowed while composing
+}
+
 // Applies one key; returns false when the demo should end.
-bool HandleKey(const std::string& key, Session* session, const Decision& d) {
+bool HandleKey(const std::string& key, bool pinyin, Session* session, const Decision& d) {
   const unsigned char c = static_cast<unsigned char>(key[0]);
   if (c == 0x03 || c == 0x04) return false;  // Ctrl-C, Ctrl-D
+  if (pinyin && HandlePinyinKey(c, session, d)) return true;
   int pick = -1;
   if (c == '\t') pick = 0;
-  if (c >= '1' && c <= '0' + kShown) pick = c - '1';
+  if (!pinyin && c >= '1' && c <= '0' + kShown) pick = c - '1';
   if (pick >= 0) {
     if (static_cast<size_t>(pick) < d.candidates.size()) {
       CheckOrDie(session->Accept(d.candidates[pick].text), "accept");
@@ -141,12 +169,21 @@ void AddTypeCommand(CLI::App* app) {
   cmd->callback([flags] {
     auto engine = flags->OpenOrDie();
     auto session = engine->NewSession(SessionOptions());
+    const bool pinyin = engine->info().language == "zh";
+    const int shown = pinyin ? kShownPinyin : kShown;
     Decision d;
-    CheckOrDie(session->Decide(kShown, &d), "decide");
+    CheckOrDie(session->Decide(shown, &d), "decide");
     const bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && EnterRawMode();
     if (interactive) {
-      std::printf("keydecide demo (%s, %zu words). Tab or 1-%d accepts, Ctrl-C quits.\n",
-                  engine->info().language.c_str(), engine->info().lexicon_words, kShown);
+      if (pinyin) {
+        std::printf(
+            "keydecide demo (zh, %zu pinyin keys). Type pinyin; Space takes the first, 1-%d "
+            "pick, Enter commits the letters, Ctrl-C quits.\n",
+            engine->info().lexicon_words, shown);
+      } else {
+        std::printf("keydecide demo (%s, %zu words). Tab or 1-%d accepts, Ctrl-C quits.\n",
+                    engine->info().language.c_str(), engine->info().lexicon_words, shown);
+      }
       Redraw(*session, d, true);
     }
     std::string key;
@@ -161,8 +198,8 @@ void AddTypeCommand(CLI::App* app) {
         if ((ch = std::getchar()) == EOF) break;
         key.push_back(static_cast<char>(ch));
       }
-      if (!HandleKey(key, session.get(), d)) break;
-      CheckOrDie(session->Decide(kShown, &d), "decide");
+      if (!HandleKey(key, pinyin, session.get(), d)) break;
+      CheckOrDie(session->Decide(shown, &d), "decide");
       if (interactive) {
         Redraw(*session, d, false);
       } else {
