@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include "base/byte_fields.h"
+
 namespace keydecide::lexicon {
 
 static_assert(std::endian::native == std::endian::little,
@@ -16,18 +18,6 @@ namespace {
 //   0 magic[8]  8 version  12 header_size  16 file_size(8)  24 node_count  28 entry_count
 //   32 variant_count  36 pool_size  40 total_count(8)  48 file_crc32  52 language[8]
 //   60 reserved(4)
-template <typename T>
-void Put(std::string* dst, size_t offset, T value) {
-  std::memcpy(dst->data() + offset, &value, sizeof(T));
-}
-
-template <typename T>
-T Get(std::string_view src, size_t offset) {
-  T value;
-  std::memcpy(&value, src.data() + offset, sizeof(T));
-  return value;
-}
-
 constexpr size_t kCrcOffset = 48;
 
 uint32_t Crc32(uLong crc, std::string_view bytes) {
@@ -53,20 +43,20 @@ uint32_t FileCrc32(std::string_view file) {
   return Crc32(crc, file.substr(kHeaderSize));
 }
 
-void SealFile(std::string* file) { Put<uint32_t>(file, kCrcOffset, FileCrc32(*file)); }
+void SealFile(std::string* file) { PutField<uint32_t>(file, kCrcOffset, FileCrc32(*file)); }
 
 void Header::EncodeTo(std::string* dst) const {
   dst->assign(kHeaderSize, '\0');
   std::memcpy(dst->data(), kMagic, sizeof(kMagic));
-  Put<uint32_t>(dst, 8, version);
-  Put<uint32_t>(dst, 12, kHeaderSize);
-  Put<uint64_t>(dst, 16, file_size);
-  Put<uint32_t>(dst, 24, node_count);
-  Put<uint32_t>(dst, 28, entry_count);
-  Put<uint32_t>(dst, 32, variant_count);
-  Put<uint32_t>(dst, 36, pool_size);
-  Put<uint64_t>(dst, 40, total_count);
-  Put<uint32_t>(dst, kCrcOffset, file_crc32);
+  PutField<uint32_t>(dst, 8, version);
+  PutField<uint32_t>(dst, 12, kHeaderSize);
+  PutField<uint64_t>(dst, 16, file_size);
+  PutField<uint32_t>(dst, 24, node_count);
+  PutField<uint32_t>(dst, 28, entry_count);
+  PutField<uint32_t>(dst, 32, variant_count);
+  PutField<uint32_t>(dst, 36, pool_size);
+  PutField<uint64_t>(dst, 40, total_count);
+  PutField<uint32_t>(dst, kCrcOffset, file_crc32);
   std::memcpy(dst->data() + 52, language.data(), std::min<size_t>(language.size(), 7));
 }
 
@@ -78,20 +68,21 @@ Status Header::DecodeFrom(std::string_view file) {
   if (std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
     return Status::Corruption("not a keydecide lexicon (bad magic)");
   }
-  version = Get<uint32_t>(file, 8);
+  version = GetField<uint32_t>(file, 8);
   if (version > kFormatVersion) {
     return Status::NotSupported("lexicon format version " + std::to_string(version) +
                                 " is newer than this build's " + std::to_string(kFormatVersion));
   }
   if (version == 0) return Status::Corruption("lexicon format version 0");
-  if (Get<uint32_t>(file, 12) != kHeaderSize) return Status::Corruption("bad lexicon header size");
-  file_size = Get<uint64_t>(file, 16);
-  node_count = Get<uint32_t>(file, 24);
-  entry_count = Get<uint32_t>(file, 28);
-  variant_count = Get<uint32_t>(file, 32);
-  pool_size = Get<uint32_t>(file, 36);
-  total_count = Get<uint64_t>(file, 40);
-  file_crc32 = Get<uint32_t>(file, kCrcOffset);
+  if (GetField<uint32_t>(file, 12) != kHeaderSize)
+    return Status::Corruption("bad lexicon header size");
+  file_size = GetField<uint64_t>(file, 16);
+  node_count = GetField<uint32_t>(file, 24);
+  entry_count = GetField<uint32_t>(file, 28);
+  variant_count = GetField<uint32_t>(file, 32);
+  pool_size = GetField<uint32_t>(file, 36);
+  total_count = GetField<uint64_t>(file, 40);
+  file_crc32 = GetField<uint32_t>(file, kCrcOffset);
   const char* lang = file.data() + 52;
   language.assign(lang, strnlen(lang, 7));
   if (file_size != file.size()) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/byte_fields.h"
 #include "base/mapped_file.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
@@ -19,35 +20,23 @@ namespace {
 //   28 pair_count  32 discount(f32)  36 unigram_weight(f32)  40 tokens(8)  48 file_crc32  52
 //   reserved(12)
 // The checksum sits where the lexicon's does, so lexicon::FileCrc32 / SealFile serve both.
-template <typename T>
-void Put(std::string* dst, size_t offset, T value) {
-  std::memcpy(dst->data() + offset, &value, sizeof(T));
-}
-
-template <typename T>
-T Get(std::string_view src, size_t offset) {
-  T value;
-  std::memcpy(&value, src.data() + offset, sizeof(T));
-  return value;
-}
-
 Status Decode(std::string_view file, Header* h) {
   if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
     return Status::Corruption("not a keydecide word bigram file (bad magic or too short)");
   }
-  h->version = Get<uint32_t>(file, 8);
+  h->version = GetField<uint32_t>(file, 8);
   if (h->version != kFormatVersion) {
     return Status::NotSupported("word bigram format version " + std::to_string(h->version));
   }
-  if (Get<uint32_t>(file, 12) != kHeaderSize) return Status::Corruption("bad header size");
-  h->variant_count = Get<uint32_t>(file, 16);
-  h->lexicon_crc32 = Get<uint32_t>(file, 20);
-  h->word_count = Get<uint32_t>(file, 24);
-  h->pair_count = Get<uint32_t>(file, 28);
-  h->discount = Get<float>(file, 32);
-  h->unigram_weight = Get<float>(file, 36);
-  h->tokens = Get<uint64_t>(file, 40);
-  h->file_crc32 = Get<uint32_t>(file, 48);
+  if (GetField<uint32_t>(file, 12) != kHeaderSize) return Status::Corruption("bad header size");
+  h->variant_count = GetField<uint32_t>(file, 16);
+  h->lexicon_crc32 = GetField<uint32_t>(file, 20);
+  h->word_count = GetField<uint32_t>(file, 24);
+  h->pair_count = GetField<uint32_t>(file, 28);
+  h->discount = GetField<float>(file, 32);
+  h->unigram_weight = GetField<float>(file, 36);
+  h->tokens = GetField<uint64_t>(file, 40);
+  h->file_crc32 = GetField<uint32_t>(file, 48);
   if (h->word_count == 0) return Status::Corruption("no words");
   if (!(h->discount > 0.0f && h->discount < 1.0f)) return Status::Corruption("bad discount");
   if (!(h->unigram_weight >= 0.0f && h->unigram_weight <= 1.0f)) {
@@ -69,16 +58,16 @@ Status Decode(std::string_view file, Header* h) {
 void Header::EncodeTo(std::string* dst) const {
   dst->assign(kHeaderSize, '\0');
   std::memcpy(dst->data(), kMagic, sizeof(kMagic));
-  Put<uint32_t>(dst, 8, version);
-  Put<uint32_t>(dst, 12, kHeaderSize);
-  Put<uint32_t>(dst, 16, variant_count);
-  Put<uint32_t>(dst, 20, lexicon_crc32);
-  Put<uint32_t>(dst, 24, word_count);
-  Put<uint32_t>(dst, 28, pair_count);
-  Put<float>(dst, 32, discount);
-  Put<float>(dst, 36, unigram_weight);
-  Put<uint64_t>(dst, 40, tokens);
-  Put<uint32_t>(dst, 48, file_crc32);
+  PutField<uint32_t>(dst, 8, version);
+  PutField<uint32_t>(dst, 12, kHeaderSize);
+  PutField<uint32_t>(dst, 16, variant_count);
+  PutField<uint32_t>(dst, 20, lexicon_crc32);
+  PutField<uint32_t>(dst, 24, word_count);
+  PutField<uint32_t>(dst, 28, pair_count);
+  PutField<float>(dst, 32, discount);
+  PutField<float>(dst, 36, unigram_weight);
+  PutField<uint64_t>(dst, 40, tokens);
+  PutField<uint32_t>(dst, 48, file_crc32);
 }
 
 uint64_t Header::expected_file_size() const {
