@@ -5,7 +5,8 @@
 //   libime_eval --tsv FILE [--max-lines N]
 //
 // FILE has lines `hanzi<TAB>letters<TAB>syllables` (the syllables are not used: libime segments
-// the letters itself). Empty lines are skipped; any other malformed line is an error (FILE:LINE).
+// the letters itself), read and checked by the same code as keydecide's (tools/pinyin_eval.h,
+// with its edit distance and tools/quantile.h): a malformed line is an error naming it.
 // The engine is set up as fcitx5-chinese-addons 5.0.x sets it up by default (im/pinyin/pinyin.cpp,
 // pinyin.h): nbest 2, partial long word limit 4, score filter 1, max sentence length 35, fuzzy
 // VE_UE|CommonTypo|Inner|InnerShort|PartialFinal, extb.dict as an extra dictionary. No user
@@ -26,6 +27,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -34,7 +36,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "tools/pinyin_eval.h"
 #include "tools/proc_status.h"
+#include "tools/quantile.h"
 
 #ifndef LIBIME_PKGDATADIR
 #define LIBIME_PKGDATADIR "/usr/share/libime"
@@ -45,78 +49,15 @@
 
 namespace {
 
-struct Line {
-  std::string hanzi, letters;
-};
-
-// Why a TSV line is malformed (nullptr: it is not); fills *line.
-const char* Parse(const std::string& text, Line* line) {
-  const size_t t1 = text.find('\t');
-  const size_t t2 = t1 == std::string::npos ? t1 : text.find('\t', t1 + 1);
-  if (t2 == std::string::npos || text.find('\t', t2 + 1) != std::string::npos) {
-    return "expected hanzi<TAB>letters<TAB>syllables";
-  }
-  line->hanzi = text.substr(0, t1);
-  line->letters = text.substr(t1 + 1, t2 - t1 - 1);
-  if (line->hanzi.empty() || !fcitx::utf8::validate(line->hanzi)) return "hanzi empty or not UTF-8";
-  if (line->letters.empty() ||
-      line->letters.find_first_not_of("abcdefghijklmnopqrstuvwxyz'") != std::string::npos) {
-    return "letters empty or not a-z and '";
-  }
-  if (t2 + 1 == text.size()) return "empty syllables";
-  return nullptr;
-}
-
-// Reads the TSV; false (with a FILE:LINE message on stderr) on the first malformed line.
-bool ReadTsv(const std::string& path, size_t max_lines, std::vector<Line>* out) {
-  std::ifstream in(path);
+// The whole file, or false with a message on stderr.
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::cerr << "libime_eval: cannot read " << path << "\n";
     return false;
   }
-  std::string text;
-  for (size_t n = 1; std::getline(in, text) && (max_lines == 0 || out->size() < max_lines); ++n) {
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    if (text.empty()) continue;
-    Line line;
-    if (const char* problem = Parse(text, &line)) {
-      std::cerr << path << ":" << n << ": " << problem << "\n";
-      return false;
-    }
-    out->push_back(std::move(line));
-  }
+  out->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return true;
-}
-
-std::vector<uint32_t> CodePoints(const std::string& s) {
-  std::vector<uint32_t> cps;
-  for (auto it = s.begin(); it != s.end();) {
-    uint32_t c = 0;
-    it = fcitx::utf8::getNextChar(it, s.end(), &c);
-    cps.push_back(c);
-  }
-  return cps;
-}
-
-size_t EditDistance(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-double Quantile(std::vector<float> v, double q) {  // as tools/cmd_bench.cc
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<size_t>(q * (v.size() - 1) + 0.5)];
 }
 
 // The candidate list fcitx5's PinyinEngine::updateUI builds: every candidate's text, in order.
@@ -160,8 +101,14 @@ int main(int argc, char** argv) {
   app.add_option("--max-lines", max_lines, "Evaluate only the first N lines (0: all)");
   CLI11_PARSE(app, argc, argv);
 
-  std::vector<Line> lines;
-  if (!ReadTsv(tsv, max_lines, &lines)) return 1;
+  std::string text;
+  if (!ReadFile(tsv, &text)) return 1;
+  std::vector<keydecide::PinyinEvalLine> lines;
+  if (const keydecide::Status s = keydecide::ParsePinyinEval(text, &lines); !s.ok()) {
+    std::cerr << "libime_eval: " << tsv << ": " << s.ToString() << "\n";
+    return 1;
+  }
+  if (max_lines > 0 && lines.size() > max_lines) lines.resize(max_lines);
   if (lines.empty()) {
     std::cerr << "libime_eval: no lines in " << tsv << "\n";
     return 1;
@@ -189,7 +136,7 @@ int main(int argc, char** argv) {
 
   std::vector<float> key_us, sentence_us;
   size_t top1 = 0, top5 = 0, distance = 0, chars = 0, rejected = 0;
-  for (const Line& line : lines) {
+  for (const keydecide::PinyinEvalLine& line : lines) {
     context.clear();
     std::vector<std::string> list;
     for (char c : line.letters) {
@@ -202,9 +149,8 @@ int main(int argc, char** argv) {
     top1 += best == line.hanzi;
     const auto first5 = list.begin() + std::min<size_t>(5, list.size());
     top5 += std::find(list.begin(), first5, line.hanzi) != first5;
-    const std::vector<uint32_t> want = CodePoints(line.hanzi);
-    distance += EditDistance(CodePoints(best), want);
-    chars += want.size();
+    distance += keydecide::CodePointEditDistance(best, line.hanzi);
+    chars += fcitx::utf8::length(line.hanzi);
 
     context.clear();
     const auto t0 = std::chrono::steady_clock::now();
@@ -219,10 +165,10 @@ int main(int argc, char** argv) {
       {"sentence_top1", top1 / n},
       {"sentence_top5", top5 / n},
       {"char_accuracy", 1.0 - static_cast<double>(distance) / static_cast<double>(chars)},
-      {"keystroke_p50_us", Quantile(key_us, 0.5)},
-      {"keystroke_p95_us", Quantile(key_us, 0.95)},
-      {"sentence_p50_us", Quantile(sentence_us, 0.5)},
-      {"sentence_p95_us", Quantile(sentence_us, 0.95)},
+      {"keystroke_p50_us", keydecide::Quantile(key_us, 0.5)},
+      {"keystroke_p95_us", keydecide::Quantile(key_us, 0.95)},
+      {"sentence_p50_us", keydecide::Quantile(sentence_us, 0.5)},
+      {"sentence_p95_us", keydecide::Quantile(sentence_us, 0.95)},
       {"rss_mb", keydecide::ProcStatusKb("VmRSS") / 1024.0},
       {"engine", "libime " LIBIME_VERSION},
       {"keystrokes", key_us.size()},
