@@ -15,8 +15,9 @@ struct EngineOptions {
   // configured with (the repository's models/).
   std::string model_dir;
 
-  // Language pack to load: "en", or "zh" (pinyin to hanzi words, lexicon only so far: a
-  // model_path other than "" or "none" is NotSupported).
+  // Language pack to load: "en", or "zh" (pinyin to hanzi sentences and words, ranked by the
+  // lexicon and the word bigram beside it; no Transformer yet: a model_path other than "" or
+  // "none" is NotSupported).
   std::string language = "en";
 
   // Overrides the lexicon file of the language pack. Empty: <model_dir>/<language>/lexicon.kdlex.

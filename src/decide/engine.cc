@@ -477,7 +477,7 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
 }  // namespace
 
 Status Engine::Open(const EngineOptions& options, std::unique_ptr<Engine>* out) {
-  if (options.language == "zh") return OpenPinyinEngine(options, out);  // lexicon only so far
+  if (options.language == "zh") return OpenPinyinEngine(options, out);
   auto engine = std::make_unique<ConcreteEngine>();
   KD_RETURN_IF_ERROR(engine->Init(options));
   *out = std::move(engine);

@@ -55,7 +55,7 @@ Status PinyinEngine::Init(const EngineOptions& options) {
     return Status::InvalidArgument("max_candidates must be in 1..200");
   }
   if (!options.model_path.empty() && options.model_path != "none") {
-    return Status::NotSupported("a model for language 'zh' (lexicon only so far)");
+    return Status::NotSupported("a Transformer for language 'zh' (lexicon and bigram only so far)");
   }
   std::string lexicon_path = options.lexicon_path;
   if (lexicon_path.empty()) {
