@@ -375,6 +375,66 @@ TEST(PinyinBigramTest, MalformedBigramFailsTheOpen) {
   EXPECT_EQ(engine, nullptr);
 }
 
+// The fixture engine with extra options (fuzzy pinyin, typos, beam), or its error.
+Status OpenZh(void (*configure)(EngineOptions*), std::unique_ptr<Engine>* engine) {
+  const std::string path = testing::TempPath("pinyin_options.kdlex");
+  testing::WriteFile(path, FixtureLexiconBytes());
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.language = "zh";
+  options.lexicon_path = path;
+  configure(&options);
+  const Status s = Engine::Open(options, engine);
+  std::remove(path.c_str());
+  return s;
+}
+
+std::string TopFor(const Engine& engine, std::string_view typed) {
+  auto session = engine.NewSession({});
+  Decision d;
+  EXPECT_TRUE(session->Type(typed).ok());
+  EXPECT_TRUE(session->Decide(5, &d).ok());
+  return d.candidates.empty() ? "" : d.candidates[0].text;
+}
+
+TEST(PinyinEngineTest, FuzzyPinyinAndTyposAreSwitchable) {
+  std::unique_ptr<Engine> plain, fuzzy, typos;
+  ASSERT_TRUE(OpenZh([](EngineOptions*) {}, &plain).ok());
+  ASSERT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "z/zh,an/ang"; }, &fuzzy).ok());
+  ASSERT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_typos = true; }, &typos).ok());
+  // "zonguo": z for zh is a fuzzy pair; off by default.
+  EXPECT_NE(TopFor(*plain, "zongguo"), "中国");
+  EXPECT_EQ(TopFor(*fuzzy, "zongguo"), "中国");
+  // "zhognguo": two letters swapped.
+  EXPECT_NE(TopFor(*plain, "zhognguo"), "中国");
+  EXPECT_EQ(TopFor(*typos, "zhognguo"), "中国");
+  // What is typed right converts the same with them on.
+  EXPECT_EQ(TopFor(*fuzzy, "zhongguo"), "中国");
+  EXPECT_EQ(TopFor(*typos, "zhongguo"), "中国");
+}
+
+TEST(PinyinEngineTest, BadPinyinOptionsAreRefused) {
+  std::unique_ptr<Engine> engine;
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "z/zh,q/x"; }, &engine).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "z/zh,"; }, &engine).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_beam_width = 0; }, &engine).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_beam_width = 65; }, &engine).code(),
+            Status::Code::kInvalidArgument);
+  EXPECT_EQ(OpenZh(
+                [](EngineOptions* o) {
+                  o->pinyin_typos = true;
+                  o->keyboard_layout = "no-such-layout";
+                },
+                &engine)
+                .code(),
+            Status::Code::kNotFound);
+  EXPECT_EQ(engine, nullptr);
+  EXPECT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "all"; }, &engine).ok());
+}
+
 TEST(PinyinEngineTest, ModelRefused) {
   const std::string path = testing::TempPath("pinyin_model_refused.kdlex");
   testing::WriteFile(path, FixtureLexiconBytes());

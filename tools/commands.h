@@ -23,6 +23,8 @@ struct EngineFlags {
   std::string language = "en";
   int max_candidates = EngineOptions().max_candidates;
   int pinyin_beam_width = EngineOptions().pinyin_beam_width;
+  std::string pinyin_fuzzy;
+  bool pinyin_typos = false;
 
   void AddTo(CLI::App* cmd);
   // Opens the engine or prints the error and throws CLI::RuntimeError.

@@ -24,6 +24,10 @@ void EngineFlags::AddTo(CLI::App* cmd) {
                   "zh: partial sentences kept per position by the sentence search")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  cmd->add_option("--pinyin-fuzzy", pinyin_fuzzy,
+                  "zh: fuzzy pairs read both ways, e.g. z/zh,n/l,in/ing, or all");
+  cmd->add_flag("--pinyin-typos", pinyin_typos,
+                "zh: also read letters through one slip per syllable (swap, neighbour key)");
 }
 
 std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
@@ -33,6 +37,8 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   options.keyboard_layout = layout;
   options.language = language;
   options.pinyin_beam_width = pinyin_beam_width;
+  options.pinyin_fuzzy = pinyin_fuzzy;
+  options.pinyin_typos = pinyin_typos;
   options.max_candidates = max_candidates;
   options.model_path = model;
   std::unique_ptr<Engine> engine;

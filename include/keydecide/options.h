@@ -43,6 +43,14 @@ struct EngineOptions {
   // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
   // Wider costs time in proportion and rarely finds a better sentence (docs/BENCHMARKS.md).
   int pinyin_beam_width = 8;
+
+  // Language "zh": fuzzy pinyin pairs read both ways at a small penalty, a comma-separated
+  // subset of "z/zh,c/ch,s/sh,n/l,an/ang,en/eng,in/ing", or "all". Empty: none (as libime).
+  std::string pinyin_fuzzy;
+
+  // Language "zh": also read letters through one typing slip per syllable (two swapped letters,
+  // "xign" → xing, or a neighbouring key, "xinf" → xing, from keyboard_layout).
+  bool pinyin_typos = false;
 };
 
 // Kind of text field a session types into; part of the model's input later on.

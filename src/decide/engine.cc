@@ -427,10 +427,7 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
   const std::string lexicon_path =
       options.lexicon_path.empty() ? pack + "/lexicon.kdlex" : options.lexicon_path;
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
-  const std::string& name = options.keyboard_layout;
-  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".txt");
-  KD_RETURN_IF_ERROR(
-      KeyboardLayout::Load(is_path ? name : dir + "/layouts/" + name + ".txt", &layout_));
+  KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &layout_));
   costs_ = std::make_unique<TypingCosts>(&layout_);
   search_options_.max_candidates = static_cast<size_t>(options.max_candidates);
   search_options_.nats_per_point = kNatsPerPoint;

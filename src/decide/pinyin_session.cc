@@ -12,6 +12,7 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/word_bigram.h"
 #include "model/kernels/targets.h"
+#include "text/keyboard_layout.h"
 #include "text/utf8.h"
 
 namespace keydecide {
@@ -25,6 +26,33 @@ constexpr size_t kMinSearchCandidates = 50;
 constexpr size_t kSentencesOffered = 2;
 
 bool IsPinyinLetter(char32_t cp) { return cp >= 'a' && cp <= 'z'; }
+
+// EngineOptions::pinyin_fuzzy: "z/zh,n/l", "all" or "" into FuzzyPinyin bits.
+Status ParseFuzzyPinyin(std::string_view spec, uint8_t* bits) {
+  static constexpr std::pair<std::string_view, FuzzyPinyin> kPairs[] = {
+      {"z/zh", kFuzzyZZh},     {"c/ch", kFuzzyCCh},     {"s/sh", kFuzzySSh},    {"n/l", kFuzzyNL},
+      {"an/ang", kFuzzyAnAng}, {"en/eng", kFuzzyEnEng}, {"in/ing", kFuzzyInIng}};
+  *bits = 0;
+  if (spec == "all") {
+    *bits = kFuzzyAll;
+    return Status::OK();
+  }
+  if (spec.empty()) return Status::OK();
+  for (bool more = true; more;) {  // every comma separates two names: "z/zh," is refused
+    const size_t comma = spec.find(',');
+    const std::string_view name = spec.substr(0, comma);
+    more = comma != std::string_view::npos;
+    if (more) spec.remove_prefix(comma + 1);
+    const auto* pair = std::find_if(std::begin(kPairs), std::end(kPairs),
+                                    [&](const auto& p) { return p.first == name; });
+    if (pair == std::end(kPairs)) {
+      return Status::InvalidArgument("pinyin_fuzzy: unknown pair '" + std::string(name) +
+                                     "' (z/zh, c/ch, s/sh, n/l, an/ang, en/eng, in/ing, or all)");
+    }
+    *bits |= pair->second;
+  }
+  return Status::OK();
+}
 
 bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) {
   return std::any_of(sentences.begin(), sentences.end(),
@@ -45,6 +73,7 @@ class PinyinEngine : public Engine {
  private:
   std::unique_ptr<Lexicon> lexicon_;
   std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
+  KeyboardLayout layout_;  // pinyin_typos only (each lattice reads it once, at construction)
   PinyinCandidateSearch::Options search_options_;
   PinyinSentenceSearch::Options sentence_options_;
   Info info_;
@@ -81,6 +110,15 @@ Status PinyinEngine::Init(const EngineOptions& options) {
     return Status::InvalidArgument("pinyin_beam_width must be in 1..64");
   }
   sentence_options_.beam_width = static_cast<size_t>(options.pinyin_beam_width);
+  PinyinLattice::Options lattice;
+  KD_RETURN_IF_ERROR(ParseFuzzyPinyin(options.pinyin_fuzzy, &lattice.fuzzy));
+  if (options.pinyin_typos) {
+    lattice.typos = kTypoAll;
+    KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &layout_));
+    lattice.layout = &layout_;
+  }
+  search_options_.lattice = lattice;
+  sentence_options_.lattice = lattice;
 
   info_.language = "zh";
   info_.lexicon_path = lexicon_path;

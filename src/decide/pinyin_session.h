@@ -33,8 +33,9 @@ namespace keydecide {
 class Lexicon;
 
 // Opens the "zh" engine: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
-// pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a malformed one, or one built for
-// another lexicon, fails the open). A model path other than "" or "none" is NotSupported for now.
+// pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
+// malformed one, or one built for another lexicon, fails the open). A model path other than "" or
+// "none" is NotSupported for now.
 Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* out);
 
 class PinyinSession : public Session {

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "text/keyboard_layout.h"
 #include "text/letter_case.h"
 
 namespace keydecide {
@@ -19,6 +20,13 @@ std::string ResolveModelDir(const EngineOptions& options) {
     return env;
   }
   return KEYDECIDE_DEFAULT_MODEL_DIR;
+}
+
+Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out) {
+  const std::string& name = options.keyboard_layout;
+  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".txt");
+  return KeyboardLayout::Load(
+      is_path ? name : ResolveModelDir(options) + "/layouts/" + name + ".txt", out);
 }
 
 Status CheckAcceptedWord(std::string_view word) {

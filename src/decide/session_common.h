@@ -18,6 +18,8 @@
 
 namespace keydecide {
 
+class KeyboardLayout;
+
 inline constexpr size_t kMaxTextBytes = 4096;   // context kept before the cursor
 inline constexpr size_t kTrimTextBytes = 1024;  // dropped at once beyond that, to amortise
 inline constexpr size_t kMaxAcceptBytes = 256;
@@ -31,6 +33,10 @@ float MicrosSince(Clock::time_point* t);
 
 // The models folder: options.model_dir, else $KEYDECIDE_MODEL_DIR, else the bundled one.
 std::string ResolveModelDir(const EngineOptions& options);
+
+// options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
+// layout in <model dir>/layouts/.
+Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out);
 
 // Session::Accept's contract: valid UTF-8, at most kMaxAcceptBytes, no white space.
 Status CheckAcceptedWord(std::string_view word);
