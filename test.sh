@@ -2,8 +2,8 @@
 # Installs what is missing, builds keydecide (Release with warnings as errors, and a
 # Debug build with AddressSanitizer + UndefinedBehaviorSanitizer) and runs every test:
 # GoogleTest suites and CLI tests through ctest in both builds, the threaded runtime and
-# service tests under ThreadSanitizer, a brief libFuzzer run of the protocol parser, then
-# the Python tests.
+# service tests under ThreadSanitizer, brief libFuzzer runs of the protocol parser and of the
+# pinyin searches, then the Python tests.
 
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -42,13 +42,17 @@ for t in runtime_worker_test service_server_test c_api_test; do
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/bin/$t --gtest_brief=1
 done
 
-echo "== libFuzzer: protocol parser, 30 s"
+echo "== libFuzzer: protocol parser 30 s, pinyin searches and bigram loader 20 s"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DKEYDECIDE_FUZZ=ON -DKEYDECIDE_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$JOBS" --target protocol_fuzzer
+cmake --build build-fuzz -j"$JOBS" --target protocol_fuzzer pinyin_fuzzer
 FUZZ_CORPUS=$(mktemp -d)
 build-fuzz/bin/protocol_fuzzer -max_total_time=30 -print_final_stats=1 "$FUZZ_CORPUS" \
   fuzz/corpus/protocol 2>&1 | tail -3
+rm -rf "$FUZZ_CORPUS"
+FUZZ_CORPUS=$(mktemp -d)
+build-fuzz/bin/pinyin_fuzzer -max_total_time=20 -print_final_stats=1 "$FUZZ_CORPUS" \
+  fuzz/corpus/pinyin 2>&1 | tail -3
 rm -rf "$FUZZ_CORPUS"
 
 if compgen -G "training/tests/test_*.py" >/dev/null; then

@@ -142,7 +142,11 @@ Status WordBigram::Init(std::string_view data, const Lexicon& lexicon, WordBigra
       if (m->pair_count_[i] == 0) return bad("zero pair count in the row of word", v);
       sum += m->pair_count_[i];
     }
-    if (sum > m->left_total_[v]) return bad("pair counts above the total of word", v);
+    // Every distinct follower was seen once at least, the dropped ones too: this keeps every
+    // P(w | v) at most 1.
+    if (sum + (m->left_distinct_[v] - (end - begin)) > m->left_total_[v]) {
+      return bad("pair counts above the total of word", v);
+    }
     if (m->left_distinct_[v] > m->left_total_[v]) return bad("more followers than counts:", v);
     // Every occurrence of a word but the last of a run is followed by one.
     if (v != kSentenceStart && m->left_total_[v] > m->word_total_[v]) {
