@@ -60,8 +60,10 @@ def expected_shapes(config: Mapping) -> dict[str, tuple[int, ...]]:
 
 
 def write_safetensors(path: str | Path, tensors: Mapping[str, np.ndarray], config: Mapping,
-                      words: Sequence[str], dtype: str = "f16") -> int:
-    """Write the model file; `tensors` are float arrays by contract name. Returns bytes."""
+                      words: Sequence[str], dtype: str = "f16",
+                      metadata: Mapping[str, str] | None = None) -> int:
+    """Write the model file; `tensors` are float arrays by contract name. Returns bytes.
+    `metadata`: further string entries after `words` (a zh model's `language`, `pinyin`)."""
     st_dtype = {"f16": "F16", "f32": "F32"}[dtype.lower()]
     np_dtype = _DTYPES[st_dtype]
     shapes = expected_shapes(config)
@@ -86,6 +88,10 @@ def write_safetensors(path: str | Path, tensors: Mapping[str, np.ndarray], confi
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "config": json.dumps(dict(config), separators=(",", ":")),
         "words": "\n".join(words)}}
+    for key, value in (metadata or {}).items():
+        if key in header["__metadata__"] or not isinstance(value, str):
+            raise ValueError(f"metadata {key!r}: a contract key, or not a string")
+        header["__metadata__"][key] = value
     offset = 0
     for name in order:
         n = arrays[name].nbytes
@@ -157,7 +163,11 @@ def verify_model_file(path: str | Path) -> tuple[dict[str, np.ndarray], dict, li
     if meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
         raise ValueError(f"not a {FORMAT} v{FORMAT_VERSION} file")
     config = json.loads(meta["config"])
-    if config["word_offset"] != T.WORD_OFFSET or config["intent_labels"] != T.INTENT_LABELS \
+    language = meta.get("language", "en")  # English files carry no language entry
+    if language not in ("en", "zh"):
+        raise ValueError(f"unknown language {language!r}")
+    if config["word_offset"] != T.WORD_OFFSET \
+            or (language == "en" and config["intent_labels"] != T.INTENT_LABELS) \
             or config["app_types"] != T.APP_TYPES \
             or config["interval_edges_ms"] != T.INTERVAL_EDGES_MS \
             or config["n_interval_buckets"] != T.N_INTERVAL_BUCKETS:
@@ -172,6 +182,9 @@ def verify_model_file(path: str | Path) -> tuple[dict[str, np.ndarray], dict, li
     if len(words) != config["vocab_size"] - config["word_offset"] \
             or words[:4] != T.WORD_SPECIALS:
         raise ValueError("words do not match vocab_size or do not start with the specials")
+    if language == "zh":
+        import zh_tokens
+        zh_tokens.check_metadata(meta, len(words), config["intent_labels"])
     return tensors, config, words
 
 
@@ -186,10 +199,11 @@ def model_from_file(path: str | Path):
     return model.eval(), words
 
 
-def export_model(model, words: Sequence[str], path: str | Path, dtype: str = "f16") -> int:
+def export_model(model, words: Sequence[str], path: str | Path, dtype: str = "f16",
+                 metadata: Mapping[str, str] | None = None) -> int:
     """Write a TypingModel (or its state_dict owner) to `path`."""
     state = {k: v.detach().float().cpu().numpy() for k, v in model.state_dict().items()}
-    return write_safetensors(path, state, model.cfg.file_config(), words, dtype)
+    return write_safetensors(path, state, model.cfg.file_config(), words, dtype, metadata)
 
 
 def main() -> None:
@@ -202,8 +216,10 @@ def main() -> None:
     if args.verify:
         tensors, config, words = verify_model_file(args.verify)
         n = sum(t.size for t in tensors.values())
+        language = read_safetensors(args.verify)[1].get("language")
         print(f"{args.verify}: ok, {len(tensors)} tensors, {n} parameters, "
-              f"{len(words)} words, config {json.dumps(config)}")
+              f"{len(words)} words, " + (f"language {language}, " if language else "")
+              + f"config {json.dumps(config)}")
         return
     if not args.checkpoint or not args.out:
         ap.error("give CHECKPOINT and OUT, or --verify FILE")
@@ -213,7 +229,7 @@ def main() -> None:
     ckpt = torch.load(args.checkpoint, map_location="cpu")
     model = TypingModel(ModelConfig.from_dict(ckpt["model_config"]))
     model.load_state_dict(ckpt["model"])
-    size = export_model(model, ckpt["words"], args.out, args.dtype)
+    size = export_model(model, ckpt["words"], args.out, args.dtype, ckpt.get("export_metadata"))
     print(f"{args.out}: {size} bytes ({args.dtype})")
 
 

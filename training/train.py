@@ -49,6 +49,19 @@ from typing_sim import IGNORE, batch_arrays  # noqa: E402
 TASKS = ["word", "lm", "popup", "autocorrect", "intent"]
 
 
+def data_module(cfg: dict):
+    """The data pipeline of the config's "language": dataset.py (en, the default) or
+    zh_data.py (zh); both offer ensure_cache, Corpus, ExampleSampler, make_simulator,
+    eval_examples and epoch_tokens."""
+    language = cfg.get("language", "en")
+    if language == "en":
+        return D
+    if language == "zh":
+        import zh_data
+        return zh_data
+    raise ValueError(f"unknown language {language!r}")
+
+
 def letter_word_mask(words: list[str]) -> torch.Tensor:
     """Word indices the engine offers as suggestions: real words (not <unk> <num> <url>
     <email>) holding a letter, as src/model's IsLetterWord. Punctuation is never shown."""
@@ -137,7 +150,9 @@ class TypingStream(IterableDataset):
         info = get_worker_info()
         worker = info.id if info is not None else 0
         rng = random.Random(D.worker_seed(self.seed, self.rank, worker))
-        sampler = D.ExampleSampler(self.corpus, D.make_simulator(self.cfg, self.corpus), self.cfg)
+        data = data_module(self.cfg)
+        sampler = data.ExampleSampler(self.corpus, data.make_simulator(self.cfg, self.corpus),
+                                      self.cfg)
         max_len = self.cfg["model"]["max_len"]
         while True:
             examples = [sampler.sample(rng) for _ in range(self.batch_size)]
@@ -306,8 +321,10 @@ def amp_context(device: torch.device):
 @torch.no_grad()
 def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
              device: torch.device, letter: torch.Tensor | None = None,
-             popup_first_hit: bool = False) -> dict[str, float]:
+             popup_first_hit: bool = False,
+             intent_labels: list[str] | None = None) -> dict[str, float]:
     """Dev metrics on a fixed set of simulated sessions (see README, Metrics)."""
+    labels = intent_labels or T.INTENT_LABELS
     was_training = model.training
     model.eval()
     acc: dict[str, list] = {k: [] for k in (
@@ -378,7 +395,7 @@ def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
     m["autocorrect_false_rate"] = float((fire & right & ~(a["top1_ok"] & a["pickable"])).sum()) \
         / max(1.0, float(right.sum()))
     accs = []
-    for i, name in enumerate(T.INTENT_LABELS):
+    for i, name in enumerate(labels):
         mask = a["intent_true"] == i
         if mask.any():
             v = float((a["intent_pred"][mask] == i).mean())
@@ -386,7 +403,7 @@ def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
             accs.append(v)
     m["intent_acc"] = float((a["intent_pred"] == a["intent_true"]).mean())
     # Rows: true class, columns: predicted class (INTENT_LABELS order).
-    n = len(T.INTENT_LABELS)
+    n = len(labels)
     conf = np.zeros((n, n), int)
     np.add.at(conf, (a["intent_true"].astype(int), a["intent_pred"].astype(int)), 1)
     m["intent_confusion"] = conf.tolist()
@@ -489,13 +506,16 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
 
     # Data: rank 0 builds the cache, the others wait for it and read it.
     data_dir = Path(data_dir)
+    data = data_module(cfg)
     if env.main:
-        D.ensure_cache(data_dir, cfg, info)
+        data.ensure_cache(data_dir, cfg, info)
     if env.ddp:
         dist.barrier()
     cache = data_dir / "cache"
-    train_corpus = D.Corpus(cache, "train", cfg)
+    train_corpus = data.Corpus(cache, "train", cfg)
     words = train_corpus.words
+    # Weight-file metadata beyond the contract's (zh: language, pinyin); none for en.
+    export_meta = data.export_metadata(train_corpus) if data is not D else None
     mc = ModelConfig.from_dict({**mcfg, "vocab_size": T.WORD_OFFSET + len(words)})
     model = TypingModel(mc)
     if init_from:  # continue from an exported model (same vocabulary and shapes)
@@ -512,8 +532,8 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
 
     dev_batches: list[dict[str, torch.Tensor]] = []
     if env.main:
-        dev_corpus = D.Corpus(cache, "dev", cfg)
-        ex = D.eval_examples(dev_corpus, cfg, tcfg["eval_examples"], tcfg["seed"])
+        dev_corpus = data.Corpus(cache, "dev", cfg)
+        ex = data.eval_examples(dev_corpus, cfg, tcfg["eval_examples"], tcfg["seed"])
         bs = tcfg["eval_batch_size"]
         dev_batches = [{k: torch.from_numpy(v) for k, v in
                         batch_arrays(ex[i:i + bs], mc.max_len).items()}
@@ -561,7 +581,8 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
         """Rank 0: evaluate, keep the best weights; True when patience is used up."""
         nonlocal bad_evals, eval_seconds, reserve_s, last_eval_time
         t = time.time()
-        m = evaluate(model, dev_batches, env.device, module.letter, module.popup_first_hit)
+        m = evaluate(model, dev_batches, env.device, module.letter, module.popup_first_hit,
+                     mc.intent_labels)
         eval_seconds = time.time() - t
         reserve_s = max(30.0, 2.0 * eval_seconds + 15.0)
         last_eval_time = time.time()
@@ -575,7 +596,8 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
                                for k, v in model.state_dict().items()})
             bad_evals = 0
             if snapshot:
-                export_model(model, words, out / "model.safetensors", tcfg["export_dtype"])
+                export_model(model, words, out / "model.safetensors", tcfg["export_dtype"],
+                             export_meta)
                 write_json(out / "model.json", {"command": command, "best_step": step,
                                                 "dev_metrics": m, "snapshot": True})
         else:
@@ -596,7 +618,7 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
                 "device": str(env.device), "torch": torch.__version__,
                 "parameters": count_parameters(model), "vocab_size": mc.vocab_size,
                 "steps": step, "examples_seen": examples_seen, "tokens_seen": tokens_seen,
-                "epochs_of_targets": examples_seen / max(1, D.epoch_tokens(train_corpus)),
+                "epochs_of_targets": examples_seen / max(1, data.epoch_tokens(train_corpus)),
                 "train_seconds": round(time.time() - train_start, 1),
                 "tokens_per_second": tokens_seen / max(1e-9, time.time() - train_start),
                 "stop_reason": stop_reason, "best_step": best["step"],
@@ -678,9 +700,13 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
         if not evals or evals[-1]["step"] != step:
             run_eval(step)
         model.load_state_dict(best["state"])
-        size = export_model(model, words, out / "model.safetensors", tcfg["export_dtype"])
-        torch.save({"model": best["state"], "model_config": mc.__dict__, "words": words,
-                    "config": cfg, "step": best["step"]}, out / "best.pt")
+        size = export_model(model, words, out / "model.safetensors", tcfg["export_dtype"],
+                            export_meta)
+        ckpt = {"model": best["state"], "model_config": mc.__dict__, "words": words,
+                "config": cfg, "step": best["step"]}
+        if export_meta:
+            ckpt["export_metadata"] = export_meta  # export.py writes it again
+        torch.save(ckpt, out / "best.pt")
         result = summary()
         result["export"] = {"path": str(out / "model.safetensors"), "bytes": size,
                             "dtype": tcfg["export_dtype"]}

@@ -1,0 +1,88 @@
+"""A tiny zh training run on CPU (tiny_zh.json, inline corpus): loss goes down, the exported
+file verifies, carries language and pinyin, and reads back to the same model."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TRAINING, need_torch
+
+torch = need_torch()
+
+import export  # noqa: E402
+import train as TR  # noqa: E402
+import zh_data  # noqa: E402
+import zh_tokens as Z  # noqa: E402
+from zh_fixtures import tiny_zh_config, tiny_zh_data  # noqa: E402,F401
+
+
+@pytest.fixture(scope="module")
+def run(tiny_zh_data, tiny_zh_config, tmp_path_factory):
+    out = tmp_path_factory.mktemp("zh_run")
+    result = TR.train(tiny_zh_config, tiny_zh_data, out, device="cpu", max_steps=40,
+                      log=lambda s: None, progress=False)
+    return out, result
+
+
+def test_zh_training_reduces_the_loss(run):
+    out, result = run
+    hist = result["history"]
+    assert hist[-1]["step"] == 40
+    assert hist[-1]["loss/word"] < hist[0]["loss/word"] - 0.2
+    best = result["best"]
+    assert {"sep_top1", "sep_top3", "key_top1", "intent_acc_prose", "intent_acc_latin"} <= set(best)
+    assert not any(k in best for k in ("intent_acc_code", "intent_acc_url"))
+    assert len(best["intent_confusion"]) == 2
+    for name in ("model.safetensors", "best.pt", "metrics.json", "model.json"):
+        assert (out / name).stat().st_size > 0
+
+
+def test_zh_file_verifies_and_carries_pinyin(run, tiny_zh_data, tiny_zh_config):
+    out, _ = run
+    path = out / "model.safetensors"
+    tensors, config, words = export.verify_model_file(path)
+    _, meta = export.read_safetensors(path)
+    assert meta["language"] == "zh" and config["intent_labels"] == Z.INTENT_LABELS
+    assert tensors["heads.intent.weight"].shape[0] == 2
+    corpus = zh_data.Corpus(tiny_zh_data / "cache", "train", tiny_zh_config)
+    assert words == corpus.words
+    pinyin = meta["pinyin"].split("\n")
+    assert pinyin[words.index("中国")] == "zhong'guo" and pinyin[words.index("git")] == ""
+    done = subprocess.run([sys.executable, str(TRAINING / "export.py"), "--verify", str(path)],
+                          capture_output=True, text=True, check=True)
+    assert ": ok," in done.stdout and "language zh" in done.stdout
+    # export.py from the checkpoint writes the same metadata again (F16 this time).
+    again = out / "again.safetensors"
+    subprocess.run([sys.executable, str(TRAINING / "export.py"), str(out / "best.pt"),
+                    str(again), "--dtype", "f16"], capture_output=True, check=True)
+    assert export.read_safetensors(again)[1]["pinyin"] == meta["pinyin"]
+    model, _ = export.model_from_file(path)
+    tok = torch.tensor([[1, 3, 40, 41, 2, 33, 15, 22]])
+    zero = torch.zeros_like(tok)
+    assert model.outputs(tok, zero, zero)["intent"].shape == (1, 8, 2)
+
+
+def test_verify_rejects_broken_zh_files(run, tmp_path):
+    out, _ = run
+    tensors, meta = export.read_safetensors(out / "model.safetensors")
+    config = json.loads(meta["config"])
+    words = meta["words"].split("\n")
+
+    def write(name, **extra):
+        p = tmp_path / name
+        export.write_safetensors(p, tensors, config, words, "f32", extra)
+        return p
+
+    with pytest.raises(ValueError, match="intent labels|constants"):
+        export.verify_model_file(write("no_language.safetensors"))  # read as English
+    with pytest.raises(ValueError, match="pinyin"):
+        export.verify_model_file(write("no_pinyin.safetensors", language="zh"))
+    short = "\n".join(meta["pinyin"].split("\n")[:-1])
+    with pytest.raises(ValueError, match="lines"):
+        export.verify_model_file(write("short.safetensors", language="zh", pinyin=short))
+    with pytest.raises(ValueError, match="unknown language"):
+        export.verify_model_file(write("xx.safetensors", language="xx", pinyin=meta["pinyin"]))
+    with pytest.raises(ValueError, match="contract key"):
+        write("clash.safetensors", words="x")
