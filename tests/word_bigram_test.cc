@@ -131,23 +131,26 @@ TEST(WordBigramTest, MalformedFilesAreRefused) {
   std::unique_ptr<WordBigram> model;
   ASSERT_TRUE(WordBigram::FromBytes(good, *lex, &model).ok());
 
-  const auto refused = [&](std::string bytes, Status::Code code, const char* what) {
+  // Refused with `code` and a message that names the problem.
+  const auto refused = [&](std::string bytes, Status::Code code, const char* message) {
     std::unique_ptr<WordBigram> m;
     const Status s = WordBigram::FromBytes(std::move(bytes), *lex, &m);
-    EXPECT_EQ(s.code(), code) << what << ": " << s.ToString();
-    EXPECT_EQ(m, nullptr) << what;
+    EXPECT_EQ(s.code(), code) << message << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find(message), std::string::npos) << s.ToString();
+    EXPECT_EQ(m, nullptr) << message;
   };
-  refused("", Status::Code::kCorruption, "empty");
-  refused(good.substr(0, good.size() - 4), Status::Code::kCorruption, "truncated");
-  refused(good + "xxxx", Status::Code::kCorruption, "trailing bytes");
+  refused("", Status::Code::kCorruption, "bad magic or too short");
+  refused(good.substr(0, good.size() - 4), Status::Code::kCorruption, "file size");
+  refused(good + "xxxx", Status::Code::kCorruption, "file size");
   std::string bad = good;
   bad[0] = 'X';
-  refused(bad, Status::Code::kCorruption, "magic");
+  refused(bad, Status::Code::kCorruption, "bad magic");
   bad = good;
   bad[bad.size() - 1] ^= 1;
-  refused(bad, Status::Code::kCorruption, "checksum");
+  refused(bad, Status::Code::kCorruption, "checksum mismatch");
 
-  // A hostile file with a valid checksum: a word id out of range, rows out of order.
+  // A hostile file with a valid checksum: ids out of range, rows out of order, counts that
+  // cannot be.
   const auto sealed = [](std::string bytes, size_t offset, uint32_t value) {
     std::memcpy(bytes.data() + offset, &value, sizeof(value));
     lexicon::SealFile(&bytes);
@@ -157,20 +160,25 @@ TEST(WordBigramTest, MalformedFilesAreRefused) {
   std::memcpy(&h.word_count, good.data() + 24, 4);
   std::memcpy(&h.variant_count, good.data() + 16, 4);
   std::memcpy(&h.pair_count, good.data() + 28, 4);
-  refused(sealed(good, bigram::kHeaderSize, h.word_count), Status::Code::kCorruption,
-          "word id out of range");
-  refused(sealed(good, bigram::kHeaderSize, 0), Status::Code::kCorruption,
-          "spelling mapped to the sentence start");
-  const size_t row_begin = bigram::kHeaderSize + 4 * (size_t{h.variant_count} + 2 * h.word_count);
-  refused(sealed(good, row_begin + 4 * h.word_count, h.pair_count + 1), Status::Code::kCorruption,
-          "rows past the pairs");
-  refused(sealed(good, row_begin + 4, h.pair_count + 7), Status::Code::kCorruption,
-          "a row past the end");
+  // Sections: word_of_variant, left_total, left_distinct, word_total, row_begin, right, counts.
+  const size_t row_begin = bigram::kHeaderSize + 4 * (size_t{h.variant_count} + 3 * h.word_count);
   const size_t right = row_begin + 4 * (size_t{h.word_count} + 1);
+  const size_t counts = right + 4 * size_t{h.pair_count};
+  refused(sealed(good, bigram::kHeaderSize, h.word_count), Status::Code::kCorruption,
+          "bad word id of spelling 0");
+  refused(sealed(good, bigram::kHeaderSize, 0), Status::Code::kCorruption,
+          "bad word id of spelling 0");  // the sentence start
+  refused(sealed(good, row_begin + 4 * h.word_count, h.pair_count + 1), Status::Code::kCorruption,
+          "rows do not cover the pairs");
+  refused(sealed(good, row_begin + 4, h.pair_count + 7), Status::Code::kCorruption,
+          "bad row of word 0");
   refused(sealed(good, right, h.word_count + 5), Status::Code::kCorruption,
-          "follower out of range");
-  refused(sealed(good, 32, 0), Status::Code::kCorruption, "discount 0");
-  refused(sealed(good, 36, 0x40000000), Status::Code::kCorruption, "unigram weight 2");
+          "bad follower in the row of word 0");
+  refused(sealed(good, counts, 1000000), Status::Code::kCorruption,
+          "pair counts above the total of word 0");  // would give P(w | v) above 1
+  refused(sealed(good, counts, 0), Status::Code::kCorruption, "zero pair count");
+  refused(sealed(good, 32, 0), Status::Code::kCorruption, "bad discount");
+  refused(sealed(good, 36, 0x40000000), Status::Code::kCorruption, "bad unigram weight");
 
   // Built for another lexicon.
   std::unique_ptr<Lexicon> other;
