@@ -97,12 +97,22 @@ TEST_F(PinyinCandidatesTest, FullWordsThenPrefixWords) {
       EXPECT_EQ(x.consumed, 11);
     }
   }
-  // Each (word, consumed) once.
+  // Each word once.
   for (size_t i = 0; i < c.size(); ++i) {
-    for (size_t j = i + 1; j < c.size(); ++j) {
-      EXPECT_FALSE(c[i].text == c[j].text && c[i].consumed == c[j].consumed) << c[i].text;
-    }
+    for (size_t j = i + 1; j < c.size(); ++j) EXPECT_NE(c[i].text, c[j].text);
   }
+}
+
+TEST_F(PinyinCandidatesTest, EachWordOnceForTheMostLetters) {
+  // 中国 stands for "zhongguo" (8 letters) and, read as zhong g*, for "zhongg" (6).
+  const auto c = Search("zhongguozhongg");
+  int found = 0;
+  for (const PinyinCandidate& x : c) {
+    if (x.text != "中国") continue;
+    ++found;
+    EXPECT_EQ(x.consumed, 8);
+  }
+  EXPECT_EQ(found, 1);
 }
 
 TEST_F(PinyinCandidatesTest, Abbreviations) {

@@ -73,9 +73,9 @@ Status PinyinCandidateSearch::Search(std::string_view typed) {
     const std::string_view text = lexicon_->VariantText(lexicon_->Variants(h.entry)[h.variant]);
     bool seen = false;
     for (const PinyinCandidate& c : candidates_) {
-      // Once per letters consumed, and a prefix word not again when it already covers the
-      // whole input ("nihao": 你好, not also 你好 for "nih" read as ni h*).
-      if ((c.consumed == h.consumed || c.full) && c.text == text) {
+      // Each word once, for the most letters it can stand for: "nihao" offers 你好 for all
+      // five, not also for "nih" read as ni h*; "nihaozhongg" 你好 for "nihao" only.
+      if (c.text == text) {
         seen = true;
         break;
       }

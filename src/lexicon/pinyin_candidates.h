@@ -17,8 +17,9 @@
 //
 // Score = log(spelling count) − nats_per_lattice_cost × (cost of the lattice pieces the word
 // consumes). Within a group: higher score first, ties in lexicon order (entry, then spelling).
-// The same (word, letters consumed) reached through several paths is kept once, best score; a
-// word offered for the whole input is not offered again as a prefix word.
+// The same (word, letters consumed) reached through several paths is kept once, best score; and
+// each word is offered once, for the most letters it stands for (the whole input first): a list
+// with 你好 twice, for "nihao" and for "nih" read as ni h*, would show the person one word twice.
 //
 // Not thread-safe: one PinyinCandidateSearch per session. All buffers are sized in the
 // constructor; Search does not allocate.
