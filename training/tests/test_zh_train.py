@@ -86,3 +86,29 @@ def test_verify_rejects_broken_zh_files(run, tmp_path):
         export.verify_model_file(write("xx.safetensors", language="xx", pinyin=meta["pinyin"]))
     with pytest.raises(ValueError, match="contract key"):
         write("clash.safetensors", words="x")
+
+
+@pytest.mark.skipif(not torch.distributed.is_available(), reason="torch.distributed missing")
+def test_zh_two_ranks_stay_identical(tiny_zh_data, tiny_zh_config, tmp_path):
+    """DDP as test_ddp.py, on the zh pipeline (rank 0 builds nothing new: the cache exists)."""
+    import time
+
+    import torch.multiprocessing as mp
+    from test_ddp import _free_port, _worker
+    cfg = {**tiny_zh_config, "train": {**tiny_zh_config["train"], "eval_every_steps": 4,
+                                       "log_every": 2, "eval_examples": 64}}
+    ctx = mp.start_processes(_worker, args=(2, _free_port(), str(tiny_zh_data), str(tmp_path),
+                                            cfg), nprocs=2, join=False, start_method="spawn")
+    deadline = time.time() + 120
+    while not ctx.join(timeout=1):
+        if time.time() > deadline:
+            for p in ctx.processes:
+                p.kill()
+            pytest.fail("DDP processes did not finish within 120 s")
+    s0 = torch.load(tmp_path / "state0.pt")
+    s1 = torch.load(tmp_path / "state1.pt")
+    for k in s0:
+        assert torch.equal(s0[k], s1[k]), k
+    _, meta = export.read_safetensors(tmp_path / "model.safetensors")
+    assert meta["language"] == "zh"
+    export.verify_model_file(tmp_path / "model.safetensors")
