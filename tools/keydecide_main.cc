@@ -71,7 +71,8 @@ void AddInfoCommand(CLI::App* app) {
               << "lexicon:         " << info.lexicon_path << "\n"
               << "lexicon words:   " << info.lexicon_words << "\n"
               << "lexicon bytes:   " << info.lexicon_bytes << "\n"
-              << "keyboard layout: " << info.keyboard_layout << "\n"
+              << "keyboard layout: "
+              << (info.keyboard_layout.empty() ? "(not used)" : info.keyboard_layout) << "\n"
               << "scorer:          " << info.scorer << "\n"
               << "model:           " << (info.model_path.empty() ? "(none)" : info.model_path)
               << "\n"

@@ -116,6 +116,7 @@ Status PinyinEngine::Init(const EngineOptions& options) {
     lattice.typos = kTypoAll;
     KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &layout_));
     lattice.layout = &layout_;
+    info_.keyboard_layout = options.keyboard_layout;  // only the slips read it
   }
   search_options_.lattice = lattice;
   sentence_options_.lattice = lattice;
