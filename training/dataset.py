@@ -145,7 +145,20 @@ def ensure_cache(data_dir: str | Path, cfg: dict, log: Callable[[str], None] = p
                  workers: int = 2) -> Path:
     """Build data_dir/cache unless a cache for the same settings and inputs exists. With
     no text files present (a copied cache alone), an existing cache is used as it is."""
-    data_dir = Path(data_dir)
+    return ensure_cache_with(
+        Path(data_dir), cfg, log,
+        signature=lambda: cache_signature(Path(data_dir), cfg),
+        build=lambda: build_cache(Path(data_dir), cfg, log, workers),
+        check=_check_settings,
+        fetch_hint="scripts/fetch-data.sh and training/make_code_corpus.py")
+
+
+def ensure_cache_with(data_dir: Path, cfg: dict, log: Callable[[str], None], *,
+                      signature: Callable[[], dict], build: Callable[[], None],
+                      check: Callable[[dict, dict], None], fetch_hint: str) -> Path:
+    """The cache policy of every language: reuse data_dir/cache when its meta.json has the
+    same signature (settings and input checksums), rebuild it when not, and trust it as it
+    is (after `check` of its settings) when the text is not here, as on a GPU machine."""
     cache = data_dir / "cache"
     meta_path = cache / "meta.json"
     have_text = (data_dir / "train").is_dir() and any((data_dir / "train").glob("*.txt"))
@@ -153,17 +166,15 @@ def ensure_cache(data_dir: str | Path, cfg: dict, log: Callable[[str], None] = p
         meta = json.loads(meta_path.read_text())
         if not have_text:
             log(f"cache: using {cache} (no text in {data_dir}/train to check it against)")
-            _check_settings(meta, cfg)
+            check(meta, cfg)
             return cache
-        sig = cache_signature(data_dir, cfg)
-        if meta.get("signature") == sig:
+        if meta.get("signature") == signature():
             log(f"cache: {cache} is up to date")
             return cache
         log("cache: settings or inputs changed, rebuilding")
     elif not have_text:
-        raise SystemExit(f"no training text in {data_dir}/train and no cache; run "
-                         "scripts/fetch-data.sh and training/make_code_corpus.py")
-    build_cache(data_dir, cfg, log, workers)
+        raise SystemExit(f"no training text in {data_dir}/train and no cache; run {fetch_hint}")
+    build()
     return cache
 
 

@@ -47,8 +47,8 @@ import numpy as np
 
 import tokens as T
 import zh_tokens as Z
-from dataset import (REPO_ROOT, ExampleSampler as _EnSampler, list_sources, load_config,
-                     md5_file, read_documents, source_weights, worker_seed)
+from dataset import (REPO_ROOT, ExampleSampler as _EnSampler, ensure_cache_with, list_sources,
+                     load_config, md5_file, read_documents, source_weights, worker_seed)
 from typing_sim import Example, Keyboard
 from zh_typing import PinyinSimulator
 
@@ -88,25 +88,12 @@ def ensure_cache(data_dir: str | Path, cfg: dict, log: Callable[[str], None] = p
                  workers: int = 1) -> Path:
     """Build data_dir/cache unless a cache for the same settings and inputs exists. With
     no text present (a copied cache alone), an existing cache is used as it is."""
-    data_dir = Path(data_dir)
-    cache = data_dir / "cache"
-    meta_path = cache / "meta.json"
-    have_text = (data_dir / "train").is_dir() and any((data_dir / "train").glob("*.txt"))
-    if meta_path.exists():
-        meta = json.loads(meta_path.read_text())
-        if not have_text:
-            log(f"cache: using {cache} (no text in {data_dir}/train to check it against)")
-            _check_settings(meta, cfg)
-            return cache
-        if meta.get("signature") == cache_signature(data_dir, cfg, lambda s: None):
-            log(f"cache: {cache} is up to date")
-            return cache
-        log("cache: settings or inputs changed, rebuilding")
-    elif not have_text:
-        raise SystemExit(f"no training text in {data_dir}/train and no cache; run "
-                         "scripts/fetch-data.sh --zh")
-    build_cache(data_dir, cfg, log)
-    return cache
+    return ensure_cache_with(
+        Path(data_dir), cfg, log,
+        signature=lambda: cache_signature(Path(data_dir), cfg, lambda s: None),
+        build=lambda: build_cache(Path(data_dir), cfg, log),
+        check=_check_settings,
+        fetch_hint="scripts/fetch-data.sh --zh")
 
 
 def _check_settings(meta: dict, cfg: dict) -> None:
