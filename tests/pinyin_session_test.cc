@@ -38,17 +38,25 @@ std::string FixtureLexiconBytes() {
                                       {"an", "安", 1500}});
 }
 
-std::unique_ptr<Engine> ZhEngine() {
+// The fixture engine with extra options (fuzzy pinyin, typos, beam, a model), or its error. The
+// lexicon file is removed once open: mapped, the engine keeps it alive.
+Status OpenZh(void (*configure)(EngineOptions*), std::unique_ptr<Engine>* engine) {
   const std::string path = testing::TempPath("pinyin_fixture.kdlex");
   testing::WriteFile(path, FixtureLexiconBytes());
   EngineOptions options;
   options.model_dir = KD_MODELS_DIR;
   options.language = "zh";
   options.lexicon_path = path;
+  configure(&options);
+  const Status s = Engine::Open(options, engine);
+  std::remove(path.c_str());
+  return s;
+}
+
+std::unique_ptr<Engine> ZhEngine() {
   std::unique_ptr<Engine> engine;
-  const Status s = Engine::Open(options, &engine);
+  const Status s = OpenZh([](EngineOptions*) {}, &engine);
   EXPECT_TRUE(s.ok()) << s.ToString();
-  std::remove(path.c_str());  // mapped: the engine keeps it alive
   return engine;
 }
 
@@ -375,20 +383,6 @@ TEST(PinyinBigramTest, MalformedBigramFailsTheOpen) {
   EXPECT_EQ(engine, nullptr);
 }
 
-// The fixture engine with extra options (fuzzy pinyin, typos, beam), or its error.
-Status OpenZh(void (*configure)(EngineOptions*), std::unique_ptr<Engine>* engine) {
-  const std::string path = testing::TempPath("pinyin_options.kdlex");
-  testing::WriteFile(path, FixtureLexiconBytes());
-  EngineOptions options;
-  options.model_dir = KD_MODELS_DIR;
-  options.language = "zh";
-  options.lexicon_path = path;
-  configure(&options);
-  const Status s = Engine::Open(options, engine);
-  std::remove(path.c_str());
-  return s;
-}
-
 std::string TopFor(const Engine& engine, std::string_view typed) {
   auto session = engine.NewSession({});
   Decision d;
@@ -436,16 +430,9 @@ TEST(PinyinEngineTest, BadPinyinOptionsAreRefused) {
 }
 
 TEST(PinyinEngineTest, ModelRefused) {
-  const std::string path = testing::TempPath("pinyin_model_refused.kdlex");
-  testing::WriteFile(path, FixtureLexiconBytes());
-  EngineOptions options;
-  options.model_dir = KD_MODELS_DIR;
-  options.language = "zh";
-  options.lexicon_path = path;
-  options.model_path = "/nonexistent/model.safetensors";
   std::unique_ptr<Engine> engine;
-  const Status s = Engine::Open(options, &engine);
-  std::remove(path.c_str());
+  const Status s =
+      OpenZh([](EngineOptions* o) { o->model_path = "/nonexistent/model.safetensors"; }, &engine);
   EXPECT_EQ(s.code(), Status::Code::kNotSupported) << s.ToString();
   EXPECT_EQ(engine, nullptr);
 }
