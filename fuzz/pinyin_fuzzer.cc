@@ -4,6 +4,7 @@
 //   - input other than a-z and apostrophes is refused, anything else is searched;
 //   - every sentence's words cover the letters in order, its text is theirs joined, scores fall;
 //   - the syllable breaks only add apostrophes; word candidates consume at most what was typed;
+//   - the sentences over the word search's lattice are those over the search's own;
 //   - a bigram file is either refused or every probability it gives is finite and at most 1.
 // The first input byte picks the case: 0-1 letters (each byte mapped to a-z or '), 2 raw bytes,
 // 3 a bigram file: a valid one for a small lexicon with the input's (position, byte) pairs
@@ -21,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "base/byte_fields.h"
 #include "lexicon/lexicon.h"
@@ -144,6 +146,13 @@ void SearchAll(Searches* s, std::string_view typed) {
   for (const PinyinCandidate& c : s->words->candidates()) {
     Check(!c.text.empty() && c.consumed <= typed.size());
   }
+  if (!status.ok()) return;
+  // The word search's lattice, as the session shares it, gives the same sentences.
+  std::vector<std::string> own;
+  for (const PinyinSentence& sentence : s->sentences->sentences()) own.emplace_back(sentence.text);
+  s->sentences->Search(s->words->lattice(), typed, typed.size() % 7);
+  Check(s->sentences->sentences().size() == own.size());
+  for (size_t i = 0; i < own.size(); ++i) Check(s->sentences->sentences()[i].text == own[i]);
 }
 
 void LoadBigram(Searches* s, std::string_view data) {

@@ -78,6 +78,18 @@ TEST_F(PinyinSentenceTest, BestSentenceIsTheLikeliestWords) {
   }
 }
 
+TEST_F(PinyinSentenceTest, ALatticeBuiltElsewhereGivesTheSameSentences) {
+  for (const std::string_view typed : {"womendezhongguo", "wmdzg", "xi'an", "xian"}) {
+    const std::vector<std::string> own = Sentences(typed);
+    PinyinLattice lattice(PinyinLattice::Options{});  // with paths, as the word search builds it
+    ASSERT_TRUE(lattice.Build(typed).ok());
+    search_.Search(lattice, typed, 0);
+    std::vector<std::string> shared;
+    for (const PinyinSentence& sentence : search_.sentences()) shared.emplace_back(sentence.text);
+    EXPECT_EQ(shared, own) << typed;
+  }
+}
+
 TEST_F(PinyinSentenceTest, KBestSentencesAndApostrophes) {
   // "xian": 先 (one word, most frequent) before 西安; "xi'an" can only be two syllables.
   auto s = Sentences("xian");

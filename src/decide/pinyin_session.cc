@@ -202,9 +202,13 @@ void PinyinSession::SearchComposition() {
   searched_.assign(typed);
   searched_context_ = context_word_;
   next_.clear();  // 联想 is for an empty composition only
-  // Not convertible (too long): no candidates. The searches leave their lists empty.
-  (void)search_.Search(typed);
-  (void)sentence_search_.Search(typed, context_word_);
+  // One lattice for both searches. Not convertible (too long): no candidates, the searches
+  // leave their lists empty.
+  if (search_.Search(typed).ok()) {
+    sentence_search_.Search(search_.lattice(), typed, context_word_);
+  } else {
+    (void)sentence_search_.Search(typed, context_word_);
+  }
   search_valid_ = true;
 }
 

@@ -47,7 +47,7 @@ PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const WordBig
     : lexicon_(lexicon),
       bigram_(bigram),
       options_(Clamped(options)),
-      lattice_(LatticeOptions(options)) {
+      own_lattice_(LatticeOptions(options)) {
   log_total_ = std::log(static_cast<float>(std::max<uint64_t>(lexicon_->total_count(), 1)));
   arcs_.reserve(options_.max_arcs);
   hyps_.resize((PinyinLattice::kMaxTyped + 1) * options_.beam_width);
@@ -58,18 +58,31 @@ PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const WordBig
 }
 
 Status PinyinSentenceSearch::Search(std::string_view typed, uint32_t context_word) {
+  const Status built = own_lattice_.Build(typed);
+  if (!built.ok()) {
+    arcs_.clear();
+    sentences_.clear();
+    best_breaks_ = 0;
+    return built;
+  }
+  Search(own_lattice_, typed, context_word);
+  return Status::OK();
+}
+
+void PinyinSentenceSearch::Search(const PinyinLattice& lattice, std::string_view typed,
+                                  uint32_t context_word) {
   arcs_.clear();
   sentences_.clear();
   best_breaks_ = 0;
   visit_budget_ = options_.max_trie_visits;
   truncated_ = false;
-  KD_RETURN_IF_ERROR(lattice_.Build(typed));
+  lattice_ = &lattice;
   typed_ = typed;
   const size_t n = typed.size();
   const size_t start = SkipApostrophes(0);
   if (start == n || lexicon_->nodes().empty()) {
     typed_ = {};
-    return Status::OK();
+    return;
   }
 
   std::fill(num_hyps_, num_hyps_ + n + 1, 0);
@@ -85,7 +98,7 @@ Status PinyinSentenceSearch::Search(std::string_view typed, uint32_t context_wor
   }
   EmitSentences(n);
   typed_ = {};
-  return Status::OK();
+  lattice_ = nullptr;
 }
 
 size_t PinyinSentenceSearch::SkipApostrophes(size_t pos) const {
@@ -110,7 +123,7 @@ void PinyinSentenceSearch::CollectArcs(size_t begin) {
 
 // Reads the next syllable from lattice position `pos`, below trie node `node`.
 void PinyinSentenceSearch::Walk(uint32_t node, size_t pos, Reading reading) {
-  const std::span<const PinyinEdge> edges = lattice_.EdgesFrom(pos);
+  const std::span<const PinyinEdge> edges = lattice_->EdgesFrom(pos);
   const bool skip_initials = !options_.initials_beside_full_syllables &&
                              std::any_of(edges.begin(), edges.end(), [](const PinyinEdge& e) {
                                return e.kind == PinyinEdgeKind::kFull;

@@ -77,6 +77,10 @@ class PinyinSentenceSearch {
   // Empty input, or letters with no complete reading, give no sentences.
   // `context_word`: the WordBigram id of the word just before the letters (0: a sentence start).
   Status Search(std::string_view typed, uint32_t context_word = 0);
+  // The same over a lattice already built for `typed` (PinyinCandidateSearch's, say: the session
+  // reads the letters once for both searches). REQUIRES: lattice was built from `typed` with
+  // options().lattice but for max_paths, and lives through the call.
+  void Search(const PinyinLattice& lattice, std::string_view typed, uint32_t context_word);
 
   // Best first, distinct texts, at most beam_width. Valid until the next Search.
   std::span<const PinyinSentence> sentences() const { return sentences_; }
@@ -86,7 +90,6 @@ class PinyinSentenceSearch {
   // `typed` must be the text of the last Search; without a sentence, *out = typed.
   void SyllableBreaks(std::string_view typed, std::string* out) const;
 
-  const PinyinLattice& lattice() const { return lattice_; }
   bool truncated() const { return truncated_; }  // a cap cut the last Search short
   const Options& options() const { return options_; }
 
@@ -127,7 +130,8 @@ class PinyinSentenceSearch {
   const Lexicon* lexicon_;
   const WordBigram* bigram_;
   Options options_;
-  PinyinLattice lattice_;
+  PinyinLattice own_lattice_;               // for Search(typed)
+  const PinyinLattice* lattice_ = nullptr;  // during a Search only
   float log_total_ = 0;
 
   // Per-search state, sized once.
