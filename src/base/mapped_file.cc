@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 namespace keydecide {
 
@@ -49,6 +51,26 @@ Status MappedFile::Open(const std::string& path, std::unique_ptr<MappedFile>* ou
 
 MappedFile::~MappedFile() {
   if (size_ > 0) ::munmap(addr_, size_);
+}
+
+Status WriteFileAtomically(const std::string& path, std::span<const std::string_view> parts) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::IOError("cannot create " + tmp);
+    for (const std::string_view part : parts) {
+      out.write(part.data(), static_cast<std::streamsize>(part.size()));
+    }
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return Status::IOError("cannot write " + tmp);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Status::IOError("cannot rename " + tmp + " to " + path);
+  }
+  return Status::OK();
 }
 
 Status ReadFileToString(const std::string& path, std::string* out, size_t max_bytes) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,11 @@ class MappedFile {
 // Reads a whole regular file of at most max_bytes into *out (small text inputs such as
 // keyboard layouts). NotFound/IOError as Open; InvalidArgument when it is larger.
 Status ReadFileToString(const std::string& path, std::string* out, size_t max_bytes = 1 << 20);
+
+// Writes `parts`, one after the other, to path + ".tmp" and renames it to `path`, so that a
+// failure never leaves a half-written file in its place. IOError naming the file on failure
+// (the temporary file is removed).
+Status WriteFileAtomically(const std::string& path, std::span<const std::string_view> parts);
 
 }  // namespace keydecide
 

@@ -1,7 +1,5 @@
 #include "keydecide/lexicon_tool.h"
 
-#include <cstdio>
-#include <fstream>
 
 #include "base/mapped_file.h"
 #include "lexicon/lexicon.h"
@@ -64,24 +62,10 @@ Status BuildZhBytes(const LexiconBuildOptions& options, LexiconBuildReport* repo
   return builder.Finish(ZhBuilderOptions(options.min_count, options.max_words), bytes);
 }
 
-// Writes `bytes` to path + ".tmp" and renames it into place.
+// The whole file at once, atomically.
 Status WriteFileAtomically(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IOError("cannot create " + tmp);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return Status::IOError("cannot write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::IOError("cannot rename " + tmp + " to " + path);
-  }
-  return Status::OK();
+  const std::string_view parts[] = {bytes};
+  return keydecide::WriteFileAtomically(path, parts);
 }
 
 }  // namespace

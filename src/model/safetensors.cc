@@ -1,8 +1,6 @@
 #include "model/safetensors.h"
 
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -88,7 +86,8 @@ Status SafetensorsFile::Parse() {
       }
       t.shape.push_back(d.get<int64_t>());
       elements *= t.shape.back();
-      if (elements > (int64_t{1} << 40)) return Status::Corruption("tensor '" + name + "' is too large");
+      if (elements > (int64_t{1} << 40))
+        return Status::Corruption("tensor '" + name + "' is too large");
     }
     const auto& offs = value["data_offsets"];
     if (!offs[0].is_number_unsigned() || !offs[1].is_number_unsigned()) {
@@ -166,32 +165,18 @@ Status WriteSafetensors(const std::string& path, const std::map<std::string, std
   header["__metadata__"] = metadata;
   size_t offset = 0;
   for (const TensorToWrite& t : tensors) {
-    header[t.name] = {{"dtype", t.dtype}, {"shape", t.shape},
+    header[t.name] = {{"dtype", t.dtype},
+                      {"shape", t.shape},
                       {"data_offsets", {offset, offset + t.bytes.size()}}};
     offset += t.bytes.size();
   }
   std::string text = header.dump();
   text.resize(round_up(text.size() + 8) - 8, ' ');  // JSON may end in spaces
   const uint64_t header_len = text.size();
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::IOError("cannot create " + tmp);
-    out.write(reinterpret_cast<const char*>(&header_len), 8);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    for (const TensorToWrite& t : tensors) {
-      out.write(t.bytes.data(), static_cast<std::streamsize>(t.bytes.size()));
-    }
-    if (!out.flush()) {
-      std::remove(tmp.c_str());
-      return Status::IOError("cannot write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::IOError("cannot rename " + tmp + " to " + path);
-  }
-  return Status::OK();
+  std::vector<std::string_view> parts = {
+      std::string_view(reinterpret_cast<const char*>(&header_len), 8), text};
+  for (const TensorToWrite& t : tensors) parts.emplace_back(t.bytes);
+  return WriteFileAtomically(path, parts);
 }
 
 }  // namespace keydecide
