@@ -66,7 +66,7 @@ struct WordBigramBuildOptions {
   std::string lexicon_path;         // the pinyin-keyed lexicon the model is for
   std::vector<std::string> inputs;  // UTF-8 text files
   std::string output_path;
-  uint32_t min_pair_count = 2;  // rarer word pairs are dropped
+  uint32_t min_pair_count = 1;  // rarer word pairs are dropped (1: keep all, the shipped model)
   float discount = 0.75f;       // absolute discount, in (0, 1)
   float unigram_weight = 0.9f;  // weight of the text's own word counts against the lexicon's
 };

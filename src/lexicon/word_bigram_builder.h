@@ -21,7 +21,7 @@ class Lexicon;
 class WordBigramBuilder {
  public:
   struct Options {
-    uint32_t min_pair_count = 2;  // rarer pairs are dropped (their words still count in n(v))
+    uint32_t min_pair_count = 1;  // rarer pairs are dropped (their words still count in n(v))
     float discount = 0.75f;       // D of word_bigram.h, in (0, 1)
     float unigram_weight = 0.9f;  // λ of word_bigram.h, in [0, 1]
     size_t max_word_chars = 8;    // longest word looked for in the text
