@@ -18,9 +18,14 @@ namespace keydecide::testing {
 
 struct TinyModelSpec {
   int n_layers = 2, d_model = 16, n_heads = 2, d_ff = 32, max_len = 24;
-  std::vector<std::string> words = {"<unk>", "<num>", "<url>", "<email>", ".", ",", "the",
-                                    "a", "dog", "cat", "meeting", "station", "we", "will"};
+  std::vector<std::string> words = {"<unk>", "<num>", "<url>", "<email>", ".",       ",",  "the",
+                                    "a",     "dog",   "cat",   "meeting", "station", "we", "will"};
   uint32_t seed = 7;
+  // A zh model: metadata "language" and "pinyin" (one reading per word), intent labels.
+  std::string language;  // "" : none (an English file)
+  std::vector<std::string> readings;
+  std::vector<std::string> intent_labels = {"prose", "code", "url", "command"};
+  std::vector<float> intent_bias;  // replaces heads.intent.bias (one per label) when set
 };
 
 // Returns the bytes of a model file; `edit` may change the header JSON before writing.
@@ -31,7 +36,7 @@ inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
   ModelConfig layout;
   layout.n_layers = spec.n_layers, layout.d_model = d, layout.d_ff = ff;
   layout.max_len = spec.max_len, layout.vocab_size = vocab;
-  layout.intent_labels = {"prose", "code", "url", "command"};
+  layout.intent_labels = spec.intent_labels;
   const auto shapes = layout.TensorShapes();
   std::mt19937 rng(spec.seed);
   std::normal_distribution<float> normal(0.0f, 0.5f);
@@ -40,22 +45,26 @@ inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
   for (const auto& [name, shape] : shapes) {
     int64_t n = 1;
     for (int64_t s : shape) n *= s;
-    const bool is_norm_weight = name.find("ln") != std::string::npos &&
-                                name.find(".weight") != std::string::npos;
+    const bool is_norm_weight =
+        name.find("ln") != std::string::npos && name.find(".weight") != std::string::npos;
     std::vector<float> v(n);
     for (float& x : v) x = is_norm_weight ? 1.0f + 0.1f * normal(rng) : normal(rng);
-    header[name] = {{"dtype", "F32"},
-                    {"shape", shape},
-                    {"data_offsets", {data.size(), data.size() + n * 4}}};
+    if (name == "heads.intent.bias" && !spec.intent_bias.empty()) v = spec.intent_bias;
+    header[name] = {
+        {"dtype", "F32"}, {"shape", shape}, {"data_offsets", {data.size(), data.size() + n * 4}}};
     data.append(reinterpret_cast<const char*>(v.data()), n * 4);
   }
-  nlohmann::json config = {{"n_layers", spec.n_layers}, {"d_model", d},
-                           {"n_heads", spec.n_heads},   {"d_ff", ff},
-                           {"max_len", spec.max_len},   {"vocab_size", vocab},
-                           {"word_offset", 36},         {"n_interval_buckets", 8},
+  nlohmann::json config = {{"n_layers", spec.n_layers},
+                           {"d_model", d},
+                           {"n_heads", spec.n_heads},
+                           {"d_ff", ff},
+                           {"max_len", spec.max_len},
+                           {"vocab_size", vocab},
+                           {"word_offset", 36},
+                           {"n_interval_buckets", 8},
                            {"interval_edges_ms", {60, 100, 150, 220, 350, 600}},
                            {"norm_eps", 1e-5},
-                           {"intent_labels", {"prose", "code", "url", "command"}},
+                           {"intent_labels", spec.intent_labels},
                            {"app_types", {"chat", "search", "code", "editor", "url"}}};
   std::string words;
   for (size_t i = 0; i < spec.words.size(); ++i) words += (i ? "\n" : "") + spec.words[i];
@@ -63,6 +72,12 @@ inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
                             {"format_version", "1"},
                             {"config", config.dump()},
                             {"words", words}};
+  if (!spec.language.empty()) {
+    std::string pinyin;
+    for (size_t i = 0; i < spec.readings.size(); ++i) pinyin += (i ? "\n" : "") + spec.readings[i];
+    header["__metadata__"]["language"] = spec.language;
+    header["__metadata__"]["pinyin"] = pinyin;
+  }
   if (edit) edit(&header);
   std::string h = header.dump();
   while (h.size() % 8) h += ' ';

@@ -47,6 +47,7 @@ Status OpenZh(void (*configure)(EngineOptions*), std::unique_ptr<Engine>* engine
   options.model_dir = KD_MODELS_DIR;
   options.language = "zh";
   options.lexicon_path = path;
+  options.model_path = "none";  // the shipped zh model is for the shipped lexicon
   configure(&options);
   const Status s = Engine::Open(options, engine);
   std::remove(path.c_str());
@@ -429,11 +430,11 @@ TEST(PinyinEngineTest, BadPinyinOptionsAreRefused) {
   EXPECT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "all"; }, &engine).ok());
 }
 
-TEST(PinyinEngineTest, ModelRefused) {
+TEST(PinyinEngineTest, MissingModelIsNotFound) {
   std::unique_ptr<Engine> engine;
   const Status s =
       OpenZh([](EngineOptions* o) { o->model_path = "/nonexistent/model.safetensors"; }, &engine);
-  EXPECT_EQ(s.code(), Status::Code::kNotSupported) << s.ToString();
+  EXPECT_EQ(s.code(), Status::Code::kNotFound) << s.ToString();
   EXPECT_EQ(engine, nullptr);
 }
 

@@ -16,8 +16,7 @@ struct EngineOptions {
   std::string model_dir;
 
   // Language pack to load: "en", or "zh" (pinyin to hanzi sentences and words, ranked by the
-  // lexicon and the word bigram beside it; no Transformer yet: a model_path other than "" or
-  // "none" is NotSupported).
+  // lexicon, the word bigram beside it and, when there is one, the zh model).
   std::string language = "en";
 
   // Overrides the lexicon file of the language pack. Empty: <model_dir>/<language>/lexicon.kdlex.
@@ -51,6 +50,11 @@ struct EngineOptions {
   // Language "zh": also read letters through one typing slip per syllable (two swapped letters,
   // "xign" → xing, or a neighbouring key, "xinf" → xing, from keyboard_layout).
   bool pinyin_typos = false;
+
+  // Language "zh" with a model: how much the model's log P of a sentence counts beside the
+  // bigram's score when the best sentences are ranked (0: the bigram's order; chosen on the
+  // tuning half of the pinyin dev file, docs/MODEL.md).
+  float pinyin_model_weight = 0.5f;
 };
 
 // Kind of text field a session types into; part of the model's input later on.

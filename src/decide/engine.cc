@@ -392,6 +392,10 @@ Status ConcreteSession::Decide(int max_candidates, Decision* out) {
 
 Status ConcreteEngine::LoadModel(const std::string& path) {
   KD_RETURN_IF_ERROR(Transformer::Open(path, &model_));
+  if (model_->language() != "en") {
+    return Status::InvalidArgument(path + ": a model for language '" +
+                                   std::string(model_->language()) + "', not 'en'");
+  }
   // Map lexicon entries to vocabulary words and back, once, so the hot path does no
   // string lookups.
   entry_word_.assign(lexicon_->entry_count(), -1);
@@ -440,16 +444,7 @@ Status ConcreteEngine::Init(const EngineOptions& options) {
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
   info_.simd_target = kernels::ActiveTarget();
 
-  std::string model_path = options.model_path;
-  if (model_path.empty()) {  // the int8 model when shipped, else the float one, else none
-    model_path = "none";
-    for (const char* file : {"/model.q8.safetensors", "/model.safetensors"}) {
-      if (std::filesystem::exists(pack + file)) {
-        model_path = pack + file;
-        break;
-      }
-    }
-  }
+  const std::string model_path = ResolveModelPath(options, pack);
   BaselineScorer::Options o;
   o.nats_per_point = kNatsPerPoint;
   baseline_ = std::make_unique<BaselineScorer>(lexicon_.get(), o);

@@ -14,6 +14,7 @@ ModelTrack::ModelTrack(const Transformer* model, int app)
   wanted_.reserve(4 * max_len);
   scratch_tokens_.reserve(4 * max_len);
   lowered_.reserve(256);
+  scratch_words_.reserve(64);
   y_.resize(static_cast<size_t>(max_len) * model->config().d_model);
 }
 
@@ -21,33 +22,39 @@ void ModelTrack::OnTextTrimmed(size_t bytes) {
   window_start_ = window_start_ > bytes ? window_start_ - bytes : 0;
 }
 
-void ModelTrack::AppendContextToken(const Token& t) {
-  auto push = [&](int word) { wanted_.push_back({ModelConfig::kWordOffset + word, 0, 0}); };
+void AppendContextWords(const Transformer& model, const Token& t, std::string* lowered,
+                        std::vector<int32_t>* words) {
   switch (t.kind) {
     case TokenKind::kNumber:
-      return push(ModelConfig::kNumWord);
+      return words->push_back(ModelConfig::kNumWord);
     case TokenKind::kUrl:
-      return push(ModelConfig::kUrlWord);
+      return words->push_back(ModelConfig::kUrlWord);
     case TokenKind::kEmail:
-      return push(ModelConfig::kEmailWord);
+      return words->push_back(ModelConfig::kEmailWord);
     case TokenKind::kWord: {
       // Hyphenated words are split, the hyphen a token of its own (docs/MODEL.md).
       std::string_view w = t.text;
       while (true) {
         const size_t hyphen = w.find('-');
-        lowered_.clear();
-        AppendLowerUtf8(w.substr(0, hyphen), &lowered_);
-        push(model_->WordIndex(lowered_));
+        lowered->clear();
+        AppendLowerUtf8(w.substr(0, hyphen), lowered);
+        words->push_back(model.WordIndex(*lowered));
         if (hyphen == std::string_view::npos) return;
-        push(model_->WordIndex("-"));
+        words->push_back(model.WordIndex("-"));
         w.remove_prefix(hyphen + 1);
       }
     }
     default:
-      lowered_.clear();
-      AppendLowerUtf8(t.text, &lowered_);
-      return push(model_->WordIndex(lowered_));
+      lowered->clear();
+      AppendLowerUtf8(t.text, lowered);
+      return words->push_back(model.WordIndex(*lowered));
   }
+}
+
+void ModelTrack::AppendContextToken(const Token& t) {
+  scratch_words_.clear();
+  AppendContextWords(*model_, t, &lowered_, &scratch_words_);
+  for (int32_t w : scratch_words_) wanted_.push_back({ModelConfig::kWordOffset + w, 0, 0});
 }
 
 namespace {
@@ -115,7 +122,8 @@ void ModelTrack::BuildSequence(std::string_view text, size_t composition_start_i
     char32_t cp;
     utf8::Decode(word, &pos, &cp);
     // Without timing, a typical pace: a pause before the word's first key, then steady keys.
-    wanted_.push_back({ModelConfig::CharToken(cp), c == 0 ? kWordStartInterval : kDefaultInterval, 0});
+    wanted_.push_back(
+        {ModelConfig::CharToken(cp), c == 0 ? kWordStartInterval : kDefaultInterval, 0});
   }
 }
 

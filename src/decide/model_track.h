@@ -18,6 +18,12 @@
 
 namespace keydecide {
 
+// Appends the model word indices of one context token to *words (docs/MODEL.md: numbers,
+// URLs and e-mail addresses as their class word, words lower-cased and split at hyphens,
+// anything else as itself; <unk> outside the vocabulary). `lowered` is scratch.
+void AppendContextWords(const Transformer& model, const Token& t, std::string* lowered,
+                        std::vector<int32_t>* words);
+
 class ModelTrack {
  public:
   // Keystrokes without timing get these interval buckets: 350-600 ms before a word's first
@@ -56,6 +62,7 @@ class ModelTrack {
   std::vector<TokenInput> wanted_;   // what the text calls for
   std::vector<Token> scratch_tokens_;
   std::string lowered_;
+  std::vector<int32_t> scratch_words_;
   std::vector<float> y_;
   size_t window_start_ = 0;  // byte offset in the text where the context window begins
   bool window_set_ = false;

@@ -8,10 +8,12 @@
 #include <cmath>
 #include <filesystem>
 
+#include "decide/model_track.h"
 #include "decide/session_common.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/word_bigram.h"
 #include "model/kernels/targets.h"
+#include "model/transformer.h"
 #include "text/keyboard_layout.h"
 #include "text/utf8.h"
 
@@ -21,6 +23,16 @@ namespace {
 
 constexpr size_t kMaxComposition = PinyinLattice::kMaxTyped;  // longer commits as typed
 constexpr size_t kMinSearchCandidates = 50;
+// The committed text the model's context is read from: the newest 256 bytes (~85 hanzi) of the
+// paragraph, of which the newest kMaxContextWords words are kept (as English keeps 24 tokens,
+// ModelTrack::kMaxContextTokens).
+constexpr size_t kMaxContextBytes = 256;
+constexpr size_t kMaxContextWords = ModelTrack::kMaxContextTokens;
+// Compositions the keystroke heads read: training typed latin runs of 2..24 keys and pinyin of
+// at most 24 (config/zh.json); longer ones get no intent.
+constexpr size_t kMinLatinKeys = 2;
+constexpr size_t kMaxModelKeys = 24;
+constexpr float kLatinThreshold = 0.5f;  // P(latin) above which the letters are offered first
 
 // Sentences offered before the words, as fcitx5's pinyin does by default ("Number of sentence").
 constexpr size_t kSentencesOffered = 2;
@@ -62,17 +74,21 @@ bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text)
 class PinyinEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override {
-    (void)options;
     return std::make_unique<PinyinSession>(lexicon_.get(), bigram_.get(), search_options_,
-                                           sentence_options_);
+                                           sentence_options_, session_model_, options.app);
   }
   Info info() const override { return info_; }
 
   Status Init(const EngineOptions& options);
 
  private:
+  Status LoadModel(const std::string& path, float weight);
+
   std::unique_ptr<Lexicon> lexicon_;
   std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
+  std::unique_ptr<Transformer> model_;  // null without a zh model
+  std::unique_ptr<ZhContext> context_;
+  PinyinModel session_model_;
   KeyboardLayout layout_;  // pinyin_typos only (each lattice reads it once, at construction)
   PinyinCandidateSearch::Options search_options_;
   PinyinSentenceSearch::Options sentence_options_;
@@ -82,9 +98,6 @@ class PinyinEngine : public Engine {
 Status PinyinEngine::Init(const EngineOptions& options) {
   if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
     return Status::InvalidArgument("max_candidates must be in 1..200");
-  }
-  if (!options.model_path.empty() && options.model_path != "none") {
-    return Status::NotSupported("a Transformer for language 'zh' (lexicon and bigram only so far)");
   }
   std::string lexicon_path = options.lexicon_path;
   if (lexicon_path.empty()) {
@@ -120,12 +133,20 @@ Status PinyinEngine::Init(const EngineOptions& options) {
   }
   search_options_.lattice = lattice;
   sentence_options_.lattice = lattice;
+  if (!(options.pinyin_model_weight >= 0 && options.pinyin_model_weight <= 10)) {
+    return Status::InvalidArgument("pinyin_model_weight must be in 0..10");
+  }
+  if (const std::string model_path = ResolveModelPath(options, ResolveModelDir(options) + "/zh");
+      model_path != "none") {
+    KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
+  }
 
   info_.language = "zh";
   info_.lexicon_path = lexicon_path;
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;
   info_.scorer = bigram_ != nullptr ? "lexicon+bigram" : "lexicon";
+  if (model_ != nullptr) info_.scorer += "+model";
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
   info_.simd_target = kernels::ActiveTarget();
 
@@ -136,6 +157,29 @@ Status PinyinEngine::Init(const EngineOptions& options) {
     session->Type(keys);
     session->Decide(3, &d);
   }
+  return Status::OK();
+}
+
+Status PinyinEngine::LoadModel(const std::string& path, float weight) {
+  KD_RETURN_IF_ERROR(Transformer::Open(path, &model_));
+  if (model_->language() != "zh") {
+    return Status::InvalidArgument(path + ": a model for language '" +
+                                   std::string(model_->language()) + "', not 'zh'");
+  }
+  context_ = std::make_unique<ZhContext>(model_.get(), lexicon_.get());
+  session_model_.model = model_.get();
+  session_model_.context = context_.get();
+  session_model_.sentence_weight = weight;
+  const double oov = static_cast<double>(lexicon_->total_count()) - context_->in_vocabulary_count();
+  session_model_.log_oov_count = static_cast<float>(std::log(std::max(oov, 1.0)));
+  const std::vector<std::string>& labels = model_->config().intent_labels;
+  const auto latin = std::find(labels.begin(), labels.end(), "latin");
+  session_model_.latin_label =
+      latin == labels.end() ? -1 : static_cast<int>(latin - labels.begin());
+  info_.intent_labels = labels;
+  info_.model_path = path;
+  info_.model_weights = model_->weight_format();
+  info_.model_words = model_->n_words();
   return Status::OK();
 }
 
@@ -150,11 +194,22 @@ Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* o
 
 PinyinSession::PinyinSession(const Lexicon* lexicon, const WordBigram* bigram,
                              const PinyinCandidateSearch::Options& search_options,
-                             const PinyinSentenceSearch::Options& sentence_options)
+                             const PinyinSentenceSearch::Options& sentence_options,
+                             const PinyinModel& model, AppType app)
     : search_(lexicon, search_options),
       sentence_search_(lexicon, bigram, sentence_options),
       lexicon_(lexicon),
-      bigram_(bigram) {
+      bigram_(bigram),
+      model_(model) {
+  if (model_.model != nullptr) {
+    lm_ = std::make_unique<SentenceLm>(model_.model, static_cast<int>(app), model_.lm);
+    context_words_.reserve(kMaxContextBytes);
+    sentence_words_.reserve(PinyinLattice::kMaxTyped);
+    context_text_.reserve(kMaxContextBytes);
+    keys_.reserve(kMaxModelKeys);
+    intent_.resize(model_.model->config().intent_labels.size());
+  }
+  ranked_.reserve(PinyinLattice::kMaxTyped);
   next_.reserve(kMaxCandidatesLimit);
   text_.reserve(kMaxTextBytes + kMaxAcceptBytes + kMaxComposition + 8);
   searched_.reserve(kMaxComposition + 8);
@@ -209,11 +264,54 @@ void PinyinSession::SearchComposition() {
   } else {
     (void)sentence_search_.Search(typed, context_word_);
   }
+  RankSentences();
   search_valid_ = true;
 }
 
+void PinyinSession::UpdateModelContext() {
+  std::string_view committed = std::string_view(text_).substr(0, composition_start_);
+  if (const size_t nl = committed.rfind('\n'); nl != std::string_view::npos) {
+    committed.remove_prefix(nl + 1);
+  }
+  if (committed.size() > kMaxContextBytes) {  // the model keeps the newest words only
+    committed.remove_prefix(
+        utf8::BoundaryAtOrAfter(committed, committed.size() - kMaxContextBytes));
+  }
+  if (committed == context_text_) return;
+  context_text_.assign(committed);
+  context_words_.clear();
+  model_.context->Tokenize(committed, &context_scratch_, &context_words_);
+  const size_t keep = std::min(context_words_.size(), kMaxContextWords);
+  lm_->SetContext(std::span(context_words_).last(keep));
+}
+
+void PinyinSession::RankSentences() {
+  const std::span<const PinyinSentence> found = sentence_search_.sentences();
+  ranked_.assign(found.begin(), found.end());
+  if (lm_ == nullptr || model_.sentence_weight == 0 || ranked_.size() < 2) return;
+  UpdateModelContext();
+  const Transformer& model = *model_.model;
+  for (PinyinSentence& s : ranked_) {
+    sentence_words_.clear();
+    float oov_share = 0;  // words outside the vocabulary: <unk>, shared out by their count
+    for (const PinyinSentenceWord& w : s.words) {
+      const int id = model.WordIndex(w.text);
+      sentence_words_.push_back(id);
+      if (id == ModelConfig::kUnkWord) {
+        const uint32_t count = lexicon_->Variants(w.entry)[w.variant].count;
+        oov_share +=
+            std::log(static_cast<float>(std::max<uint32_t>(count, 1))) - model_.log_oov_count;
+      }
+    }
+    s.score += model_.sentence_weight * (lm_->Score(sentence_words_) + oov_share);
+  }
+  std::stable_sort(
+      ranked_.begin(), ranked_.end(),
+      [](const PinyinSentence& a, const PinyinSentence& b) { return a.score > b.score; });
+}
+
 std::span<const PinyinSentence> PinyinSession::OfferedSentences() const {
-  const std::span<const PinyinSentence> sentences = sentence_search_.sentences();
+  const std::span<const PinyinSentence> sentences = ranked_;
   size_t n = 0;
   while (n < sentences.size() && n < kSentencesOffered && sentences[n].words.size() >= 2) ++n;
   return sentences.first(n);
@@ -313,15 +411,39 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     FindNextWords(std::min<size_t>(static_cast<size_t>(max_candidates), kMaxCandidatesLimit));
   }
   timings.candidates_us = MicrosSince(&t);
-  timings.model_us = MicrosSince(&t);  // no model
-  timings.heads_us = MicrosSince(&t);  // the searches' order is the ranking
+  // Model: the keystrokes of the composition (the sentences were scored in the search).
+  const float* hidden = nullptr;
+  if (lm_ != nullptr && !typed.empty() && typed.size() <= kMaxModelKeys) {
+    UpdateModelContext();
+    keys_.clear();
+    for (size_t i = 0; i < typed.size(); ++i) {
+      keys_.push_back({ModelConfig::CharToken(static_cast<unsigned char>(typed[i])),
+                       i == 0 ? ModelTrack::kWordStartInterval : ModelTrack::kDefaultInterval, 0});
+    }
+    hidden = lm_->Keystrokes(keys_);
+  }
+  timings.model_us = MicrosSince(&t);
+  bool latin = false;
+  if (hidden != nullptr) {
+    model_.model->Intent(hidden, intent_.data());
+    latin = model_.latin_label >= 0 && typed.size() >= kMinLatinKeys &&
+            intent_[model_.latin_label] > kLatinThreshold;
+  }
+  timings.heads_us = MicrosSince(&t);
 
   // Post: the sentences, then the words (a word that is a sentence only once).
   const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates),
-                                     found.size() + sentences.size() + next_.size(),
+                                     latin + found.size() + sentences.size() + next_.size(),
                                      static_cast<size_t>(kMaxCandidatesLimit)});
   slots_.Resize(k, &out->candidates);
   size_t filled = 0;
+  if (latin && filled < k) {  // the letters as typed
+    Candidate& c = out->candidates[filled++];
+    c.text.assign(typed);
+    c.score = std::log(intent_[model_.latin_label]);
+    c.typing_cost = 0;
+    c.kind = CandidateKind::kCompletion;
+  }
   for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
     Candidate& c = out->candidates[filled++];
     c.text.assign(sentences[i].text);
@@ -352,9 +474,15 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   // Every letter may be followed by a break: twice the composition.
   if (out->preedit.capacity() < 2 * kMaxComposition) out->preedit.reserve(2 * kMaxComposition);
   sentence_search_.SyllableBreaks(typed, &out->preedit);
-  out->has_model = false;
   ClearModelOutputs(out);
-  out->tier = Tier::kLexiconOnly;
+  out->has_model = hidden != nullptr;
+  if (hidden != nullptr) {
+    out->popup.probability = model_.model->Popup(hidden);
+    const std::vector<std::string>& labels = model_.model->config().intent_labels;
+    out->intent.probabilities.assign(intent_.begin(), intent_.end());
+    out->intent.label = labels[std::max_element(intent_.begin(), intent_.end()) - intent_.begin()];
+  }
+  out->tier = hidden != nullptr ? Tier::kFullModel : Tier::kLexiconOnly;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();

@@ -1,5 +1,6 @@
-// The Chinese (pinyin) language pack behind the same Engine/Session/Decision API: lexicon and
-// word bigram (<model_dir>/zh/lexicon.kdbg, when present), no Transformer yet (issue 6).
+// The Chinese (pinyin) language pack behind the same Engine/Session/Decision API: lexicon, word
+// bigram (<model_dir>/zh/lexicon.kdbg) and zh model (<model_dir>/zh/model.q8.safetensors), the
+// last two when present.
 //
 // A PinyinSession keeps the committed text and, as its suffix, the composition: the pinyin
 // letters typed since the last commit (a-z, and apostrophes after the first letter). Any other
@@ -14,6 +15,12 @@
 // SetContext or deleting into the text forgets it): the sentence search scores the first word of
 // the next composition after it, and with no composition Decide offers the words that followed it
 // most often in the training text (联想, kind kNextWord).
+//
+// With a model, the search's best sentences are ranked again by their score plus
+// pinyin_model_weight × the model's log P of their words after the committed text (SentenceLm).
+// The model also reads the composition's keystrokes: Decision::intent and popup come from its
+// heads, and when the intent is "latin" (an English word or code typed in pinyin mode:
+// "python", "git"), the letters as typed are the first candidate.
 
 #ifndef KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
@@ -23,7 +30,9 @@
 #include <string_view>
 #include <vector>
 
+#include "decide/sentence_lm.h"
 #include "decide/session_common.h"
+#include "decide/zh_context.h"
 #include "keydecide/engine.h"
 #include "lexicon/pinyin_candidates.h"
 #include "lexicon/pinyin_sentence.h"
@@ -34,16 +43,30 @@ class Lexicon;
 
 // Opens the "zh" engine: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
 // pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
-// malformed one, or one built for another lexicon, fails the open). A model path other than "" or
-// "none" is NotSupported for now.
+// malformed one, or one built for another lexicon, fails the open), and the zh model
+// (ResolveModelPath; a model for another language fails the open).
 Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* out);
+
+// The zh model as a session uses it; all null without one.
+struct PinyinModel {
+  const Transformer* model = nullptr;
+  const ZhContext* context = nullptr;
+  float sentence_weight = 0;  // EngineOptions::pinyin_model_weight
+  // log of the summed lexicon count of the Chinese words outside the model's vocabulary: such a
+  // word takes the <unk> probability, shared out by its count (as in ModelScorer).
+  float log_oov_count = 0;
+  int latin_label = -1;  // index of the "latin" intent label (-1: the model has none)
+  SentenceLm::Options lm;
+};
 
 class PinyinSession : public Session {
  public:
   // REQUIRES: lexicon (and bigram, may be null) outlive the session; lexicon is pinyin-keyed.
+  // model.model may be null (no model).
   PinyinSession(const Lexicon* lexicon, const WordBigram* bigram,
                 const PinyinCandidateSearch::Options& search_options,
-                const PinyinSentenceSearch::Options& sentence_options);
+                const PinyinSentenceSearch::Options& sentence_options, const PinyinModel& model,
+                AppType app = AppType::kChat);
 
   Status Type(std::string_view text) override;
   Status Backspace() override;
@@ -60,6 +83,11 @@ class PinyinSession : public Session {
   void TrimText();
   // Runs the searches for the current composition unless the last ones were for it.
   void SearchComposition();
+  // With a model: the search's sentences re-ranked by score + sentence_weight × model log P,
+  // into ranked_ (else ranked_ is the search's order).
+  void RankSentences();
+  // The committed text since the last newline as the model's context (when it changed).
+  void UpdateModelContext();
   // The sentences to offer before the words: the best two, unless the best is one word (then
   // it is the first word candidate), and only those of several words.
   std::span<const PinyinSentence> OfferedSentences() const;
@@ -84,6 +112,15 @@ class PinyinSession : public Session {
   };
   std::vector<NextWord> next_;  // 联想 candidates of the last Decide without a composition
   CandidateSlots slots_;
+
+  PinyinModel model_;
+  std::unique_ptr<SentenceLm> lm_;  // with a model
+  ZhContext::Scratch context_scratch_;
+  std::string context_text_;  // the committed text the model's context was read from
+  std::vector<int32_t> context_words_, sentence_words_;
+  std::vector<TokenInput> keys_;
+  std::vector<float> intent_;
+  std::vector<PinyinSentence> ranked_;
 };
 
 }  // namespace keydecide

@@ -1,6 +1,7 @@
 #include "decide/session_common.h"
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "text/keyboard_layout.h"
 #include "text/letter_case.h"
@@ -20,6 +21,14 @@ std::string ResolveModelDir(const EngineOptions& options) {
     return env;
   }
   return KEYDECIDE_DEFAULT_MODEL_DIR;
+}
+
+std::string ResolveModelPath(const EngineOptions& options, const std::string& pack) {
+  if (!options.model_path.empty()) return options.model_path;
+  for (const char* file : {"/model.q8.safetensors", "/model.safetensors"}) {
+    if (std::filesystem::exists(pack + file)) return pack + file;
+  }
+  return "none";
 }
 
 Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out) {

@@ -20,6 +20,9 @@ class KvCache {
   // Forgets positions n.. (backspace, commit). REQUIRES: 0 <= n <= length().
   void Truncate(int n) { length_ = n; }
   void Clear() { length_ = 0; }
+  // Forks a hypothesis: this cache becomes `from`'s first n positions (keys and values
+  // copied). REQUIRES: both for the same config; 0 <= n <= from.length().
+  void CopyPrefix(const KvCache& from, int n);
 
   // Key / value rows [d_model] of a layer at a position.
   float* key(int layer, int pos) { return &keys_[Offset(layer, pos)]; }

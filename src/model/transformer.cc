@@ -135,6 +135,16 @@ KvCache::KvCache(const ModelConfig& c)
       scores_(c.max_len),
       hidden_(static_cast<size_t>(block_rows_) * c.d_ff) {}
 
+void KvCache::CopyPrefix(const KvCache& from, int n) {
+  const size_t rows = static_cast<size_t>(n) * d_model_;
+  for (size_t l = 0; l * max_len_ * d_model_ < keys_.size(); ++l) {
+    const size_t at = l * max_len_ * d_model_;
+    std::copy_n(from.keys_.begin() + at, rows, keys_.begin() + at);
+    std::copy_n(from.values_.begin() + at, rows, values_.begin() + at);
+  }
+  length_ = n;
+}
+
 Status Transformer::Open(const std::string& path, std::unique_ptr<Transformer>* out) {
   std::unique_ptr<SafetensorsFile> file;
   KD_RETURN_IF_ERROR(SafetensorsFile::Open(path, &file));
@@ -181,6 +191,32 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
       letter = IsLetter(cp);
     }
     m->letter_word_.push_back(letter && i > ModelConfig::kEmailWord);
+  }
+
+  // Language and readings (a zh model's "pinyin": one line per word, docs/MODEL.md).
+  if (const std::string_view lang = f.Metadata("language"); !lang.empty()) {
+    if (lang != "en" && lang != "zh") {
+      return Status::NotSupported("model language '" + std::string(lang) + "'");
+    }
+    m->language_ = lang;
+  }
+  if (const std::string_view pinyin = f.Metadata("pinyin"); m->language_ == "zh") {
+    for (size_t start = 0; static_cast<int>(m->readings_.size()) <= c.n_words();) {
+      const size_t nl = pinyin.find('\n', start);
+      m->readings_.push_back(pinyin.substr(start, nl - start));
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+    if (static_cast<int>(m->readings_.size()) != c.n_words()) {
+      return Status::InvalidArgument("model metadata 'pinyin' has " +
+                                     std::to_string(m->readings_.size()) + " lines, expected " +
+                                     std::to_string(c.n_words()));
+    }
+    for (std::string_view r : m->readings_) {
+      const bool ok = std::all_of(r.begin(), r.end(),
+                                  [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '\''; });
+      if (!ok) return Status::InvalidArgument("model metadata 'pinyin' has a non-pinyin line");
+    }
   }
 
   // Which weights are quantized: {"tensor name": "q8" | "q4g32" | "q4g64" | "f32"}.
@@ -353,8 +389,12 @@ void Transformer::Forward(std::span<const TokenInput> tokens, KvCache* cache) co
 // Longer runs go block by block: a block's attention reads the keys and values that the
 // blocks before it left in the cache, so the result is the same as one big block.
 void Transformer::Encode(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
-  const size_t d = config_.d_model, rows = cache->block_rows_;
   cache->Clear();
+  ExtendAll(tokens, cache, y);
+}
+
+void Transformer::ExtendAll(std::span<const TokenInput> tokens, KvCache* cache, float* y) const {
+  const size_t d = config_.d_model, rows = cache->block_rows_;
   for (size_t start = 0; start < tokens.size(); start += rows) {
     const size_t n = std::min(rows, tokens.size() - start);
     Forward(tokens.subspan(start, n), cache);

@@ -51,6 +51,14 @@ class Transformer {
   int WordIndex(std::string_view lower) const;
   // True for vocabulary words that contain a letter (not punctuation or specials).
   bool IsLetterWord(int index) const { return letter_word_[index] != 0; }
+  // The language the model was trained for: metadata "language", "en" when absent.
+  std::string_view language() const { return language_; }
+  // A zh model's reading of each word (metadata "pinyin": toneless syllables joined by
+  // apostrophes, "zhong'guo"; empty for specials, latin words and punctuation). Empty
+  // string for every word of a model without readings.
+  std::string_view Reading(int index) const {
+    return readings_.empty() ? std::string_view() : readings_[index];
+  }
 
   // --- Forward ---
   // Appends one token at position cache->length() and writes the final-norm hidden state
@@ -69,6 +77,8 @@ class Transformer {
   // or keystrokes that arrived together. REQUIRES: 1 <= tokens.size() <=
   // cache->capacity() - cache->length(), token fields in range.
   void Extend(std::span<const TokenInput> tokens, KvCache* cache, float* y) const;
+  // As Extend, writing the hidden state of every new position: y [tokens.size(), d_model].
+  void ExtendAll(std::span<const TokenInput> tokens, KvCache* cache, float* y) const;
 
   // --- Heads on a final-norm hidden state y ---
   float WordLogit(const float* y, int word) const;
@@ -112,6 +122,8 @@ class Transformer {
   Norm ln_f_;
   Linear popup_, autocorrect_, intent_;
   std::vector<std::string> words_;
+  std::string language_ = "en";
+  std::vector<std::string_view> readings_;                // views into file_'s metadata
   std::unordered_map<std::string_view, int> word_index_;  // views into words_
   std::vector<uint8_t> letter_word_;
 };

@@ -1,0 +1,89 @@
+// SentenceLm: scores the sentences of a pinyin conversion with the zh model's context stream,
+// log P(w1 .. wn | context) = sum of log P(wi | context, w1 .. wi-1), each read off the hidden
+// state of the token before wi (for w1: [APP] or the last context word), the model's `lm` task
+// (docs/MODEL.md).
+//
+// The hypotheses of one keystroke, and those of the next, share most of their tokens. Each is
+// kept in a slot: a KvCache, its tokens and, per position, the hidden state, the normaliser and
+// the token's log P. A new hypothesis forks the slot that shares its longest prefix: that
+// prefix's keys and values are copied, not recomputed, so a keystroke costs model steps only for
+// the words that changed, all of a hypothesis' new words in one block (Transformer::ExtendAll).
+//
+// P is normalised over the model's `norm_words` most frequent words (its vocabulary is in
+// frequency order), which hold most of the mass, instead of all of them: the whole table would
+// cost more per position than the model's layers.
+//
+// Not thread-safe: one per session. Scoring does not allocate once the slots have grown to the
+// longest sequence (they are sized for max_len at construction).
+
+#ifndef KEYDECIDE_DECIDE_SENTENCE_LM_H_
+#define KEYDECIDE_DECIDE_SENTENCE_LM_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/kv_cache.h"
+#include "model/transformer.h"
+
+namespace keydecide {
+
+class SentenceLm {
+ public:
+  struct Options {
+    size_t slots = 10;      // hypotheses kept between calls (at least 2)
+    int norm_words = 2048;  // words the normaliser sums over (clamped to the vocabulary)
+  };
+
+  // REQUIRES: model outlives this object. app is the AppType's index.
+  SentenceLm(const Transformer* model, int app, const Options& options);
+
+  // The committed words before the sentences (model word indices, oldest first). The newest that
+  // leave room for the sentence are used.
+  void SetContext(std::span<const int32_t> words);
+
+  // log P of `words` (model word indices) after the context. Only the first max_len - 2 words
+  // are scored (a longer sentence would not fit the model's window).
+  float Score(std::span<const int32_t> words);
+
+  // The final-norm hidden state after the context, [SEP] and `keys` (the composition's
+  // keystrokes, docs/MODEL.md): what the intent and popup heads, and the word logits of the word
+  // being typed, read. Kept in a slot as the sentences are, so the next keystroke costs one step.
+  // Valid until the next call. REQUIRES: 1 <= keys.size() <= max_len - 3.
+  const float* Keystrokes(std::span<const TokenInput> keys);
+
+  int steps() const { return steps_; }  // tokens encoded so far (tests, stats)
+
+ private:
+  struct Slot {
+    explicit Slot(const ModelConfig& config);
+    KvCache cache;
+    std::vector<TokenInput> tokens;  // at positions 0..length-1
+    std::vector<float> hidden;       // [max_len, d_model]
+    // Per position of [APP] and word tokens: the normaliser of its hidden state, and log P of
+    // its token after those before it (not computed after [SEP]).
+    std::vector<float> log_z;
+    std::vector<float> log_p;
+    uint64_t used = 0;
+  };
+
+  // [BOS] [APP] and the newest context words that leave room for `more` tokens, into seq_.
+  void StartSequence(size_t more);
+  // A slot holding seq_, encoded (reusing or forking the one with the longest common prefix).
+  Slot* Place();
+  float LogNormaliser(const float* y);
+
+  const Transformer* model_;
+  int app_;
+  int norm_words_;
+  std::vector<Slot> slots_;
+  std::vector<int32_t> context_;
+  std::vector<TokenInput> seq_;
+  std::vector<float> logits_;
+  uint64_t clock_ = 0;
+  int steps_ = 0;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_SENTENCE_LM_H_

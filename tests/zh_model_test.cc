@@ -1,0 +1,323 @@
+// The zh model in C++: its metadata (language, readings) checked at load, ExtendAll and
+// KvCache::CopyPrefix against plain encoding, ZhContext's reading of committed text, SentenceLm
+// against a from-scratch computation while it reuses and forks its slots, and the zh engine with a
+// model: ranking, the weight, refused files.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "decide/sentence_lm.h"
+#include "decide/zh_context.h"
+#include "keydecide/engine.h"
+#include "lexicon/lexicon.h"
+#include "model/safetensors.h"
+#include "model/transformer.h"
+#include "model_fixture.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+testing::TinyModelSpec ZhSpec() {
+  testing::TinyModelSpec spec;
+  spec.language = "zh";
+  spec.words = {"<unk>", "<num>", "<url>", "<email>", "，", "hello", "中国",
+                "中",    "国",    "人",    "你好",    "你", "好",    "中国人"};
+  spec.readings = {"",      "",    "",    "",       "",   "",    "zhong'guo",
+                   "zhong", "guo", "ren", "ni'hao", "ni", "hao", "zhong'guo'ren"};
+  spec.intent_labels = {"prose", "latin"};
+  spec.max_len = 20;
+  return spec;
+}
+
+std::string ZhLexiconBytes() {
+  return testing::PinyinLexiconBytes({{"zhongguo", "中国", 5000},
+                                      {"zhong", "中", 8000},
+                                      {"guo", "国", 3000},
+                                      {"guo", "过", 6000},
+                                      {"ren", "人", 9000},
+                                      {"nihao", "你好", 4000},
+                                      {"ni", "你", 7000},
+                                      {"hao", "好", 6000}});
+}
+
+std::unique_ptr<Transformer> LoadModel(const std::string& bytes, Status* status = nullptr) {
+  std::unique_ptr<SafetensorsFile> file;
+  Status s = SafetensorsFile::FromBytes(bytes, &file);
+  std::unique_ptr<Transformer> model;
+  if (s.ok()) s = Transformer::Load(std::move(file), &model);
+  if (status != nullptr) *status = s;
+  return model;
+}
+
+std::unique_ptr<Lexicon> ZhLexicon() {
+  std::unique_ptr<Lexicon> lexicon;
+  EXPECT_TRUE(Lexicon::FromBytes(ZhLexiconBytes(), &lexicon).ok());
+  return lexicon;
+}
+
+TEST(ZhModelTest, LoadsLanguageAndReadings) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->language(), "zh");
+  EXPECT_EQ(model->Reading(model->WordIndex("中国")), "zhong'guo");
+  EXPECT_EQ(model->Reading(model->WordIndex("hello")), "");
+  const auto english = LoadModel(testing::TinyModelBytes());
+  ASSERT_NE(english, nullptr);
+  EXPECT_EQ(english->language(), "en");
+  EXPECT_EQ(english->Reading(6), "");
+}
+
+TEST(ZhModelTest, RefusesBadMetadata) {
+  Status s;
+  testing::TinyModelSpec spec = ZhSpec();
+  spec.readings.pop_back();  // one line short
+  EXPECT_EQ(LoadModel(testing::TinyModelBytes(spec), &s), nullptr);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+  EXPECT_NE(s.message().find("pinyin"), std::string::npos) << s.ToString();
+
+  spec = ZhSpec();
+  spec.readings[6] = "zhong guo";  // not toneless pinyin
+  EXPECT_EQ(LoadModel(testing::TinyModelBytes(spec), &s), nullptr);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+
+  spec = ZhSpec();
+  spec.language = "xx";
+  EXPECT_EQ(LoadModel(testing::TinyModelBytes(spec), &s), nullptr);
+  EXPECT_EQ(s.code(), Status::Code::kNotSupported) << s.ToString();
+}
+
+TEST(ZhModelTest, ExtendAllAndForkedCachesMatchOneEncode) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  const int d = model->config().d_model;
+  std::vector<TokenInput> tokens;
+  for (int id : {1, 3, 42, 43, 44, 45, 46, 47, 48}) tokens.push_back({id, 0, 0});
+  KvCache reference(model->config());
+  std::vector<float> want(tokens.size() * d), got(tokens.size() * d);
+  model->Encode(tokens, &reference, want.data());
+
+  KvCache a(model->config()), b(model->config());
+  model->ExtendAll(std::span(tokens).first(4), &a, got.data());
+  b.CopyPrefix(a, 3);  // fork after three tokens, then the rest in one block
+  EXPECT_EQ(b.length(), 3);
+  model->ExtendAll(std::span(tokens).subspan(3), &b, got.data() + 3 * d);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-4f) << i;
+  for (int l = 0; l < model->config().n_layers; ++l) {
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(b.key(l, p)[0], a.key(l, p)[0]);
+  }
+}
+
+TEST(ZhContextTest, SplitsHanRunsIntoTheMostProbableWords) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  const auto lexicon = ZhLexicon();
+  ASSERT_NE(model, nullptr);
+  const ZhContext context(model.get(), lexicon.get());
+  ZhContext::Scratch scratch;
+  std::vector<int32_t> words;
+  // 你好 beats 你+好 and 中国 beats 中+国 by the lexicon's counts; 中国人 has no reading in the
+  // lexicon (no count), so it is not a piece; 我 is in no vocabulary word: <unk>.
+  context.Tokenize("你好中国人，hello 42我", &scratch, &words);
+  std::vector<std::string> got;
+  for (int32_t w : words) got.emplace_back(model->Word(w));
+  EXPECT_EQ(got, (std::vector<std::string>{"你好", "中国", "人", "，", "hello", "<num>", "<unk>"}));
+  EXPECT_TRUE(std::isnan(context.WordLogProb(model->WordIndex("中国人"))));
+  EXPECT_NEAR(context.in_vocabulary_count(), 5000 + 8000 + 3000 + 9000 + 4000 + 7000 + 6000, 1);
+
+  words.clear();
+  context.Tokenize("\xff\xfe 中", &scratch, &words);  // broken UTF-8 is read, never skipped over
+  ASSERT_FALSE(words.empty());
+  EXPECT_EQ(model->Word(words.back()), "中");
+}
+
+// log P of words after context, from one plain encode and a log-softmax over the first n words.
+float ReferenceScore(const Transformer& model, const std::vector<int32_t>& context,
+                     const std::vector<int32_t>& words, int norm_words) {
+  std::vector<TokenInput> tokens = {{ModelConfig::kBos, 0, 0}, {ModelConfig::kFirstApp, 0, 0}};
+  for (int32_t w : context) tokens.push_back({ModelConfig::kWordOffset + w, 0, 0});
+  const size_t first = tokens.size();
+  for (int32_t w : words) tokens.push_back({ModelConfig::kWordOffset + w, 0, 0});
+  const int d = model.config().d_model;
+  KvCache cache(model.config());
+  std::vector<float> y(tokens.size() * d), logits(norm_words);
+  model.Encode(tokens, &cache, y.data());
+  double sum = 0;
+  for (size_t p = first; p < tokens.size(); ++p) {
+    const float* h = &y[(p - 1) * d];
+    model.WordLogits(h, norm_words, logits.data());
+    double z = 0;
+    for (float l : logits) z += std::exp(static_cast<double>(l));
+    sum += model.WordLogit(h, tokens[p].id - ModelConfig::kWordOffset) - std::log(z);
+  }
+  return static_cast<float>(sum);
+}
+
+TEST(SentenceLmTest, MatchesAPlainEncodeWhileReusingAndForkingSlots) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  SentenceLm::Options options;
+  options.slots = 3;
+  options.norm_words = 8;
+  SentenceLm lm(model.get(), 0, options);
+  const std::vector<int32_t> context = {10, 7};
+  lm.SetContext(context);
+
+  const std::vector<int32_t> a = {6, 9}, ab = {6, 9, 8};
+  EXPECT_NEAR(lm.Score(a), ReferenceScore(*model, context, a, 8), 1e-3f);
+  const int after_a = lm.steps();
+  EXPECT_EQ(after_a, 6);  // [BOS] [APP], two context words, two words
+  EXPECT_NEAR(lm.Score(a), ReferenceScore(*model, context, a, 8), 1e-3f);
+  EXPECT_EQ(lm.steps(), after_a);  // cached
+  EXPECT_NEAR(lm.Score(ab), ReferenceScore(*model, context, ab, 8), 1e-3f);
+  EXPECT_EQ(lm.steps(), after_a + 1);  // one new word
+  const std::vector<int32_t> fork = {6, 12, 13};
+  EXPECT_NEAR(lm.Score(fork), ReferenceScore(*model, context, fork, 8), 1e-3f);
+  EXPECT_EQ(lm.steps(), after_a + 1 + 2);  // forked after 6: two new words
+
+  // Many sentences in a random order, more than the slots hold.
+  std::mt19937 rng(3);
+  for (int i = 0; i < 200; ++i) {
+    std::vector<int32_t> words(1 + rng() % 5);
+    for (int32_t& w : words) w = 4 + static_cast<int32_t>(rng() % 10);
+    ASSERT_NEAR(lm.Score(words), ReferenceScore(*model, context, words, 8), 1e-3f) << i;
+  }
+  // A new context; a sentence longer than the window keeps the newest context words that fit
+  // and scores the first max_len - 2 words.
+  lm.SetContext(std::vector<int32_t>(30, 5));
+  const std::vector<int32_t> shorter = {6, 7, 8};
+  EXPECT_NEAR(lm.Score(shorter), ReferenceScore(*model, std::vector<int32_t>(15, 5), shorter, 8),
+              1e-3f);
+  const std::vector<int32_t> long_sentence(40, 9);
+  EXPECT_NEAR(lm.Score(long_sentence), ReferenceScore(*model, {}, std::vector<int32_t>(18, 9), 8),
+              1e-3f);
+  EXPECT_EQ(lm.Score({}), 0.0f);
+}
+
+struct ZhFiles {
+  explicit ZhFiles(std::vector<float> intent_bias = {}, const std::string& name = "zh_model")
+      : lexicon(testing::TempPath(name + ".kdlex")),
+        model(testing::TempPath(name + ".safetensors")),
+        english_model(testing::TempPath(name + "_en.safetensors")) {
+    testing::TinyModelSpec spec = ZhSpec();
+    spec.intent_bias = std::move(intent_bias);
+    testing::WriteFile(lexicon, ZhLexiconBytes());
+    testing::WriteFile(model, testing::TinyModelBytes(spec));
+    testing::WriteFile(english_model, testing::TinyModelBytes());
+  }
+  ~ZhFiles() {
+    for (const std::string& p : {lexicon, model, english_model}) std::remove(p.c_str());
+  }
+  Status Open(const std::string& model_path, float weight, std::unique_ptr<Engine>* engine,
+              const std::string& language = "zh") const {
+    EngineOptions o;
+    o.model_dir = KD_MODELS_DIR;
+    o.language = language;
+    o.lexicon_path = language == "zh" ? lexicon : "";
+    o.model_path = model_path;
+    o.pinyin_model_weight = weight;
+    return Engine::Open(o, engine);
+  }
+  std::string lexicon, model, english_model;
+};
+
+std::vector<Candidate> Sentences(const Engine& engine, std::string_view keys) {
+  auto session = engine.NewSession(SessionOptions());
+  EXPECT_TRUE(session->Type(keys).ok());
+  Decision d;
+  EXPECT_TRUE(session->Decide(10, &d).ok());
+  std::vector<Candidate> out;
+  for (const Candidate& c : d.candidates) {
+    if (c.kind == CandidateKind::kSentence) out.push_back(c);
+  }
+  return out;
+}
+
+TEST(PinyinModelEngineTest, RanksSentencesWithTheModel) {
+  const ZhFiles files;
+  std::unique_ptr<Engine> plain, weighted, zero;
+  ASSERT_TRUE(files.Open("none", 0.5f, &plain).ok());
+  const Status s = files.Open(files.model, 2.0f, &weighted);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_TRUE(files.Open(files.model, 0.0f, &zero).ok());
+  EXPECT_EQ(plain->info().scorer, "lexicon");
+  EXPECT_EQ(weighted->info().scorer, "lexicon+model");
+  EXPECT_EQ(weighted->info().model_path, files.model);
+
+  const auto base = Sentences(*plain, "nihaozhongguoren");
+  const auto ranked = Sentences(*weighted, "nihaozhongguoren");
+  ASSERT_GE(base.size(), 1u);
+  ASSERT_EQ(ranked.size(), base.size());
+  EXPECT_GE(ranked[0].score, ranked.back().score);
+  // The model moved the scores (a random model gives every sentence some log P < 0).
+  EXPECT_LT(ranked[0].score, base[0].score);
+  // Weight 0: the bigram's (here the lexicon's) order and scores.
+  const auto same = Sentences(*zero, "nihaozhongguoren");
+  ASSERT_EQ(same.size(), base.size());
+  for (size_t i = 0; i < base.size(); ++i) {
+    EXPECT_EQ(same[i].text, base[i].text);
+    EXPECT_EQ(same[i].score, base[i].score);
+  }
+}
+
+TEST(PinyinModelEngineTest, RefusesAModelForAnotherLanguageAndBadWeights) {
+  const ZhFiles files;
+  std::unique_ptr<Engine> engine;
+  Status s = files.Open(files.english_model, 0.5f, &engine);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+  EXPECT_NE(s.message().find("'en'"), std::string::npos) << s.ToString();
+  s = files.Open(files.model, 0.5f, &engine, "en");
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+  EXPECT_NE(s.message().find("'zh'"), std::string::npos) << s.ToString();
+  EXPECT_EQ(files.Open(files.model, -1.0f, &engine).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(files.Open(files.model, std::nanf(""), &engine).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(files.Open("/nonexistent.safetensors", 0.5f, &engine).code(), Status::Code::kNotFound);
+  EXPECT_EQ(engine, nullptr);
+}
+
+Decision DecideAfter(const Engine& engine, std::string_view keys) {
+  auto session = engine.NewSession(SessionOptions());
+  EXPECT_TRUE(session->Type(keys).ok());
+  Decision d;
+  EXPECT_TRUE(session->Decide(5, &d).ok());
+  return d;
+}
+
+TEST(PinyinModelEngineTest, LatinIntentOffersTheLettersAsTyped) {
+  // Intent biases far apart: the head says latin (or prose) whatever the hidden state.
+  const ZhFiles latin({-40.0f, 40.0f}, "zh_latin"), prose({40.0f, -40.0f}, "zh_prose");
+  std::unique_ptr<Engine> latin_engine, prose_engine;
+  ASSERT_TRUE(latin.Open(latin.model, 0.5f, &latin_engine).ok());
+  ASSERT_TRUE(prose.Open(prose.model, 0.5f, &prose_engine).ok());
+  EXPECT_EQ(latin_engine->info().intent_labels, (std::vector<std::string>{"prose", "latin"}));
+
+  Decision d = DecideAfter(*latin_engine, "python");
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "python");
+  EXPECT_TRUE(d.has_model);
+  EXPECT_EQ(d.intent.label, "latin");
+  ASSERT_EQ(d.intent.probabilities.size(), 2u);
+  EXPECT_GT(d.intent.probabilities[1], 0.99f);
+  EXPECT_EQ(d.tier, Tier::kFullModel);
+  // Pinyin letters too, when the model says latin; one letter is never offered as latin.
+  EXPECT_EQ(DecideAfter(*latin_engine, "nihao").candidates[0].text, "nihao");
+  EXPECT_NE(DecideAfter(*latin_engine, "n").candidates[0].text, "n");
+
+  d = DecideAfter(*prose_engine, "nihao");
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "你好");
+  EXPECT_EQ(d.intent.label, "prose");
+  EXPECT_TRUE(d.has_model);
+  // With nothing composed the model is not run.
+  d = DecideAfter(*prose_engine, "");
+  EXPECT_FALSE(d.has_model);
+  EXPECT_TRUE(d.intent.label.empty());
+}
+
+}  // namespace
+}  // namespace keydecide
