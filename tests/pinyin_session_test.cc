@@ -283,8 +283,9 @@ TEST_F(PinyinSessionTest, NoAllocationOnceWarm) {
 }
 
 // The fixture lexicon with a bigram beside it, trained on `text`; the engine's files are removed
-// once mapped.
-std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status) {
+// once mapped. No model unless `model` names one ("": the shipped zh model).
+std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status,
+                                           const std::string& model = "none") {
   const std::string lexicon_path = testing::TempPath("pinyin_bigram.kdlex");
   const std::string bigram_path = testing::TempPath("pinyin_bigram.kdbg");
   const std::string lexicon_bytes = FixtureLexiconBytes();
@@ -304,6 +305,7 @@ std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status
   options.model_dir = KD_MODELS_DIR;
   options.language = "zh";
   options.lexicon_path = lexicon_path;
+  options.model_path = model;
   std::unique_ptr<Engine> engine;
   *status = Engine::Open(options, &engine);
   std::remove(lexicon_path.c_str());
@@ -372,6 +374,31 @@ TEST(PinyinBigramTest, NoAllocationOnceWarm) {
     ASSERT_TRUE(session->Type("。").ok());
   };
   round();
+  const long before = testing::Allocations();
+  for (int i = 0; i < 3; ++i) round();
+  EXPECT_EQ(testing::Allocations() - before, 0);
+}
+
+// The same rounds with the shipped zh model: the sentences rescored, the keystrokes read, the
+// committed text read as the model's context, and still no allocation once warm.
+TEST(PinyinBigramTest, NoAllocationOnceWarmWithTheModel) {
+  Status opened;
+  const auto engine = ZhEngineWithBigram("你好中国过。你好中国过。你好中国", &opened, "");
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  ASSERT_EQ(engine->info().scorer, "lexicon+bigram+model");
+  auto session = engine->NewSession({});
+  Decision d;
+  const auto round = [&] {
+    for (const char* keys : {"n", "i", "h", "a", "o", "z", "h", "o", "n", "g", "g", "u", "o"}) {
+      ASSERT_TRUE(session->Type(keys).ok());
+      ASSERT_TRUE(session->Decide(10, &d).ok());
+      ASSERT_TRUE(d.has_model);
+    }
+    ASSERT_TRUE(session->Accept(d.candidates[0].text).ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+    ASSERT_TRUE(session->Type("。").ok());
+  };
+  for (int i = 0; i < 12; ++i) round();  // the paragraph grows past the context window
   const long before = testing::Allocations();
   for (int i = 0; i < 3; ++i) round();
   EXPECT_EQ(testing::Allocations() - before, 0);

@@ -109,10 +109,12 @@ std::string ErrorCode(const Json& j) {
 }
 
 // The shipped Chinese pack: pinyin lexicon, no model.
-std::unique_ptr<Engine> ZhEngine() {
+// The shipped zh engine; model "none": without its model.
+std::unique_ptr<Engine> ZhEngine(const std::string& model = "") {
   EngineOptions o;
   o.model_dir = KD_MODELS_DIR;
   o.language = "zh";
+  o.model_path = model;
   std::unique_ptr<Engine> engine;
   const Status s = Engine::Open(o, &engine);
   EXPECT_TRUE(s.ok()) << s.ToString();
@@ -138,8 +140,8 @@ class ServerTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
   // Serves engine_ ("en", the default) and the zh pack, or the zh pack first.
-  void StartBoth(bool zh_first = false) {
-    zh_ = ZhEngine();
+  void StartBoth(bool zh_first = false, const std::string& zh_model = "") {
+    zh_ = ZhEngine(zh_model);
     ASSERT_NE(zh_, nullptr);
     std::vector<const Engine*> engines = {engine_.get(), zh_.get()};
     if (zh_first) std::swap(engines[0], engines[1]);
@@ -230,7 +232,7 @@ TEST_F(ServerTest, ServesEnglishAndChineseSessionsSideBySide) {
   EXPECT_EQ(rz["decision"]["composition"], "nihao");
   EXPECT_EQ(rz["decision"]["preedit"], "ni'hao");  // the syllable breaks of the best reading
   EXPECT_EQ(Top(rz), "你好");
-  EXPECT_EQ(rz["decision"]["tier"], "lexicon_only");
+  EXPECT_EQ(rz["decision"]["tier"], "full_model");  // the shipped zh model
   EXPECT_EQ(re["decision"]["composition"], "dog");
   EXPECT_EQ(re["decision"]["preedit"], "dog");
   EXPECT_EQ(Top(re).find("你"), std::string::npos);
@@ -252,7 +254,7 @@ TEST_F(ServerTest, ServesEnglishAndChineseSessionsSideBySide) {
   EXPECT_EQ(st["languages"]["zh"]["sessions"], 2);
   EXPECT_EQ(st["languages"]["en"]["decisions"], 4);  // no coalescing: one call at a time
   EXPECT_EQ(st["languages"]["zh"]["decisions"], 7);
-  EXPECT_EQ(st["languages"]["zh"]["tier"], "lexicon_only");
+  EXPECT_EQ(st["languages"]["zh"]["tier"], "full_model");
   EXPECT_TRUE(c.Call({{"op", "close_session"}, {"session", zh}})["ok"].get<bool>());
   EXPECT_EQ(c.Call({{"op", "stats"}})["languages"]["zh"]["sessions"], 1);
 }
@@ -280,7 +282,7 @@ TEST_F(ServerTest, TheFirstLanguageIsTheDefault) {
   const Json hello = c.Call({{"op", "hello"}});
   EXPECT_EQ(hello["language"], "zh");
   EXPECT_EQ(hello["languages"], Json::array({"zh", "en"}));
-  EXPECT_EQ(hello["scorer"], "lexicon+bigram");  // the zh engine: models/zh/lexicon.kdbg
+  EXPECT_EQ(hello["scorer"], "lexicon+bigram+model");  // the zh engine: models/zh/
   const uint64_t s = Open(&c);
   ASSERT_NE(s, 0u);
   EXPECT_EQ(Top(c.Call({{"op", "key"}, {"session", s}, {"text", "nihao"}})), "你好");
@@ -310,7 +312,8 @@ TEST_F(ServerTest, StartRefusesBadSetsOfEngines) {
 }
 
 // Each language has its own governor: a slow English model steps the en sessions down,
-// and the fast zh decisions (lexicon only) neither count against it nor bring it back up.
+// and the fast zh decisions (lexicon only, no zh model here) neither count against it nor
+// bring it back up.
 TEST_F(ServerTest, EachLanguageHasItsOwnGovernor) {
   engine_ = testing::FixtureEngine(testing::TinyModelBytes());
   ASSERT_NE(engine_, nullptr);
@@ -319,7 +322,7 @@ TEST_F(ServerTest, EachLanguageHasItsOwnGovernor) {
   options_.runtime.decide_hook = [](Tier tier) {
     if (tier == Tier::kFullModel) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   };
-  StartBoth();
+  StartBoth(/*zh_first=*/false, /*zh_model=*/"none");
   Client c(path_);
   const uint64_t en = OpenLang(&c, "en"), zh = OpenLang(&c, "zh");
   ASSERT_NE(en, 0u);

@@ -313,6 +313,19 @@ TEST(PinyinModelEngineTest, LatinIntentOffersTheLettersAsTyped) {
   EXPECT_EQ(d.candidates[0].text, "你好");
   EXPECT_EQ(d.intent.label, "prose");
   EXPECT_TRUE(d.has_model);
+  // The latency governor's lower rungs run no model.
+  auto session = latin_engine->NewSession(SessionOptions());
+  ASSERT_TRUE(session->Type("python").ok());
+  session->SetTier(Tier::kNoVocabProposals);
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  EXPECT_EQ(d.tier, Tier::kNoVocabProposals);
+  EXPECT_EQ(d.candidates[0].text, "python");
+  session->SetTier(Tier::kSmallModel);
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  EXPECT_EQ(d.tier, Tier::kLexiconOnly);
+  EXPECT_FALSE(d.has_model);
+  EXPECT_TRUE(d.candidates.empty() || d.candidates[0].text != "python");
+
   // With nothing composed the model is not run.
   d = DecideAfter(*prose_engine, "");
   EXPECT_FALSE(d.has_model);

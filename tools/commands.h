@@ -25,6 +25,7 @@ struct EngineFlags {
   int pinyin_beam_width = EngineOptions().pinyin_beam_width;
   std::string pinyin_fuzzy;
   bool pinyin_typos = false;
+  float pinyin_model_weight = EngineOptions().pinyin_model_weight;
 
   void AddTo(CLI::App* cmd);
   // Opens the engine or prints the error and throws CLI::RuntimeError.

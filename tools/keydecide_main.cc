@@ -28,6 +28,11 @@ void EngineFlags::AddTo(CLI::App* cmd) {
                   "zh: fuzzy pairs read both ways, e.g. z/zh,n/l,in/ing, or all");
   cmd->add_flag("--pinyin-typos", pinyin_typos,
                 "zh: also read letters through one slip per syllable (swap, neighbour key)");
+  cmd->add_option(
+         "--pinyin-model-weight", pinyin_model_weight,
+         "zh: weight of the model's log P of a sentence beside the bigram (0: bigram only)")
+      ->check(CLI::Range(0.0f, 10.0f))
+      ->capture_default_str();
 }
 
 std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
@@ -39,6 +44,7 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   options.pinyin_beam_width = pinyin_beam_width;
   options.pinyin_fuzzy = pinyin_fuzzy;
   options.pinyin_typos = pinyin_typos;
+  options.pinyin_model_weight = pinyin_model_weight;
   options.max_candidates = max_candidates;
   options.model_path = model;
   std::unique_ptr<Engine> engine;

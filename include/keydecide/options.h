@@ -54,7 +54,7 @@ struct EngineOptions {
   // Language "zh" with a model: how much the model's log P of a sentence counts beside the
   // bigram's score when the best sentences are ranked (0: the bigram's order; chosen on the
   // tuning half of the pinyin dev file, docs/MODEL.md).
-  float pinyin_model_weight = 0.5f;
+  float pinyin_model_weight = 0.7f;
 };
 
 // Kind of text field a session types into; part of the model's input later on.

@@ -6,8 +6,7 @@
 
 namespace keydecide {
 
-void BaselineScorer::Score(const ScoringInput& input,
-                           std::span<ScoredCandidate> candidates) const {
+void BaselineScorer::Score(const ScoringInput& input, std::span<ScoredCandidate> candidates) const {
   const double total = static_cast<double>(lexicon_->total_count());
   const size_t remembered = input.history_size;
   // Trust the cache in proportion to how much it has seen: one remembered word must not

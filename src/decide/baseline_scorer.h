@@ -18,9 +18,9 @@ class Lexicon;
 class BaselineScorer : public Scorer {
  public:
   struct Options {
-    float history_weight = 0.1f;   // λ: share of probability mass given to recent words...
+    float history_weight = 0.1f;       // λ: share of probability mass given to recent words...
     size_t history_warmup_words = 20;  // ...reached half-way after this many words
-    float nats_per_point = 0.35f;  // channel: one 10-point slip costs 3.5 nats
+    float nats_per_point = 0.35f;      // channel: one 10-point slip costs 3.5 nats
   };
 
   // REQUIRES: lexicon outlives this object.

@@ -1,6 +1,5 @@
 #include "keydecide/lexicon_tool.h"
 
-
 #include "base/mapped_file.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"

@@ -27,12 +27,20 @@ constexpr size_t kMinSearchCandidates = 50;
 // paragraph, of which the newest kMaxContextWords words are kept (as English keeps 24 tokens,
 // ModelTrack::kMaxContextTokens).
 constexpr size_t kMaxContextBytes = 256;
+constexpr size_t kMaxSentencesRanked = 64;  // EngineOptions::pinyin_beam_width's bound
+// The search's best sentences the model scores again. On the tuning half of the pinyin dev file
+// the best 4 gave top-1 0.836 against 0.837 for all 8, at 0.24 against 0.38 ms per keystroke
+// (docs/MODEL.md, "Chinese model").
+constexpr size_t kSentencesRescored = 4;
 constexpr size_t kMaxContextWords = ModelTrack::kMaxContextTokens;
 // Compositions the keystroke heads read: training typed latin runs of 2..24 keys and pinyin of
 // at most 24 (config/zh.json); longer ones get no intent.
 constexpr size_t kMinLatinKeys = 2;
 constexpr size_t kMaxModelKeys = 24;
-constexpr float kLatinThreshold = 0.5f;  // P(latin) above which the letters are offered first
+// P(latin) above which the letters as typed are offered first, and above which second (after the
+// best conversion). Chosen on the tuning halves of the pinyin and latin dev files (docs/MODEL.md).
+constexpr float kLatinFirst = 0.9f;
+constexpr float kLatinSecond = 0.5f;
 
 // Sentences offered before the words, as fcitx5's pinyin does by default ("Number of sentence").
 constexpr size_t kSentencesOffered = 2;
@@ -170,6 +178,7 @@ Status PinyinEngine::LoadModel(const std::string& path, float weight) {
   session_model_.model = model_.get();
   session_model_.context = context_.get();
   session_model_.sentence_weight = weight;
+  session_model_.lm.slots = kSentencesRescored + 4;  // a keystroke's sentences, the keys, more
   const double oov = static_cast<double>(lexicon_->total_count()) - context_->in_vocabulary_count();
   session_model_.log_oov_count = static_cast<float>(std::log(std::max(oov, 1.0)));
   const std::vector<std::string>& labels = model_->config().intent_labels;
@@ -206,10 +215,11 @@ PinyinSession::PinyinSession(const Lexicon* lexicon, const WordBigram* bigram,
     context_words_.reserve(kMaxContextBytes);
     sentence_words_.reserve(PinyinLattice::kMaxTyped);
     context_text_.reserve(kMaxContextBytes);
+    context_scratch_.Reserve(kMaxContextBytes);
     keys_.reserve(kMaxModelKeys);
     intent_.resize(model_.model->config().intent_labels.size());
   }
-  ranked_.reserve(PinyinLattice::kMaxTyped);
+  ranked_.reserve(kMaxSentencesRanked);
   next_.reserve(kMaxCandidatesLimit);
   text_.reserve(kMaxTextBytes + kMaxAcceptBytes + kMaxComposition + 8);
   searched_.reserve(kMaxComposition + 8);
@@ -288,10 +298,11 @@ void PinyinSession::UpdateModelContext() {
 void PinyinSession::RankSentences() {
   const std::span<const PinyinSentence> found = sentence_search_.sentences();
   ranked_.assign(found.begin(), found.end());
-  if (lm_ == nullptr || model_.sentence_weight == 0 || ranked_.size() < 2) return;
+  const size_t rescored = std::min(ranked_.size(), kSentencesRescored);
+  if (!UseModel() || model_.sentence_weight == 0 || rescored < 2) return;
   UpdateModelContext();
   const Transformer& model = *model_.model;
-  for (PinyinSentence& s : ranked_) {
+  for (PinyinSentence& s : std::span(ranked_).first(rescored)) {
     sentence_words_.clear();
     float oov_share = 0;  // words outside the vocabulary: <unk>, shared out by their count
     for (const PinyinSentenceWord& w : s.words) {
@@ -305,9 +316,13 @@ void PinyinSession::RankSentences() {
     }
     s.score += model_.sentence_weight * (lm_->Score(sentence_words_) + oov_share);
   }
-  std::stable_sort(
-      ranked_.begin(), ranked_.end(),
-      [](const PinyinSentence& a, const PinyinSentence& b) { return a.score > b.score; });
+  // Only the rescored ones change places; the others, unscored, stay behind them. (An insertion
+  // sort: stable, and unlike std::stable_sort it needs no buffer.)
+  for (size_t i = 1; i < rescored; ++i) {
+    for (size_t j = i; j > 0 && ranked_[j].score > ranked_[j - 1].score; --j) {
+      std::swap(ranked_[j], ranked_[j - 1]);
+    }
+  }
 }
 
 std::span<const PinyinSentence> PinyinSession::OfferedSentences() const {
@@ -413,7 +428,7 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   timings.candidates_us = MicrosSince(&t);
   // Model: the keystrokes of the composition (the sentences were scored in the search).
   const float* hidden = nullptr;
-  if (lm_ != nullptr && !typed.empty() && typed.size() <= kMaxModelKeys) {
+  if (UseModel() && !typed.empty() && typed.size() <= kMaxModelKeys) {
     UpdateModelContext();
     keys_.clear();
     for (size_t i = 0; i < typed.size(); ++i) {
@@ -423,12 +438,14 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     hidden = lm_->Keystrokes(keys_);
   }
   timings.model_us = MicrosSince(&t);
-  bool latin = false;
+  size_t latin_at = kMaxCandidatesLimit;  // where the letters as typed go (none: past the end)
   if (hidden != nullptr) {
     model_.model->Intent(hidden, intent_.data());
-    latin = model_.latin_label >= 0 && typed.size() >= kMinLatinKeys &&
-            intent_[model_.latin_label] > kLatinThreshold;
+    const float p = model_.latin_label >= 0 ? intent_[model_.latin_label] : 0.0f;
+    if (typed.size() >= kMinLatinKeys)
+      latin_at = p > kLatinFirst ? 0 : p > kLatinSecond ? 1 : latin_at;
   }
+  const bool latin = latin_at < kMaxCandidatesLimit;
   timings.heads_us = MicrosSince(&t);
 
   // Post: the sentences, then the words (a word that is a sentence only once).
@@ -437,21 +454,15 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
                                      static_cast<size_t>(kMaxCandidatesLimit)});
   slots_.Resize(k, &out->candidates);
   size_t filled = 0;
-  if (latin && filled < k) {  // the letters as typed
-    Candidate& c = out->candidates[filled++];
-    c.text.assign(typed);
-    c.score = std::log(intent_[model_.latin_label]);
-    c.typing_cost = 0;
-    c.kind = CandidateKind::kCompletion;
-  }
-  for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
+  const size_t rest = k - (latin && k > 0);  // slots for all but the letters as typed
+  for (size_t i = 0; i < sentences.size() && filled < rest; ++i) {
     Candidate& c = out->candidates[filled++];
     c.text.assign(sentences[i].text);
     c.score = sentences[i].score;
     c.typing_cost = 0;
     c.kind = CandidateKind::kSentence;
   }
-  for (size_t i = 0; i < found.size() && filled < k; ++i) {
+  for (size_t i = 0; i < found.size() && filled < rest; ++i) {
     const PinyinCandidate& p = found[i];
     if (p.full && IsOffered(sentences, p.text)) continue;
     Candidate& c = out->candidates[filled++];
@@ -460,13 +471,24 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     c.typing_cost = 0;
     c.kind = CandidateKind::kCompletion;
   }
-  for (size_t i = 0; i < next_.size() && filled < k; ++i) {
+  for (size_t i = 0; i < next_.size() && filled < rest; ++i) {
     Candidate& c = out->candidates[filled++];
     c.text.assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
     c.score = std::log(static_cast<float>(next_[i].count) /
                        static_cast<float>(bigram_->FollowerTotal(context_word_)));
     c.typing_cost = 0;
     c.kind = CandidateKind::kNextWord;
+  }
+  if (latin && k > 0) {  // the spare slot at `filled` moves to latin_at
+    const size_t at = std::min(latin_at, filled);
+    std::rotate(out->candidates.begin() + at, out->candidates.begin() + filled,
+                out->candidates.begin() + filled + 1);
+    Candidate& c = out->candidates[at];
+    c.text.assign(typed);
+    c.score = std::log(intent_[model_.latin_label]);
+    c.typing_cost = 0;
+    c.kind = CandidateKind::kCompletion;
+    ++filled;
   }
   slots_.Resize(filled, &out->candidates);
   if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);
@@ -482,7 +504,7 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     out->intent.probabilities.assign(intent_.begin(), intent_.end());
     out->intent.label = labels[std::max_element(intent_.begin(), intent_.end()) - intent_.begin()];
   }
-  out->tier = hidden != nullptr ? Tier::kFullModel : Tier::kLexiconOnly;
+  out->tier = hidden != nullptr ? tier_ : Tier::kLexiconOnly;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();

@@ -73,6 +73,11 @@ class PinyinSession : public Session {
   Status Accept(std::string_view word) override;
   Status SetContext(std::string_view text) override;
   Status Decide(int max_candidates, Decision* out) override;
+  // Below kNoVocabProposals the model is not run: the bigram's sentences, no intent.
+  void SetTier(Tier tier) override {
+    if (tier != tier_) search_valid_ = false;  // the sentences' order depends on it
+    tier_ = tier;
+  }
   std::string_view text() const override { return text_; }
   std::string_view composition() const override {
     return std::string_view(text_).substr(composition_start_);
@@ -83,6 +88,7 @@ class PinyinSession : public Session {
   void TrimText();
   // Runs the searches for the current composition unless the last ones were for it.
   void SearchComposition();
+  bool UseModel() const { return lm_ != nullptr && tier_ <= Tier::kNoVocabProposals; }
   // With a model: the search's sentences re-ranked by score + sentence_weight × model log P,
   // into ranked_ (else ranked_ is the search's order).
   void RankSentences();
@@ -115,6 +121,7 @@ class PinyinSession : public Session {
 
   PinyinModel model_;
   std::unique_ptr<SentenceLm> lm_;  // with a model
+  Tier tier_ = Tier::kFullModel;
   ZhContext::Scratch context_scratch_;
   std::string context_text_;  // the committed text the model's context was read from
   std::vector<int32_t> context_words_, sentence_words_;

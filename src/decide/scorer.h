@@ -21,9 +21,9 @@ struct ScoredCandidate {
 };
 
 struct ScoringInput {
-  std::string_view typed;   // lower-cased composition ("" at a word start)
-  size_t history_size;      // words the session remembers (the denominator of `recent`)
-  const float* hidden;      // the model's final-norm state at the cursor, or nullptr
+  std::string_view typed;  // lower-cased composition ("" at a word start)
+  size_t history_size;     // words the session remembers (the denominator of `recent`)
+  const float* hidden;     // the model's final-norm state at the cursor, or nullptr
 };
 
 class Scorer {

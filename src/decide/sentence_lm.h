@@ -31,8 +31,8 @@ namespace keydecide {
 class SentenceLm {
  public:
   struct Options {
-    size_t slots = 10;      // hypotheses kept between calls (at least 2)
-    int norm_words = 2048;  // words the normaliser sums over (clamped to the vocabulary)
+    size_t slots = 10;     // hypotheses kept between calls (at least 2)
+    int norm_words = 512;  // words the normaliser sums over (clamped to the vocabulary)
   };
 
   // REQUIRES: model outlives this object. app is the AppType's index.

@@ -19,16 +19,18 @@ class SessionHistory {
   static constexpr size_t kCapacity = 128;  // words remembered
   static constexpr size_t kMaxWordBytes = 47;
 
-  struct Word {  // one distinct remembered word
-    uint32_t entry;        // lexicon entry, or lexicon::kNoEntry for unknown words
-    uint16_t count;        // occurrences among the remembered words
+  struct Word {      // one distinct remembered word
+    uint32_t entry;  // lexicon entry, or lexicon::kNoEntry for unknown words
+    uint16_t count;  // occurrences among the remembered words
     uint8_t length;
     char text[kMaxWordBytes + 1];  // lower-cased key (as the lexicon stores keys)
     std::string_view key() const { return {text, length}; }
   };
 
   // REQUIRES: lexicon outlives this object.
-  explicit SessionHistory(const Lexicon* lexicon) : lexicon_(lexicon) { lowered_.reserve(2 * kMaxWordBytes); }
+  explicit SessionHistory(const Lexicon* lexicon) : lexicon_(lexicon) {
+    lowered_.reserve(2 * kMaxWordBytes);
+  }
 
   // Remembers a finished word (any case; stored lower-cased). Words longer than
   // kMaxWordBytes or without letters are ignored. Forgets the oldest beyond kCapacity.

@@ -60,6 +60,15 @@ ZhContext::ZhContext(const Transformer* model, const Lexicon* lexicon)
   }
 }
 
+void ZhContext::Scratch::Reserve(size_t bytes) {
+  tokens.reserve(bytes);
+  offsets.reserve(bytes + 1);
+  best.reserve(bytes + 1);
+  back.reserve(bytes + 1);
+  run_words.reserve(bytes);
+  lowered.reserve(bytes);
+}
+
 void ZhContext::Tokenize(std::string_view text, Scratch* s, std::vector<int32_t>* words) const {
   size_t pos = 0;
   while (pos < text.size()) {

@@ -42,6 +42,8 @@ class ZhContext {
     std::vector<uint8_t> back;
     std::vector<int32_t> run_words;
     std::string lowered;
+    // Sizes every buffer for text of up to `bytes` bytes, so that Tokenize does not allocate.
+    void Reserve(size_t bytes);
   };
   void Tokenize(std::string_view text, Scratch* scratch, std::vector<int32_t>* words) const;
 

@@ -60,12 +60,13 @@ struct EngineSlot {
 };
 
 // The ladder `engine` can serve: no smaller model is loaded yet, so that rung is skipped;
-// without a model only the lexicon rung exists.
+// without a model only the lexicon rung exists. The pinyin engine proposes no vocabulary
+// words, so its model runs whole or not at all.
 std::vector<Tier> LadderOf(const Engine& engine) {
-  if (engine.info().scorer == "model") {
-    return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
-  }
-  return {Tier::kLexiconOnly};
+  const Engine::Info info = engine.info();
+  if (info.model_path.empty()) return {Tier::kLexiconOnly};
+  if (info.language == "zh") return {Tier::kFullModel, Tier::kLexiconOnly};
+  return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
 }
 
 struct SessionState {
