@@ -332,5 +332,65 @@ TEST(PinyinModelEngineTest, LatinIntentOffersTheLettersAsTyped) {
   EXPECT_TRUE(d.intent.label.empty());
 }
 
+// The shipped zh engine (lexicon, bigram and model) under random edits: letters, apostrophes,
+// punctuation, hanzi and broken UTF-8 typed, backspaces, commits of what is offered and of
+// anything, new contexts. Nothing may crash (the ASan/UBSan run of test.sh checks memory), and
+// every decision keeps the session's contracts.
+TEST(PinyinModelEngineTest, ShippedEngineSurvivesRandomEditing) {
+  EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  o.language = "zh";
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(o, &engine);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(engine->info().scorer, "lexicon+bigram+model");
+  auto session = engine->NewSession(SessionOptions());
+  std::mt19937 rng(11);
+  const std::vector<std::string> pieces = {
+      "a",  "e", "n",  "g",    "h",  "z", "i", "o",      "u", "'",    "，",
+      "。", " ", "\n", "中国", "的", "x", "q", "python", "1", "\xff", "\xe4\xb8"};
+  Decision d;
+  for (int step = 0; step < 3000; ++step) {
+    const unsigned r = rng() % 100;
+    if (r < 70) {
+      const std::string& p = pieces[rng() % pieces.size()];
+      const Status typed = session->Type(p);
+      const bool valid_utf8 = p != "\xff" && p != "\xe4\xb8";
+      EXPECT_EQ(typed.ok(), valid_utf8) << p;
+    } else if (r < 82) {
+      ASSERT_TRUE(session->Backspace().ok());
+    } else if (r < 92 && !d.candidates.empty()) {
+      ASSERT_TRUE(session->Accept(d.candidates[rng() % d.candidates.size()].text).ok());
+    } else if (r < 96) {
+      ASSERT_TRUE(session->Accept("随便").ok());
+    } else {
+      std::string context;
+      for (int i = rng() % 40; i > 0; --i) {
+        const std::string& p = pieces[rng() % (pieces.size() - 2)];  // valid UTF-8 only
+        context += p;
+      }
+      ASSERT_TRUE(session->SetContext(context).ok());
+    }
+    ASSERT_TRUE(session->Decide(1 + static_cast<int>(rng() % 10), &d).ok());
+    const std::string_view composition = session->composition();
+    EXPECT_EQ(d.composition, composition);
+    std::string letters;  // the preedit is the composition with apostrophes added
+    for (char c : d.preedit) {
+      if (c != '\'') letters += c;
+    }
+    std::string bare;
+    for (char c : composition) {
+      if (c != '\'') bare += c;
+    }
+    EXPECT_EQ(letters, bare);
+    EXPECT_EQ(d.has_model, !composition.empty() && composition.size() <= 24);
+    if (d.has_model) {
+      ASSERT_EQ(d.intent.probabilities.size(), 2u);
+      EXPECT_NEAR(d.intent.probabilities[0] + d.intent.probabilities[1], 1.0f, 1e-4f);
+    }
+    for (const Candidate& c : d.candidates) EXPECT_FALSE(c.text.empty());
+  }
+}
+
 }  // namespace
 }  // namespace keydecide

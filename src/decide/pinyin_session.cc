@@ -37,10 +37,10 @@ constexpr size_t kMaxContextWords = ModelTrack::kMaxContextTokens;
 // at most 24 (config/zh.json); longer ones get no intent.
 constexpr size_t kMinLatinKeys = 2;
 constexpr size_t kMaxModelKeys = 24;
-// P(latin) above which the letters as typed are offered first, and above which second (after the
-// best conversion). Chosen on the tuning halves of the pinyin and latin dev files (docs/MODEL.md).
-constexpr float kLatinFirst = 0.9f;
-constexpr float kLatinSecond = 0.5f;
+// P(latin) above which the letters as typed are the first candidate. Chosen on the tuning halves
+// of the pinyin and latin dev files (docs/MODEL.md, "Chinese typing model"): higher thresholds
+// kept the same pinyin top-1 and lost latin words.
+constexpr float kLatinThreshold = 0.5f;
 
 // Sentences offered before the words, as fcitx5's pinyin does by default ("Number of sentence").
 constexpr size_t kSentencesOffered = 2;
@@ -438,14 +438,12 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     hidden = lm_->Keystrokes(keys_);
   }
   timings.model_us = MicrosSince(&t);
-  size_t latin_at = kMaxCandidatesLimit;  // where the letters as typed go (none: past the end)
+  bool latin = false;
   if (hidden != nullptr) {
     model_.model->Intent(hidden, intent_.data());
-    const float p = model_.latin_label >= 0 ? intent_[model_.latin_label] : 0.0f;
-    if (typed.size() >= kMinLatinKeys)
-      latin_at = p > kLatinFirst ? 0 : p > kLatinSecond ? 1 : latin_at;
+    latin = model_.latin_label >= 0 && typed.size() >= kMinLatinKeys &&
+            intent_[model_.latin_label] > kLatinThreshold;
   }
-  const bool latin = latin_at < kMaxCandidatesLimit;
   timings.heads_us = MicrosSince(&t);
 
   // Post: the sentences, then the words (a word that is a sentence only once).
@@ -454,15 +452,21 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
                                      static_cast<size_t>(kMaxCandidatesLimit)});
   slots_.Resize(k, &out->candidates);
   size_t filled = 0;
-  const size_t rest = k - (latin && k > 0);  // slots for all but the letters as typed
-  for (size_t i = 0; i < sentences.size() && filled < rest; ++i) {
+  if (latin && k > 0) {  // the letters as typed
+    Candidate& c = out->candidates[filled++];
+    c.text.assign(typed);
+    c.score = std::log(intent_[model_.latin_label]);
+    c.typing_cost = 0;
+    c.kind = CandidateKind::kCompletion;
+  }
+  for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
     Candidate& c = out->candidates[filled++];
     c.text.assign(sentences[i].text);
     c.score = sentences[i].score;
     c.typing_cost = 0;
     c.kind = CandidateKind::kSentence;
   }
-  for (size_t i = 0; i < found.size() && filled < rest; ++i) {
+  for (size_t i = 0; i < found.size() && filled < k; ++i) {
     const PinyinCandidate& p = found[i];
     if (p.full && IsOffered(sentences, p.text)) continue;
     Candidate& c = out->candidates[filled++];
@@ -471,24 +475,13 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     c.typing_cost = 0;
     c.kind = CandidateKind::kCompletion;
   }
-  for (size_t i = 0; i < next_.size() && filled < rest; ++i) {
+  for (size_t i = 0; i < next_.size() && filled < k; ++i) {
     Candidate& c = out->candidates[filled++];
     c.text.assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
     c.score = std::log(static_cast<float>(next_[i].count) /
                        static_cast<float>(bigram_->FollowerTotal(context_word_)));
     c.typing_cost = 0;
     c.kind = CandidateKind::kNextWord;
-  }
-  if (latin && k > 0) {  // the spare slot at `filled` moves to latin_at
-    const size_t at = std::min(latin_at, filled);
-    std::rotate(out->candidates.begin() + at, out->candidates.begin() + filled,
-                out->candidates.begin() + filled + 1);
-    Candidate& c = out->candidates[at];
-    c.text.assign(typed);
-    c.score = std::log(intent_[model_.latin_label]);
-    c.typing_cost = 0;
-    c.kind = CandidateKind::kCompletion;
-    ++filled;
   }
   slots_.Resize(filled, &out->candidates);
   if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);
