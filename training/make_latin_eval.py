@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_pinyin_eval import InputError, _open_lines, dev_files  # noqa: E402
+from make_pinyin_eval import _open_lines, dev_files, write_eval_file  # noqa: E402
 from prepare_zh_text import HAN  # noqa: E402
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,24}(?![A-Za-z])")
@@ -61,15 +61,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.max_lines < 1:
         ap.error("--max-lines must be at least 1")
-    try:
-        lines = make_latin_eval(args.dev, args.max_lines, args.seed)
-    except InputError as e:
-        print(f"make_latin_eval: {e}", file=sys.stderr)
-        return 1
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    print(f"make_latin_eval: wrote {len(lines)} lines to {args.out}")
-    return 0
+    return write_eval_file("make_latin_eval", args.out,
+                           lambda: make_latin_eval(args.dev, args.max_lines, args.seed))
 
 
 if __name__ == "__main__":

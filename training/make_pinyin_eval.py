@@ -226,14 +226,22 @@ def main() -> int:
     args = ap.parse_args()
     if args.max_lines < 1:
         ap.error("--max-lines must be at least 1")
+    return write_eval_file(
+        "make_pinyin_eval", args.out,
+        lambda: make_eval(args.dev, args.readings, args.counts, args.max_lines, args.seed))
+
+
+def write_eval_file(tool: str, out: Path, make) -> int:
+    """Writes the lines make() returns to `out`; an InputError is reported as `tool: ...`
+    with exit status 1."""
     try:
-        lines = make_eval(args.dev, args.readings, args.counts, args.max_lines, args.seed)
+        lines = make()
     except InputError as e:
-        print(f"make_pinyin_eval: {e}", file=sys.stderr)
+        print(f"{tool}: {e}", file=sys.stderr)
         return 1
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    print(f"make_pinyin_eval: wrote {len(lines)} lines to {args.out}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    print(f"{tool}: wrote {len(lines)} lines to {out}")
     return 0
 
 
