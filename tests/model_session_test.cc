@@ -67,9 +67,9 @@ TEST(ModelSessionTest, IncrementalStateEqualsFreshState) {
     auto fresh = engine->NewSession(SessionOptions());
     ASSERT_TRUE(fresh->SetContext(session->text()).ok());
     ASSERT_TRUE(fresh->Decide(5, &d2).ok());
-    // The heads read only the model state (candidate scores also weigh the session's
-    // history, which the fresh session lacks).
-    ASSERT_NEAR(d1.popup.probability, d2.popup.probability, 1e-5) << "text '" << session->text() << "'";
+    // The autocorrect and intent heads read only the model state. (Candidate scores also weigh
+    // the session's history, which the fresh session lacks, and so does the popup estimate,
+    // through the candidates' share: popup_estimate_test covers it.)
     ASSERT_NEAR(d1.autocorrect.confidence, d2.autocorrect.confidence, 1e-5);
     ASSERT_EQ(d1.intent.probabilities.size(), d2.intent.probabilities.size());
     for (size_t i = 0; i < d1.intent.probabilities.size(); ++i) {

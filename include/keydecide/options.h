@@ -66,7 +66,8 @@ struct SessionOptions {
   // Upper-case the first letter of candidates at the start of a sentence.
   bool auto_capitalize = true;
 
-  // Show the suggestion bar when the model's popup probability reaches this.
+  // Show the suggestion bar when the popup estimate (the model's popup head mixed with the
+  // candidates' own share, decide/popup_estimate.h) reaches this.
   float popup_threshold = 0.5f;
   // Propose autocorrection when the model's autocorrect probability reaches this.
   float autocorrect_threshold = 0.5f;

@@ -12,6 +12,7 @@
 #include "decide/model_scorer.h"
 #include "decide/model_track.h"
 #include "decide/pinyin_session.h"
+#include "decide/popup_estimate.h"
 #include "decide/session_common.h"
 #include "decide/session_history.h"
 #include "decide/surface_form.h"
@@ -272,7 +273,9 @@ void ConcreteSession::AddModelProposals(const float* hidden) {
 void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   const Transformer& model = *engine_->model();
   const auto& labels = model.config().intent_labels;
-  out->popup.probability = model.Popup(hidden);
+  out->popup.probability =
+      MixPopup(model.Popup(hidden),
+               SavingShare(scored_, out->candidates.size(), typed_.size(), engine_->lexicon()));
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
   AutocorrectDecision& ac = out->autocorrect;
   ac.apply = false;
