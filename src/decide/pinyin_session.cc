@@ -488,7 +488,9 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   out->composition.assign(typed);
   // Every letter may be followed by a break: twice the composition.
   if (out->preedit.capacity() < 2 * kMaxComposition) out->preedit.reserve(2 * kMaxComposition);
-  sentence_search_.SyllableBreaks(typed, &out->preedit);
+  // The breaks of the reading the first conversion offered reads (the model may have moved it).
+  WriteSyllableBreaks(typed, ranked_.empty() || typed.empty() ? 0 : ranked_.front().breaks,
+                      &out->preedit);
   ClearModelOutputs(out);
   out->has_model = hidden != nullptr;
   if (hidden != nullptr) {

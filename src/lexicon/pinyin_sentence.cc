@@ -62,7 +62,6 @@ Status PinyinSentenceSearch::Search(std::string_view typed, uint32_t context_wor
   if (!built.ok()) {
     arcs_.clear();
     sentences_.clear();
-    best_breaks_ = 0;
     return built;
   }
   Search(own_lattice_, typed, context_word);
@@ -73,7 +72,6 @@ void PinyinSentenceSearch::Search(const PinyinLattice& lattice, std::string_view
                                   uint32_t context_word) {
   arcs_.clear();
   sentences_.clear();
-  best_breaks_ = 0;
   visit_budget_ = options_.max_trie_visits;
   truncated_ = false;
   lattice_ = &lattice;
@@ -251,7 +249,6 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
 void PinyinSentenceSearch::EmitSentences(size_t last) {
   const size_t width = options_.beam_width;
   PinyinSentenceWord reversed[PinyinLattice::kMaxTyped];
-  uint64_t breaks[kMaxBeamWidth];
   for (size_t rank = 0; rank < num_hyps_[last]; ++rank) {
     size_t count = 0;
     uint64_t sentence_breaks = 0;
@@ -279,18 +276,21 @@ void PinyinSentenceSearch::EmitSentences(size_t last) {
     bool seen = false;
     for (const PinyinSentence& s : sentences_) seen = seen || s.text == sentence;
     if (seen) continue;
-    breaks[slot] = sentence_breaks;
-    sentences_.push_back({sentence, hyps_[last * width + rank].score, {words, count}});
+    sentences_.push_back(
+        {sentence, hyps_[last * width + rank].score, {words, count}, sentence_breaks});
   }
-  if (!sentences_.empty()) best_breaks_ = breaks[0];
 }
 
 void PinyinSentenceSearch::SyllableBreaks(std::string_view typed, std::string* out) const {
+  WriteSyllableBreaks(typed, sentences_.empty() ? 0 : sentences_.front().breaks, out);
+}
+
+void WriteSyllableBreaks(std::string_view typed, uint64_t breaks, std::string* out) {
   out->clear();
   for (size_t i = 0; i < typed.size(); ++i) {
     out->push_back(typed[i]);
     const bool next_is_letter = i + 1 < typed.size() && typed[i + 1] != '\'';
-    if (next_is_letter && i < 64 && (best_breaks_ >> i & 1)) out->push_back('\'');
+    if (next_is_letter && i < 64 && (breaks >> i & 1)) out->push_back('\'');
   }
 }
 

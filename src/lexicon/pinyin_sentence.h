@@ -49,7 +49,12 @@ struct PinyinSentence {
   std::string_view text;  // the whole sentence (in the search's storage)
   float score;
   std::span<const PinyinSentenceWord> words;  // in order, covering every typed letter
+  uint64_t breaks = 0;  // its reading's syllable breaks: bit i, a syllable ends after typed[i]
 };
+
+// The typed letters with an apostrophe at every break of `breaks` (PinyinSentence::breaks) that a
+// letter follows ("nihao" → "ni'hao"; apostrophes typed stay single), into *out.
+void WriteSyllableBreaks(std::string_view typed, uint64_t breaks, std::string* out);
 
 class PinyinSentenceSearch {
  public:
@@ -85,9 +90,8 @@ class PinyinSentenceSearch {
   // Best first, distinct texts, at most beam_width. Valid until the next Search.
   std::span<const PinyinSentence> sentences() const { return sentences_; }
 
-  // The typed letters of `typed` with an apostrophe at every syllable break of the best
-  // sentence's reading ("nihao" → "ni'hao"; apostrophes typed stay single), into *out.
-  // `typed` must be the text of the last Search; without a sentence, *out = typed.
+  // WriteSyllableBreaks of the best sentence's reading. `typed` must be the text of the last
+  // Search; without a sentence, *out = typed.
   void SyllableBreaks(std::string_view typed, std::string* out) const;
 
   bool truncated() const { return truncated_; }  // a cap cut the last Search short
@@ -148,7 +152,6 @@ class PinyinSentenceSearch {
   std::vector<char> text_;                 // sentence texts (never reallocated)
   std::vector<PinyinSentenceWord> words_;  // sentence words (never reallocated)
   std::vector<PinyinSentence> sentences_;
-  uint64_t best_breaks_ = 0;  // syllable breaks of the best sentence
 };
 
 }  // namespace keydecide
