@@ -32,7 +32,7 @@ testing::TinyModelSpec ZhSpec() {
   spec.readings = {"",      "",    "",    "",       "",   "",    "zhong'guo",
                    "zhong", "guo", "ren", "ni'hao", "ni", "hao", "zhong'guo'ren"};
   spec.intent_labels = {"prose", "latin"};
-  spec.max_len = 20;
+  spec.max_len = 32;  // a zh engine needs 27: 24 keys, [BOS] [APP] [SEP]
   return spec;
 }
 
@@ -189,13 +189,16 @@ TEST(SentenceLmTest, MatchesAPlainEncodeWhileReusingAndForkingSlots) {
   }
   // A new context; a sentence longer than the window keeps the newest context words that fit
   // and scores the first max_len - 2 words.
-  lm.SetContext(std::vector<int32_t>(30, 5));
+  lm.SetContext(std::vector<int32_t>(40, 5));  // keeps the newest 30
   const std::vector<int32_t> shorter = {6, 7, 8};
-  EXPECT_NEAR(lm.Score(shorter), ReferenceScore(*model, std::vector<int32_t>(15, 5), shorter, 8),
+  EXPECT_NEAR(lm.Score(shorter), ReferenceScore(*model, std::vector<int32_t>(27, 5), shorter, 8),
               1e-3f);
   const std::vector<int32_t> long_sentence(40, 9);
-  EXPECT_NEAR(lm.Score(long_sentence), ReferenceScore(*model, {}, std::vector<int32_t>(18, 9), 8),
+  EXPECT_NEAR(lm.Score(long_sentence), ReferenceScore(*model, {}, std::vector<int32_t>(30, 9), 8),
               1e-3f);
+  // Keystrokes past the window are not read (the engine passes at most 24).
+  const std::vector<TokenInput> keys(40, TokenInput{ModelConfig::kFirstChar, 4, 0});
+  EXPECT_NE(lm.Keystrokes(keys), nullptr);
   EXPECT_EQ(lm.Score({}), 0.0f);
 }
 
@@ -265,9 +268,44 @@ TEST(PinyinModelEngineTest, RanksSentencesWithTheModel) {
   }
 }
 
+// The ranking is for the committed text too: the same letters after another commit are ranked
+// again, as a fresh session with that text ranks them.
+TEST(PinyinModelEngineTest, SameLettersAfterACommitAreRankedForTheNewContext) {
+  const ZhFiles files;
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(files.Open(files.model, 2.0f, &engine).ok());
+  auto session = engine->NewSession(SessionOptions());
+  Decision d, fresh_d;
+  ASSERT_TRUE(session->Type("nihaozhongguo").ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  ASSERT_TRUE(session->Accept("你好中国").ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  ASSERT_TRUE(session->Type("nihaozhongguo").ok());
+  ASSERT_TRUE(session->Decide(5, &d).ok());
+  auto fresh = engine->NewSession(SessionOptions());
+  ASSERT_TRUE(fresh->SetContext("你好中国").ok());
+  ASSERT_TRUE(fresh->Type("nihaozhongguo").ok());
+  ASSERT_TRUE(fresh->Decide(5, &fresh_d).ok());
+  ASSERT_EQ(d.candidates.size(), fresh_d.candidates.size());
+  for (size_t i = 0; i < d.candidates.size(); ++i) {
+    EXPECT_EQ(d.candidates[i].text, fresh_d.candidates[i].text) << i;
+    EXPECT_NEAR(d.candidates[i].score, fresh_d.candidates[i].score, 1e-3f) << i;
+  }
+}
+
 TEST(PinyinModelEngineTest, RefusesAModelForAnotherLanguageAndBadWeights) {
   const ZhFiles files;
   std::unique_ptr<Engine> engine;
+  {  // a window too short for a composition's keystrokes
+    testing::TinyModelSpec spec = ZhSpec();
+    spec.max_len = 26;
+    const std::string short_model = testing::TempPath("zh_model_short.safetensors");
+    testing::WriteFile(short_model, testing::TinyModelBytes(spec));
+    const Status s = files.Open(short_model, 0.5f, &engine);
+    EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+    EXPECT_NE(s.message().find("max_len"), std::string::npos) << s.ToString();
+    std::remove(short_model.c_str());
+  }
   Status s = files.Open(files.english_model, 0.5f, &engine);
   EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
   EXPECT_NE(s.message().find("'en'"), std::string::npos) << s.ToString();

@@ -67,7 +67,8 @@ struct SessionOptions {
   bool auto_capitalize = true;
 
   // Show the suggestion bar when the popup estimate (the model's popup head mixed with the
-  // candidates' own share, decide/popup_estimate.h) reaches this.
+  // candidates' own share, decide/popup_estimate.h) reaches this. English only: a pinyin
+  // session shows its candidates whenever it has some.
   float popup_threshold = 0.5f;
   // Propose autocorrection when the model's autocorrect probability reaches this.
   float autocorrect_threshold = 0.5f;

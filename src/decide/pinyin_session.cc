@@ -174,6 +174,11 @@ Status PinyinEngine::LoadModel(const std::string& path, float weight) {
     return Status::InvalidArgument(path + ": a model for language '" +
                                    std::string(model_->language()) + "', not 'zh'");
   }
+  if (model_->config().max_len < static_cast<int>(kMaxModelKeys) + 3) {
+    return Status::InvalidArgument(path + ": max_len " + std::to_string(model_->config().max_len) +
+                                   " is too short for a composition's keystrokes (at least " +
+                                   std::to_string(kMaxModelKeys + 3) + ")");
+  }
   context_ = std::make_unique<ZhContext>(model_.get(), lexicon_.get());
   session_model_.model = model_.get();
   session_model_.context = context_.get();
@@ -263,9 +268,16 @@ Status PinyinSession::Backspace() {
 
 void PinyinSession::SearchComposition() {
   const std::string_view typed = composition();
-  if (search_valid_ && typed == searched_ && context_word_ == searched_context_) return;
+  // The model's context is part of what the ranking was for: the committed text may change
+  // (a commit, a deletion into it) while the letters come back the same.
+  if (UseModel()) UpdateModelContext();
+  if (search_valid_ && typed == searched_ && context_word_ == searched_context_ &&
+      context_version_ == searched_context_version_) {
+    return;
+  }
   searched_.assign(typed);
   searched_context_ = context_word_;
+  searched_context_version_ = context_version_;
   next_.clear();  // 联想 is for an empty composition only
   // One lattice for both searches. Not convertible (too long): no candidates, the searches
   // leave their lists empty.
@@ -288,6 +300,7 @@ void PinyinSession::UpdateModelContext() {
         utf8::BoundaryAtOrAfter(committed, committed.size() - kMaxContextBytes));
   }
   if (committed == context_text_) return;
+  ++context_version_;
   context_text_.assign(committed);
   context_words_.clear();
   model_.context->Tokenize(committed, &context_scratch_, &context_words_);
@@ -300,7 +313,6 @@ void PinyinSession::RankSentences() {
   ranked_.assign(found.begin(), found.end());
   const size_t rescored = std::min(ranked_.size(), kSentencesRescored);
   if (!UseModel() || model_.sentence_weight == 0 || rescored < 2) return;
-  UpdateModelContext();
   const Transformer& model = *model_.model;
   for (PinyinSentence& s : std::span(ranked_).first(rescored)) {
     sentence_words_.clear();
@@ -488,9 +500,13 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
   out->composition.assign(typed);
   // Every letter may be followed by a break: twice the composition.
   if (out->preedit.capacity() < 2 * kMaxComposition) out->preedit.reserve(2 * kMaxComposition);
-  // The breaks of the reading the first conversion offered reads (the model may have moved it).
-  WriteSyllableBreaks(typed, ranked_.empty() || typed.empty() ? 0 : ranked_.front().breaks,
-                      &out->preedit);
+  // The breaks of the first conversion offered (the model may have moved it); none when the
+  // letters as typed come first.
+  const uint64_t breaks = latin || typed.empty() ? 0
+                          : !sentences.empty()   ? sentences.front().breaks
+                          : !ranked_.empty()     ? ranked_.front().breaks
+                                                 : 0;
+  WriteSyllableBreaks(typed, breaks, &out->preedit);
   ClearModelOutputs(out);
   out->has_model = hidden != nullptr;
   if (hidden != nullptr) {
@@ -499,7 +515,9 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     out->intent.probabilities.assign(intent_.begin(), intent_.end());
     out->intent.label = labels[std::max_element(intent_.begin(), intent_.end()) - intent_.begin()];
   }
-  out->tier = hidden != nullptr ? tier_ : Tier::kLexiconOnly;
+  // The model's rung served it when the model ran: on the keystrokes, or (past kMaxModelKeys
+  // letters) on the sentences alone.
+  out->tier = UseModel() && !typed.empty() ? tier_ : Tier::kLexiconOnly;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();

@@ -18,9 +18,12 @@
 //
 // With a model, the search's best sentences are ranked again by their score plus
 // pinyin_model_weight × the model's log P of their words after the committed text (SentenceLm).
-// The model also reads the composition's keystrokes: Decision::intent and popup come from its
-// heads, and when the intent is "latin" (an English word or code typed in pinyin mode:
-// "python", "git"), the letters as typed are the first candidate.
+// The model also reads the composition's keystrokes (up to 24 letters): Decision::intent and
+// popup.probability come from its heads, and when the intent is "latin" (an English word or code
+// typed in pinyin mode: "python", "git"), the letters as typed are the first candidate. The bar
+// is shown whenever there are candidates (they are how letters become hanzi), whatever the
+// popup probability. When the model's best sentence is a single word, no sentence is offered and
+// the words keep the word search's order, which the model does not re-rank.
 
 #ifndef KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
@@ -123,7 +126,9 @@ class PinyinSession : public Session {
   std::unique_ptr<SentenceLm> lm_;  // with a model
   Tier tier_ = Tier::kFullModel;
   ZhContext::Scratch context_scratch_;
-  std::string context_text_;  // the committed text the model's context was read from
+  std::string context_text_;      // the committed text the model's context was read from
+  uint64_t context_version_ = 0;  // bumped when context_text_ changes
+  uint64_t searched_context_version_ = 0;
   std::vector<int32_t> context_words_, sentence_words_;
   std::vector<TokenInput> keys_;
   std::vector<float> intent_;

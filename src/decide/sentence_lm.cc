@@ -45,7 +45,8 @@ bool SameToken(const TokenInput& a, const TokenInput& b) {
 }  // namespace
 
 void SentenceLm::StartSequence(size_t more) {
-  const size_t context = std::min(context_.size(), model_->config().max_len - 2 - more);
+  const size_t room = model_->config().max_len - 2;
+  const size_t context = std::min(context_.size(), room - std::min(more, room));
   seq_.clear();
   seq_.push_back({ModelConfig::kBos, 0, 0});
   seq_.push_back({ModelConfig::kFirstApp + app_, 0, 0});
@@ -118,6 +119,7 @@ float SentenceLm::Score(std::span<const int32_t> words) {
 }
 
 const float* SentenceLm::Keystrokes(std::span<const TokenInput> keys) {
+  keys = keys.first(std::min<size_t>(keys.size(), model_->config().max_len - 3));
   StartSequence(keys.size() + 1);
   seq_.push_back({ModelConfig::kSep, 0, 0});
   seq_.insert(seq_.end(), keys.begin(), keys.end());

@@ -19,6 +19,7 @@ bool IsHan(char32_t cp) {
 namespace {
 
 constexpr size_t kMaxWordChars = 16;  // longer vocabulary words are not looked for
+static_assert(kMaxWordChars <= 255, "split lengths are kept in uint8_t");
 
 bool AllHan(std::string_view s) {
   size_t pos = 0;
@@ -106,13 +107,13 @@ void ZhContext::SplitHanRun(std::string_view run, Scratch* s, std::vector<int32_
   }
   s->offsets.push_back(run.size());
   const size_t n = s->offsets.size() - 1;
-  s->best.assign(n + 1, -std::numeric_limits<float>::infinity());
+  s->best.assign(n + 1, -std::numeric_limits<double>::infinity());
   s->back.assign(n + 1, 0);
   s->best[0] = 0;
   for (size_t end = 1; end <= n; ++end) {
     for (size_t len = std::min(max_word_chars_, end); len >= 1; --len) {  // longest first
       const size_t begin = end - len;
-      if (s->best[begin] == -std::numeric_limits<float>::infinity()) continue;
+      if (s->best[begin] == -std::numeric_limits<double>::infinity()) continue;
       const std::string_view piece =
           run.substr(s->offsets[begin], s->offsets[end] - s->offsets[begin]);
       const int w = model_->WordIndex(piece);

@@ -38,7 +38,7 @@ class ZhContext {
   struct Scratch {
     std::vector<Token> tokens;
     std::vector<size_t> offsets;  // byte offset of each character of a Han run, and its end
-    std::vector<float> best;
+    std::vector<double> best;     // double: a long run's sums must still tell splits apart
     std::vector<uint8_t> back;
     std::vector<int32_t> run_words;
     std::string lowered;
