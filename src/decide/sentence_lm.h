@@ -51,7 +51,8 @@ class SentenceLm {
   // The final-norm hidden state after the context, [SEP] and `keys` (the composition's
   // keystrokes, docs/MODEL.md): what the intent and popup heads, and the word logits of the word
   // being typed, read. Kept in a slot as the sentences are, so the next keystroke costs one step.
-  // Valid until the next call. REQUIRES: 1 <= keys.size() <= max_len - 3.
+  // Valid until the next call. Keys past the first max_len - 3 are not read. REQUIRES: keys not
+  // empty.
   const float* Keystrokes(std::span<const TokenInput> keys);
 
   int steps() const { return steps_; }  // tokens encoded so far (tests, stats)
