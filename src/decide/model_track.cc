@@ -121,9 +121,7 @@ void ModelTrack::BuildSequence(std::string_view text, size_t composition_start_i
   for (int c = 0; c < chars; ++c) {
     char32_t cp;
     utf8::Decode(word, &pos, &cp);
-    // Without timing, a typical pace: a pause before the word's first key, then steady keys.
-    wanted_.push_back(
-        {ModelConfig::CharToken(cp), c == 0 ? kWordStartInterval : kDefaultInterval, 0});
+    wanted_.push_back(UntimedKeystroke(cp, c));
   }
 }
 

@@ -30,6 +30,11 @@ class ModelTrack {
   // key, 150-220 ms between the others (the training simulator's median typist).
   static constexpr uint8_t kWordStartInterval = 6;
   static constexpr uint8_t kDefaultInterval = 4;
+  // The token of the index-th keystroke of a word typed without timing: a typical pace, a
+  // pause before the word's first key, then steady keys.
+  static TokenInput UntimedKeystroke(char32_t cp, size_t index) {
+    return {ModelConfig::CharToken(cp), index == 0 ? kWordStartInterval : kDefaultInterval, 0};
+  }
   // Context tokens kept (the window then holds between half of this and this many). The
   // shipped model was trained mostly on contexts within one paragraph and predicts worse
   // with long ones: on dev text, next-word top-3 is 0.21 with 12 tokens of context, 0.16

@@ -438,14 +438,13 @@ Status PinyinSession::Decide(int max_candidates, Decision* out) {
     FindNextWords(std::min<size_t>(static_cast<size_t>(max_candidates), kMaxCandidatesLimit));
   }
   timings.candidates_us = MicrosSince(&t);
-  // Model: the keystrokes of the composition (the sentences were scored in the search).
+  // Model: the keystrokes of the composition (the sentences were scored in the search, which
+  // brought the model's context up to date).
   const float* hidden = nullptr;
   if (UseModel() && !typed.empty() && typed.size() <= kMaxModelKeys) {
-    UpdateModelContext();
     keys_.clear();
     for (size_t i = 0; i < typed.size(); ++i) {
-      keys_.push_back({ModelConfig::CharToken(static_cast<unsigned char>(typed[i])),
-                       i == 0 ? ModelTrack::kWordStartInterval : ModelTrack::kDefaultInterval, 0});
+      keys_.push_back(ModelTrack::UntimedKeystroke(static_cast<unsigned char>(typed[i]), i));
     }
     hidden = lm_->Keystrokes(keys_);
   }

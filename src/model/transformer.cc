@@ -60,6 +60,19 @@ Status ReadTensor(const SafetensorsFile& f, const std::string& name,
   return Status::OK();
 }
 
+// The lines of a metadata entry (one per vocabulary word), at most n + 1 of them: enough to tell
+// that there are too many.
+std::vector<std::string_view> MetadataLines(std::string_view text, int n) {
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; static_cast<int>(lines.size()) <= n;) {
+    const size_t nl = text.find('\n', start);
+    lines.push_back(text.substr(start, nl - start));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
 // How a weight is stored: a "quantization" metadata entry names it (docs/MODEL.md).
 struct StoredFormat {
   WeightFormat format = WeightFormat::kF32;
@@ -169,12 +182,8 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
   const int64_t d = c.d_model, ff = c.d_ff;
 
   // Vocabulary: one word per line.
-  std::string_view words = f.Metadata("words");
-  for (size_t start = 0;;) {
-    const size_t nl = words.find('\n', start);
-    m->words_.emplace_back(words.substr(start, nl - start));
-    if (nl == std::string_view::npos || static_cast<int>(m->words_.size()) > c.n_words()) break;
-    start = nl + 1;
+  for (std::string_view w : MetadataLines(f.Metadata("words"), c.n_words())) {
+    m->words_.emplace_back(w);
   }
   if (static_cast<int>(m->words_.size()) != c.n_words()) {
     return Status::InvalidArgument("model vocabulary has " + std::to_string(m->words_.size()) +
@@ -201,12 +210,7 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
     m->language_ = lang;
   }
   if (const std::string_view pinyin = f.Metadata("pinyin"); m->language_ == "zh") {
-    for (size_t start = 0; static_cast<int>(m->readings_.size()) <= c.n_words();) {
-      const size_t nl = pinyin.find('\n', start);
-      m->readings_.push_back(pinyin.substr(start, nl - start));
-      if (nl == std::string_view::npos) break;
-      start = nl + 1;
-    }
+    m->readings_ = MetadataLines(pinyin, c.n_words());
     if (static_cast<int>(m->readings_.size()) != c.n_words()) {
       return Status::InvalidArgument("model metadata 'pinyin' has " +
                                      std::to_string(m->readings_.size()) + " lines, expected " +
