@@ -279,6 +279,13 @@ class SourceArrays:
     url_pos: np.ndarray  # positions of URLs / e-mail addresses
 
 
+def read_cache_lines(path: Path) -> list[str]:
+    """The lines of a cache's string file (written with surrogateescape: invalid UTF-8 of the
+    text survives the round trip)."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read().split("\n")
+
+
 class Corpus:
     """One split of the cache, ready for sampling."""
 
@@ -286,8 +293,7 @@ class Corpus:
         cache = Path(cache)
         meta = json.loads((cache / "meta.json").read_text())
         self.n_words = meta["n_words"]
-        with open(cache / "strings.txt", encoding="utf-8", errors="surrogateescape") as f:
-            self.strings = f.read().split("\n")
+        self.strings = read_cache_lines(cache / "strings.txt")
         self.words = self.strings[:self.n_words]
         n = len(self.strings)
         # String id -> word index, typeable as a target?

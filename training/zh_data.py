@@ -48,7 +48,8 @@ import numpy as np
 import tokens as T
 import zh_tokens as Z
 from dataset import (REPO_ROOT, ExampleSampler as _EnSampler, ensure_cache_with, list_sources,
-                     load_config, md5_file, read_documents, source_weights, worker_seed)
+                     load_config, md5_file, read_cache_lines, read_documents, source_weights,
+                     worker_seed)
 from typing_sim import Example, Keyboard
 from zh_typing import PinyinSimulator
 
@@ -243,11 +244,9 @@ class Corpus:
         if labels != Z.INTENT_LABELS:
             raise ValueError(f"a zh config needs model.intent_labels = {Z.INTENT_LABELS}")
         self.n_words = meta["n_words"]
-        with open(cache / "strings.txt", encoding="utf-8", errors="surrogateescape") as f:
-            self.strings = f.read().split("\n")
+        self.strings = read_cache_lines(cache / "strings.txt")
         self.readings = (cache / "readings.txt").read_text(encoding="utf-8").split("\n")
-        with open(cache / "latin.txt", encoding="utf-8", errors="surrogateescape") as f:
-            self.latin = f.read().split("\n")
+        self.latin = read_cache_lines(cache / "latin.txt")
         self.words = self.strings[:self.n_words]
         n = len(self.strings)
         self.str_word = np.zeros(n, np.int64)
