@@ -23,6 +23,7 @@ void AddEvalCommand(CLI::App* app) {
     EngineFlags engine;
     std::string typos, text;
     size_t max_chars = 0;
+    float threshold = SessionOptions().autocorrect_threshold;
     bool json = false;
   };
   auto ac = std::make_shared<AutocorrectArgs>();
@@ -31,6 +32,11 @@ void AddEvalCommand(CLI::App* app) {
   autocorrect->add_option("--typos", ac->typos, "misspelling<TAB>correction file")->required();
   autocorrect->add_option("--text", ac->text, "Text whose words get the typos")->required();
   autocorrect->add_option("--max-chars", ac->max_chars, "Use only the first N bytes (0 = all)");
+  autocorrect
+      ->add_option("--threshold", ac->threshold,
+                   "Apply a correction when the autocorrect probability reaches this")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0f, 1.0f));
   autocorrect->add_flag("--json", ac->json, "Print one JSON object");
   autocorrect->callback([ac] {
     std::unordered_map<std::string, std::string> typo_of;
@@ -39,7 +45,9 @@ void AddEvalCommand(CLI::App* app) {
     std::string text = ReadOrDie(ac->text);
     KeepLeadingBytes(&text, ac->max_chars);
     auto engine = ac->engine.OpenOrDie();
-    auto session = engine->NewSession(SessionOptions());
+    SessionOptions options;
+    options.autocorrect_threshold = ac->threshold;
+    auto session = engine->NewSession(options);
     AutocorrectEvalResult r;
     CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r), "autocorrect eval");
     nlohmann::json out = {{"corrected_rate", r.corrected_rate()},

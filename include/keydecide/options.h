@@ -70,8 +70,10 @@ struct SessionOptions {
   // candidates' own share, decide/popup_estimate.h) reaches this. English only: a pinyin
   // session shows its candidates whenever it has some.
   float popup_threshold = 0.5f;
-  // Propose autocorrection when the model's autocorrect probability reaches this.
-  float autocorrect_threshold = 0.5f;
+  // Apply autocorrection when the model's autocorrect probability reaches this. 0.3 was chosen
+  // on dev text outside the measured part (docs/BENCHMARKS.md, "Autocorrect"): lower corrects
+  // more typos and changes more correctly typed words.
+  float autocorrect_threshold = 0.3f;
 };
 
 }  // namespace keydecide

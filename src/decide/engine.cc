@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "decide/baseline_scorer.h"
+#include "decide/correction_pick.h"
 #include "decide/model_scorer.h"
 #include "decide/model_track.h"
 #include "decide/pinyin_session.h"
@@ -16,6 +17,7 @@
 #include "decide/session_common.h"
 #include "decide/session_history.h"
 #include "decide/surface_form.h"
+#include "decide/top_words.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"
@@ -87,6 +89,7 @@ class ConcreteSession : public Session {
   void GatherCandidates();
   void AddModelProposals(const float* hidden);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
+  void WriteCorrectionHint(bool capitalize, std::string* out) const;
 
   const ConcreteEngine* engine_;
   SessionOptions options_;
@@ -105,6 +108,7 @@ class ConcreteSession : public Session {
   CandidateSlots slots_;
   std::vector<float> logits_;
   std::vector<std::pair<float, int>> proposals_;
+  std::unique_ptr<CorrectionPick> correction_;  // when the engine has a model
 };
 
 class ConcreteEngine : public Engine {
@@ -156,6 +160,7 @@ ConcreteSession::ConcreteSession(const ConcreteEngine* engine, const SessionOpti
     track_ = std::make_unique<ModelTrack>(model, static_cast<int>(options.app));
     logits_.resize(std::min(model->n_words(), kProposalWords));
     proposals_.reserve(kModelProposals + 1);
+    correction_ = std::make_unique<CorrectionPick>(model);
   }
 }
 
@@ -246,19 +251,7 @@ void ConcreteSession::AddModelProposals(const float* hidden) {
   const Transformer& model = *engine_->model();
   const int words = std::min(model.n_words(), kProposalWords);
   model.WordLogits(hidden, words, logits_.data());
-  proposals_.clear();
-  auto worse = [](const auto& a, const auto& b) { return a.first > b.first; };  // min-heap
-  for (int w = 0; w < words; ++w) {
-    if (!model.IsLetterWord(w)) continue;
-    if (proposals_.size() < kModelProposals) {
-      proposals_.push_back({logits_[w], w});
-      std::push_heap(proposals_.begin(), proposals_.end(), worse);
-    } else if (logits_[w] > proposals_.front().first) {
-      std::pop_heap(proposals_.begin(), proposals_.end(), worse);
-      proposals_.back() = {logits_[w], w};
-      std::push_heap(proposals_.begin(), proposals_.end(), worse);
-    }
-  }
+  TopLetterWords(model, logits_, kModelProposals, &proposals_);
   for (const auto& [logit, w] : proposals_) {
     const uint32_t entry = engine_->EntryOf(w);
     const bool present = std::any_of(scored_.begin(), scored_.end(), [&](const auto& c) {
@@ -283,30 +276,22 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
   ac.replacement.clear();
   if (!typed_.empty()) {
     ac.confidence = model.Autocorrect(hidden);
-    // The replacement is the model's favourite among the candidates that could be the
-    // whole word: not the typed letters themselves, and not much longer or shorter than
-    // them (completions are for words still being typed; autocorrect acts when the word
-    // ends). The head was trained to say whether the model's best word is right, so the
-    // model's logit, not the typing cost, picks.
+    if (ac.replacement.capacity() < kCandidateTextReserve) {
+      ac.replacement.reserve(kCandidateTextReserve);
+    }
     const Lexicon& lex = engine_->lexicon();
-    const ScoredCandidate* best = nullptr;
-    float best_logit = 0;
-    for (const ScoredCandidate& c : scored_) {
-      const std::string_view key = c.entry != lexicon::kNoEntry ? lex.Key(c.entry) : c.text;
-      const size_t longer = std::max(key.size(), typed_.size());
-      const size_t shorter = std::min(key.size(), typed_.size());
-      if (key == typed_ || longer - shorter > kAutocorrectLengthSlack) continue;
-      if (c.word <= ModelConfig::kEmailWord) continue;  // the model cannot vouch for it
-      if (best == nullptr || c.logit > best_logit) best = &c, best_logit = c.logit;  // by Score
+    if (ac.confidence >= options_.autocorrect_threshold &&
+        !KeepAsTyped(composition(), typed_, lex)) {
+      // The head fired: the replacement is the model's own best word (decide/correction_pick.h).
+      const int w = correction_->Pick(hidden, typed_);
+      if (w >= 0) {
+        const uint32_t entry = engine_->EntryOf(w);
+        WriteSurfaceForm(entry != lexicon::kNoEntry ? lex.CommonSpelling(entry) : model.Word(w),
+                         capitalize, &ac.replacement);
+        ac.apply = true;
+      }
     }
-    if (best != nullptr) {
-      if (ac.replacement.capacity() < kCandidateTextReserve)
-        ac.replacement.reserve(kCandidateTextReserve);
-      WriteSurfaceForm(
-          best->entry != lexicon::kNoEntry ? lex.CommonSpelling(best->entry) : best->text,
-          capitalize, &ac.replacement);
-      ac.apply = ac.confidence >= options_.autocorrect_threshold;
-    }
+    if (!ac.apply) WriteCorrectionHint(capitalize, &ac.replacement);
   }
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
@@ -314,6 +299,27 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
       std::max_element(out->intent.probabilities.begin(), out->intent.probabilities.end()) -
       out->intent.probabilities.begin();
   out->intent.label.assign(labels[best_label]);
+}
+
+// When the head does not fire, the replacement shown (not applied) is the model's favourite
+// among the candidates that could be the whole word: not the typed letters themselves, and not
+// much longer or shorter than them. Cheap, as it reads only the logits already scored.
+void ConcreteSession::WriteCorrectionHint(bool capitalize, std::string* out) const {
+  const Lexicon& lex = engine_->lexicon();
+  const ScoredCandidate* best = nullptr;
+  for (const ScoredCandidate& c : scored_) {
+    const std::string_view key = c.entry != lexicon::kNoEntry ? lex.Key(c.entry) : c.text;
+    const size_t longer = std::max(key.size(), typed_.size());
+    const size_t shorter = std::min(key.size(), typed_.size());
+    if (key == typed_ || longer - shorter > kAutocorrectLengthSlack) continue;
+    if (c.word <= ModelConfig::kEmailWord) continue;  // the model cannot vouch for it
+    if (best == nullptr || c.logit > best->logit) best = &c;
+  }
+  if (best != nullptr) {
+    WriteSurfaceForm(
+        best->entry != lexicon::kNoEntry ? lex.CommonSpelling(best->entry) : best->text, capitalize,
+        out);
+  }
 }
 
 Status ConcreteSession::Decide(int max_candidates, Decision* out) {

@@ -20,10 +20,10 @@ bool IsLetter(char32_t cp) {
   if (cp <= 0x24F) return cp != 0xD7 && cp != 0xF7;
   if (cp >= 0x370 && cp <= 0x3FF) return cp >= 0x386 && cp != 0x387 && cp != 0x3F6;
   if (cp >= 0x400 && cp <= 0x52F) return !(cp >= 0x482 && cp <= 0x489);
-  if (cp >= 0x1E00 && cp <= 0x1FFF) return true;   // Latin/Greek extended
-  if (cp >= 0x3040 && cp <= 0x30FF) return true;   // kana
-  if (cp >= 0x3400 && cp <= 0x9FFF) return true;   // CJK ideographs
-  if (cp >= 0xAC00 && cp <= 0xD7A3) return true;   // Hangul syllables
+  if (cp >= 0x1E00 && cp <= 0x1FFF) return true;         // Latin/Greek extended
+  if (cp >= 0x3040 && cp <= 0x30FF) return true;         // kana
+  if (cp >= 0x3400 && cp <= 0x9FFF) return true;         // CJK ideographs
+  if (cp >= 0xAC00 && cp <= 0xD7A3) return true;         // Hangul syllables
   if (cp >= 0x0590 && cp <= 0x06FF) return cp >= 0x5D0;  // Hebrew and Arabic letters
   return false;
 }
@@ -45,10 +45,10 @@ char32_t ToLower(char32_t cp) {
     return upper ? cp + 1 : cp;
   }
   if (cp == 0x130) return 'i';
-  if (cp == 0x178) return 0xFF;  // Ÿ
+  if (cp == 0x178) return 0xFF;                                   // Ÿ
   if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) return cp + 32;  // Greek
-  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;                  // Cyrillic basic
-  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;                  // Cyrillic Ѐ..Џ
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;                 // Cyrillic basic
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;                 // Cyrillic Ѐ..Џ
   return cp;
 }
 
@@ -117,6 +117,17 @@ bool StartsUpper(std::string_view s) {
     if (utf8::Decode(s, &pos, &cp) && IsLetter(cp)) return ToLower(cp) != cp;
   }
   return false;
+}
+
+bool IsAllUpper(std::string_view s) {
+  size_t pos = 0, letters = 0;
+  char32_t cp;
+  while (pos < s.size()) {
+    if (!utf8::Decode(s, &pos, &cp) || !IsLetter(cp)) continue;
+    if (ToLower(cp) == cp) return false;
+    ++letters;
+  }
+  return letters >= 2;
 }
 
 }  // namespace keydecide

@@ -30,6 +30,9 @@ void AppendCapitalizedUtf8(std::string_view s, std::string* out);
 // True when s has at least one letter and its first letter is upper case.
 bool StartsUpper(std::string_view s);
 
+// True when s has at least two letters and every letter is upper case ("NASA", "OK").
+bool IsAllUpper(std::string_view s);
+
 }  // namespace keydecide
 
 #endif  // KEYDECIDE_TEXT_LETTER_CASE_H_

@@ -1,0 +1,193 @@
+// Autocorrect: the bounded edit distance, the model's pick of a replacement (against a
+// brute-force reading of the same logits), the words left as typed, and the shipped English
+// engine on a few typos in context.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "decide/correction_pick.h"
+#include "keydecide/engine.h"
+#include "lexicon/lexicon.h"
+#include "model/safetensors.h"
+#include "model/transformer.h"
+#include "model_fixture.h"
+#include "test_util.h"
+#include "text/edit_distance.h"
+#include "text/letter_case.h"
+
+namespace keydecide {
+namespace {
+
+// Plain optimal-string-alignment distance, no bound: the reference.
+int ReferenceDistance(std::string_view a, std::string_view b) {
+  const size_t m = a.size(), n = b.size();
+  std::vector<std::vector<int>> d(m + 1, std::vector<int>(n + 1));
+  for (size_t i = 0; i <= m; ++i) d[i][0] = static_cast<int>(i);
+  for (size_t j = 0; j <= n; ++j) d[0][j] = static_cast<int>(j);
+  for (size_t i = 1; i <= m; ++i) {
+    for (size_t j = 1; j <= n; ++j) {
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[m][n];
+}
+
+TEST(EditDistanceTest, Examples) {
+  EXPECT_EQ(BoundedEditDistance("the", "the", 2), 0);
+  EXPECT_EQ(BoundedEditDistance("dthe", "the", 2), 1);   // extra letter
+  EXPECT_EQ(BoundedEditDistance("teh", "the", 2), 1);    // swap
+  EXPECT_EQ(BoundedEditDistance("vas", "was", 2), 1);    // wrong key
+  EXPECT_EQ(BoundedEditDistance("ahev", "have", 2), 2);  // swap + shift
+  EXPECT_EQ(BoundedEditDistance("", "ab", 2), 2);
+  EXPECT_EQ(BoundedEditDistance("softball", "software", 2), 3);  // too far: bound + 1
+  EXPECT_EQ(BoundedEditDistance("a", "abcdef", 2), 3);
+  EXPECT_EQ(BoundedEditDistance("abc", "abd", 0), 1);
+  EXPECT_EQ(BoundedEditDistance("abc", "abc", -1), 0);  // a negative bound: nothing is within it
+  const std::string huge(kMaxEditDistanceBytes + 1, 'a');
+  EXPECT_EQ(BoundedEditDistance(huge, huge, 2), 3);  // longer than it compares: too far
+}
+
+TEST(EditDistanceTest, MatchesTheReferenceWithinTheBound) {
+  std::mt19937 rng(11);
+  auto random_word = [&](size_t max_len) {
+    std::string s(rng() % (max_len + 1), 'a');
+    for (char& c : s) c = static_cast<char>('a' + rng() % 4);  // few letters: many swaps
+    return s;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const std::string a = random_word(9), b = random_word(9);
+    const int bound = static_cast<int>(rng() % 5);
+    const int want = std::min(ReferenceDistance(a, b), bound + 1);
+    ASSERT_EQ(BoundedEditDistance(a, b, bound), want) << a << " / " << b << " bound " << bound;
+  }
+}
+
+TEST(LetterCaseTest, AllUpper) {
+  EXPECT_TRUE(IsAllUpper("NASA"));
+  EXPECT_TRUE(IsAllUpper("HD"));
+  EXPECT_TRUE(IsAllUpper("I'M"));
+  EXPECT_TRUE(IsAllUpper("ÉTÉ"));
+  EXPECT_FALSE(IsAllUpper("I"));  // one letter: a word, not an acronym
+  EXPECT_FALSE(IsAllUpper("Hd"));
+  EXPECT_FALSE(IsAllUpper("the"));
+  EXPECT_FALSE(IsAllUpper(""));
+  EXPECT_FALSE(IsAllUpper("42"));
+  EXPECT_FALSE(IsAllUpper("\xff\xfe"));  // broken UTF-8: no letters
+}
+
+std::unique_ptr<Transformer> TinyModel() {
+  std::unique_ptr<SafetensorsFile> file;
+  EXPECT_TRUE(SafetensorsFile::FromBytes(testing::TinyModelBytes(), &file).ok());
+  std::unique_ptr<Transformer> model;
+  EXPECT_TRUE(Transformer::Load(std::move(file), &model).ok());
+  return model;
+}
+
+// Pick is "the best letter words by logit, the first within two edits; none when the typed
+// letters come first": checked against the whole sorted logit row for random states.
+TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
+  auto model = TinyModel();
+  ASSERT_NE(model, nullptr);
+  CorrectionPick pick(model.get());
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  const std::vector<std::string> typed = {"the",     "teh", "dthe", "dgo", "cat", "cta", "meetign",
+                                          "statoin", "wee", "wil",  "xyz", "a",   "aa",  ""};
+  std::vector<float> hidden(model->config().d_model), logits(model->n_words());
+  int picked = 0, none = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    for (float& h : hidden) h = normal(rng);
+    model->WordLogits(hidden.data(), logits.data());
+    std::vector<int> order;
+    for (int w = 0; w < model->n_words(); ++w) {
+      if (model->IsLetterWord(w)) order.push_back(w);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return logits[a] > logits[b]; });
+    order.resize(std::min<size_t>(order.size(), kCorrectionShortlist));
+    for (const std::string& t : typed) {
+      int want = -1;
+      for (int w : order) {
+        const std::string word = ToLowerUtf8(model->Word(w));
+        if (word == t) break;
+        if (ReferenceDistance(word, t) <= kMaxCorrectionEdits) {
+          want = w;
+          break;
+        }
+      }
+      ASSERT_EQ(pick.Pick(hidden.data(), t), want) << "typed " << t << " trial " << trial;
+      (want >= 0 ? picked : none) += 1;
+    }
+  }
+  EXPECT_GT(picked, 100);  // both outcomes are exercised
+  EXPECT_GT(none, 100);
+}
+
+TEST(CorrectionPickTest, KeepsAcronymsAndNamesAsTyped) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(testing::FixtureLexiconBytes(), &lex).ok());
+  EXPECT_TRUE(KeepAsTyped("HD", "hd", *lex));
+  EXPECT_TRUE(KeepAsTyped("TEH", "teh", *lex));  // capitals only: left alone even if a typo
+  EXPECT_FALSE(KeepAsTyped("teh", "teh", *lex));
+  EXPECT_FALSE(KeepAsTyped("Teh", "teh", *lex));  // not in the lexicon: maybe a typo
+  // A capitalised word the lexicon writes capitalised is a name; one it writes in lower case
+  // is an ordinary word at a sentence start.
+  bool saw_name = false, saw_word = false;
+  for (uint32_t e = 0; e < lex->entry_count(); ++e) {
+    const std::string key(lex->Key(e));
+    const std::string typed = CapitalizeUtf8(key);
+    if (StartsUpper(lex->CommonSpelling(e))) {
+      EXPECT_TRUE(KeepAsTyped(typed, key, *lex)) << key;
+      saw_name = true;
+    } else {
+      EXPECT_FALSE(KeepAsTyped(typed, key, *lex)) << key;
+      saw_word = true;
+    }
+  }
+  EXPECT_TRUE(saw_name);
+  EXPECT_TRUE(saw_word);
+}
+
+// The shipped English model (the engine's default int8 file) on typos in context.
+class ShippedAutocorrectTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    EngineOptions options;
+    options.model_dir = KD_MODELS_DIR;
+    ASSERT_TRUE(Engine::Open(options, &engine_).ok());
+    ASSERT_EQ(engine_->info().scorer, "model");
+  }
+  Decision TypeAndDecide(std::string_view text) {
+    auto session = engine_->NewSession(SessionOptions());
+    EXPECT_TRUE(session->Type(text).ok());
+    Decision d;
+    EXPECT_TRUE(session->Decide(3, &d).ok());
+    return d;
+  }
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(ShippedAutocorrectTest, CorrectsSlipsTheSearchCannotReach) {
+  // A wrong or extra first letter is beyond the lexicon search's slips on short words.
+  for (const auto& [typed, fixed] :
+       {std::pair{"I went to dthe", "the"}, {"what are yuo", "you"}, {"I think taht", "that"}}) {
+    const Decision d = TypeAndDecide(typed);
+    EXPECT_TRUE(d.autocorrect.apply) << typed;
+    EXPECT_EQ(d.autocorrect.replacement, fixed) << typed;
+  }
+}
+
+TEST_F(ShippedAutocorrectTest, LeavesRightWordsAcronymsAndNames) {
+  for (const char* typed : {"we went to the park", "I love my new HD", "we had Thai"}) {
+    EXPECT_FALSE(TypeAndDecide(typed).autocorrect.apply) << typed;
+  }
+}
+
+}  // namespace
+}  // namespace keydecide
