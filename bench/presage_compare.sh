@@ -37,7 +37,7 @@ if [[ ! -f $db ]]; then
   /usr/bin/python3 -c '
 import json
 for name in json.load(open("data/en/manifest.json"))["sources"]:
-    if not name.endswith("-code"):
+    if not name.endswith(("-code", "-command")):
         print(f"data/en/train/{name}.txt")' | xargs cat >"$work/train_prose.txt"
   for n in 1 2 3; do
     text2ngram -n "$n" -l -f sqlite -o "$db" "$work/train_prose.txt" >/dev/null

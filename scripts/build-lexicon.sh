@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the default English lexicon models/en/lexicon.kdlex from the training split made by
-# scripts/fetch-data.sh: every prose source (the *-code sources are left out) with the
-# weight data/en/manifest.json gives it. Usage: scripts/build-lexicon.sh [OUT]
+# scripts/fetch-data.sh: every prose source (the code blocks' *-code and *-command sources are
+# left out) with the weight data/en/manifest.json gives it. Usage: scripts/build-lexicon.sh [OUT]
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ while read -r source weight; do
 done < <(/usr/bin/python3 -c '
 import json, sys
 for name, info in json.load(open(sys.argv[1]))["sources"].items():
-    if not name.endswith("-code"):
+    if not name.endswith(("-code", "-command")):
         print(name, info["weight"])' "$manifest")
 
 mkdir -p "$(dirname "$out")"

@@ -134,11 +134,26 @@ def cache_signature(data_dir: Path, cfg: dict) -> dict:
     typos = data_dir / "typos_train.tsv"
     if typos.exists():
         inputs["typos_train.tsv"] = md5_file(typos)
-    return {"version": CACHE_VERSION,
-            "vocab_size": cfg["model"]["vocab_size"],
-            "vocab_min_count": cfg["data"]["vocab_min_count"],
-            "source_weights": source_weights(data_dir, cfg, sources),
-            "inputs": inputs}
+    sig = {"version": CACHE_VERSION,
+           "vocab_size": cfg["model"]["vocab_size"],
+           "vocab_min_count": cfg["data"]["vocab_min_count"],
+           "source_weights": source_weights(data_dir, cfg, sources),
+           "inputs": inputs}
+    if cfg["data"].get("vocab_from"):
+        sig["vocab_from"] = md5_file(REPO_ROOT / cfg["data"]["vocab_from"])
+    return sig
+
+
+def vocab_of_model(path: str | Path, n_words: int) -> list[str]:
+    """The word list of an exported model (`data.vocab_from`): a run that continues that
+    model (--init-from) keeps its vocabulary even where the counts of today's text would
+    order the words differently (ties, a changed code corpus)."""
+    from export import verify_model_file  # numpy only
+    words = verify_model_file(REPO_ROOT / path)[2]
+    if len(words) > n_words:
+        raise SystemExit(f"{path}: {len(words)} words, more than the config's vocab_size allows "
+                         f"({n_words})")
+    return words
 
 
 def ensure_cache(data_dir: str | Path, cfg: dict, log: Callable[[str], None] = print,
@@ -213,7 +228,10 @@ def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print,
             if not tok.startswith("\x01"):
                 counts[tok] += c * w
     n_words = cfg["model"]["vocab_size"] - T.WORD_OFFSET
-    vocab = T.Vocab.build(counts, n_words, cfg["data"]["vocab_min_count"])
+    if cfg["data"].get("vocab_from"):
+        vocab = T.Vocab(vocab_of_model(cfg["data"]["vocab_from"], n_words))
+    else:
+        vocab = T.Vocab.build(counts, n_words, cfg["data"]["vocab_min_count"])
     table = {w: i for i, w in enumerate(vocab.words)}
     strings_all = list(vocab.words)
     arrays: dict[str, dict[str, np.ndarray]] = {"train": {}, "dev": {}}

@@ -2,7 +2,7 @@
 """Make the intent evaluation file for `keydecide eval intent` from the DEV split:
 label<TAB>text lines, at most --per-class lines per label, deterministic.
 
-  /usr/bin/python3 training/make_intent_eval.py --data data/en --config training/config/en.json \
+  /usr/bin/python3 training/make_intent_eval.py --data data/en --config training/config/en_intent.json \
       --out data/en/intent_dev.tsv
 
 Labels follow the training config's intent_rules (by source name). Texts are the start of
@@ -43,7 +43,7 @@ def cut(line: str, limit: int = 120) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=Path("data/en"))
-    ap.add_argument("--config", type=Path, default=Path("training/config/en.json"))
+    ap.add_argument("--config", type=Path, default=Path("training/config/en_intent.json"))
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--per-class", type=int, default=500)
     args = ap.parse_args()

@@ -8,7 +8,8 @@ Output: data/en/train/<source>.txt, data/en/dev/<source>.txt, data/en/train.txt,
 
 Text format: documents separated by one blank line, one paragraph per line.
 Pipeline: extract documents per source -> normalise lines -> drop duplicate lines
-across sources (fixed source order) -> split whole documents into train/dev by hash.
+across sources (fixed source order) -> split whole documents into train/dev by hash ->
+move the shell command lines of code blocks to `<source>-command` (command_lines.py).
 
 Python 3.11 standard library only; the man pages are rendered with groff.
 """
@@ -31,6 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
+
+from command_lines import is_command_line
 
 
 @dataclass
@@ -98,6 +101,11 @@ def normalize_code_line(text: str) -> str:
 
 def is_code_source(source: str) -> bool:
     return source.endswith("-code")
+
+
+def is_code_block_source(source: str) -> bool:
+    """Lines of code blocks: `<source>-code` and, after the split, `<source>-command`."""
+    return source.endswith(("-code", "-command"))
 
 
 def normalize_document(doc: Document) -> Document:
@@ -1042,7 +1050,23 @@ DOWN_WEIGHT = 0.3
 
 
 def source_weight(source: str) -> float:
-    return DOWN_WEIGHT if source.removesuffix("-code") in DOWNWEIGHTED else 1.0
+    base = source.removesuffix("-code").removesuffix("-command")
+    return DOWN_WEIGHT if base in DOWNWEIGHTED else 1.0
+
+
+def split_commands(docs: list[Document]) -> tuple[list[Document], list[Document]]:
+    """(code, command): each code-block document's shell command lines go to a
+    `<base>-command` document of the same id, the rest stays (training/command_lines.py)."""
+    code, commands = [], []
+    for d in docs:
+        base = d.source.removesuffix("-code")
+        yes = [line for line in d.lines if is_command_line(line)]
+        no = [line for line in d.lines if not is_command_line(line)]
+        if no:
+            code.append(Document(d.source, d.doc_id, no))
+        if yes:
+            commands.append(Document(base + "-command", d.doc_id, yes))
+    return code, commands
 
 
 def stats(docs: list[Document]) -> dict[str, int]:
@@ -1097,21 +1121,33 @@ def main() -> None:
     print(f"{'source':30} {'docs':>11} {'lines':>15} {'words':>19} {'bytes':>21} weight")
     print(f"{'':30} {'train/dev':>11} {'train/dev':>15} {'train/dev':>19} {'train/dev':>21}")
     for source, docs in by_source.items():
-        entry: dict = {"weight": source_weight(source),
-                       "duplicate_lines_dropped": dropped.get(source, 0)}
+        # The command lines of code blocks become a source of their own after the split, so
+        # that train and dev keep the same documents (and train.txt, dev.txt the same text).
+        outputs: dict[str, dict[str, list[Document]]] = {}
         for split, part in zip(("train", "dev"), split_documents(docs)):
-            (args.out / split / f"{source}.txt").write_text(render(part), encoding="utf-8")
-            entry[split] = stats(part)
             everything[split] += part
-        sources[source] = entry
-        print(format_row(source, entry["train"], entry["dev"], str(entry["weight"])))
+            if is_code_source(source):
+                code, commands = split_commands(part)
+                outputs.setdefault(source, {})[split] = code
+                outputs.setdefault(source.removesuffix("-code") + "-command", {})[split] = commands
+            else:
+                outputs.setdefault(source, {})[split] = part
+        for name, parts in outputs.items():
+            entry: dict = {"weight": source_weight(name),
+                           "duplicate_lines_dropped": dropped.get(name, 0)}
+            for split, part in parts.items():
+                (args.out / split / f"{name}.txt").write_text(render(part), encoding="utf-8")
+                entry[split] = stats(part)
+            sources[name] = entry
+            print(format_row(name, entry["train"], entry["dev"], str(entry["weight"])))
 
     total = {}
     for split, docs in everything.items():
         (args.out / f"{split}.txt").write_text(render(docs), encoding="utf-8")
         total[split] = stats(docs)
     print(format_row("TOTAL", total["train"], total["dev"]))
-    prose_words = sum(e["train"]["words"] for s, e in sources.items() if not is_code_source(s))
+    prose_words = sum(e["train"]["words"] for s, e in sources.items()
+                      if not is_code_block_source(s))
     print(f"prose (non-code) training words: {prose_words}")
 
     n_train, n_reserved = write_typos(args.raw / "npm/cspell-dict-en-common-misspellings", args.out)

@@ -138,3 +138,30 @@ def test_popup_first_hit_labels():
     assert keep.tolist() == [True, True, False, True, False, False]
     assert TR.letter_word_mask(["<unk>", "<num>", "<url>", "<email>", "the", ",", "x2"]).tolist() \
         == [False, False, False, False, True, False, True]
+
+
+def test_vocab_from_keeps_a_continued_models_word_ids(run, tiny_data, tiny_config, tmp_path):
+    """data.vocab_from: the cache takes its vocabulary from a model file, in that file's
+    order, so --init-from accepts the file even where today's counts would order it else."""
+    import copy
+    import shutil
+
+    import dataset as D
+    out, _ = run
+    model, words = export.model_from_file(out / "model.safetensors")
+    reordered = words[:4] + words[4:][::-1]  # the specials stay first
+    export.export_model(model, reordered, tmp_path / "reordered.safetensors", "f32")
+    data = tmp_path / "data"
+    shutil.copytree(tiny_data, data)
+    cfg = copy.deepcopy(tiny_config)
+    with pytest.raises(ValueError, match="vocabulary differs"):
+        TR.train(cfg, data, tmp_path / "plain", device="cpu", max_steps=1, log=lambda s: None,
+                 progress=False, init_from=tmp_path / "reordered.safetensors")
+    cfg["data"]["vocab_from"] = str(tmp_path / "reordered.safetensors")
+    D.ensure_cache(data, cfg, log=lambda s: None)
+    strings = D.read_cache_lines(data / "cache" / "strings.txt")
+    assert strings[:len(reordered)] == reordered
+    result = TR.train(cfg, data, tmp_path / "continued", device="cpu", max_steps=1,
+                      log=lambda s: None, progress=False,
+                      init_from=tmp_path / "reordered.safetensors")
+    assert result["history"] or result["evals"]
