@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -74,17 +75,29 @@ void AddEvalCommand(CLI::App* app) {
   struct IntentArgs {
     EngineFlags engine;
     std::string labeled;
+    AppType app = AppType::kChat;
     bool json = false;
   };
   auto ia = std::make_shared<IntentArgs>();
   auto* intent = eval->add_subcommand("intent", "Intent accuracy on label<TAB>text lines");
   ia->engine.AddTo(intent);
   intent->add_option("--labeled", ia->labeled, "label<TAB>text file")->required();
+  intent->add_option("--app", ia->app, "Kind of text field the lines are typed into")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, AppType>{{"chat", AppType::kChat},
+                                         {"search", AppType::kSearch},
+                                         {"code", AppType::kCode},
+                                         {"editor", AppType::kEditor},
+                                         {"url", AppType::kUrl}},
+          CLI::ignore_case))
+      ->default_str("chat");
   intent->add_flag("--json", ia->json, "Print one JSON object");
   intent->callback([ia] {
     auto engine = ia->engine.OpenOrDie();
     IntentEvalResult r;
-    CheckOrDie(EvalIntent(ReadOrDie(ia->labeled), *engine, &r), "intent eval");
+    SessionOptions options;
+    options.app = ia->app;
+    CheckOrDie(EvalIntent(ReadOrDie(ia->labeled), *engine, &r, options), "intent eval");
     nlohmann::json per = nlohmann::json::object();
     for (const auto& [label, c] : r.labels) {
       per[label] = {{"accuracy", c.total ? static_cast<double>(c.correct) / c.total : 0.0},

@@ -116,7 +116,8 @@ Status EvalAutocorrect(std::string_view text,
   return Status::OK();
 }
 
-Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result) {
+Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result,
+                  const SessionOptions& options) {
   *result = IntentEvalResult();
   if (engine.info().intent_labels.empty()) {
     return Status::NotSupported("intent needs a model; the engine runs the count baseline");
@@ -130,7 +131,7 @@ Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* 
       return Status::InvalidArgument("intent line " + std::to_string(line_no) +
                                      " is not label<TAB>text");
     }
-    auto session = engine.NewSession(SessionOptions());
+    auto session = engine.NewSession(options);
     KD_RETURN_IF_ERROR(session->SetContext(line.substr(tab + 1)));
     KD_RETURN_IF_ERROR(session->Decide(1, &d));
     auto& per = result->labels[std::string(line.substr(0, tab))];

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "keydecide/options.h"
 #include "keydecide/status.h"
 
 namespace keydecide {
@@ -53,7 +54,8 @@ struct IntentEvalResult {
 
 // "label<TAB>text" lines: each text in a fresh session, intent taken from its decision.
 // InvalidArgument for a malformed line; NotSupported when the engine has no model.
-Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result);
+Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result,
+                  const SessionOptions& options = SessionOptions());
 
 // Two engines typing the same text in lockstep (e.g. a quantized model against its float
 // original): how often every decision agrees after each keystroke.

@@ -70,10 +70,10 @@ struct SessionOptions {
   // candidates' own share, decide/popup_estimate.h) reaches this. English only: a pinyin
   // session shows its candidates whenever it has some.
   float popup_threshold = 0.5f;
-  // Apply autocorrection when the model's autocorrect probability reaches this. 0.3 was chosen
+  // Apply autocorrection when the model's autocorrect probability reaches this. 0.4 was chosen
   // on dev text outside the measured part (docs/BENCHMARKS.md, "Autocorrect"): lower corrects
   // more typos and changes more correctly typed words.
-  float autocorrect_threshold = 0.3f;
+  float autocorrect_threshold = 0.4f;
 };
 
 }  // namespace keydecide

@@ -26,7 +26,7 @@ class Lexicon;
 class Transformer;
 
 // Edits (insertion, deletion, substitution, adjacent swap) a replacement may be away from the
-// typed letters. On the cspell pairs typed into dev text, 99.5% of the right corrections are
+// typed letters. On the cspell pairs typed into dev text, 99.4% of the right corrections are
 // within 2, and half of the wrong changes of correctly typed words are not (docs/BENCHMARKS.md).
 inline constexpr int kMaxCorrectionEdits = 2;
 // The replacement is one of the model's 8192 most frequent words (its vocabulary is in frequency
