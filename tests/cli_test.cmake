@@ -103,6 +103,24 @@ if(NOT rc EQUAL 1)
 endif()
 expect_contains("${err}" "not available here")
 
+# eval autocorrect / intent with the bundled English model: --threshold and --app are checked.
+file(WRITE ${WORK}/typos.tsv "teh\tthe\nyuo\tyou\n")
+file(WRITE ${WORK}/typo_text.txt "I think the dog saw you at the station.\n")
+run_ok(${KEYDECIDE} eval autocorrect --model-dir ${MODELS} --typos ${WORK}/typos.tsv
+       --text ${WORK}/typo_text.txt --threshold 0.4 --json)
+expect_contains("${OUT}" "\"typos\": 3")
+file(WRITE ${WORK}/intent.tsv "prose\tI think the dog saw you at the station.\ncommand\t$ sudo apt-get install kino\n")
+run_ok(${KEYDECIDE} eval intent --model-dir ${MODELS} --labeled ${WORK}/intent.tsv --app editor --json)
+expect_contains("${OUT}" "\"total\": 2")
+foreach(bad "autocorrect;--typos;${WORK}/typos.tsv;--text;${WORK}/typo_text.txt;--threshold;1.5"
+            "intent;--labeled;${WORK}/intent.tsv;--app;typewriter")
+  execute_process(COMMAND ${KEYDECIDE} eval ${bad} --model-dir ${MODELS}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "eval ${bad}: expected a refusal, got exit 0")
+  endif()
+endforeach()
+
 # Chinese: the bundled pinyin-keyed lexicon through the same commands (lexicon only).
 run_ok(${KEYDECIDE} predict --model-dir ${MODELS} --lang zh --prefix nihao)
 expect_contains("${OUT}" "你好")
