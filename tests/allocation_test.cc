@@ -13,8 +13,8 @@ namespace {
 
 // Types the fixture text twice with backspaces and varying candidate counts; returns the
 // allocations of the second pass (the first one is the warm-up).
-long AllocationsOnceWarm(const Engine& engine) {
-  auto session = engine.NewSession(SessionOptions());
+long AllocationsOnceWarm(const Engine& engine, const SessionOptions& options = SessionOptions()) {
+  auto session = engine.NewSession(options);
   Decision d;
   const std::string text = testing::ReadFixture("tiny_corpus.txt");
   auto type_all = [&] {
@@ -47,6 +47,15 @@ TEST(AllocationTest, WithAModelToo) {
   auto engine = testing::FixtureEngine(testing::TinyModelBytes(spec));
   ASSERT_NE(engine, nullptr);
   EXPECT_EQ(AllocationsOnceWarm(*engine), 0);
+}
+
+// Autocorrect's vocabulary read (CorrectionPick) on every keystroke: threshold 0 always fires.
+TEST(AllocationTest, WithAutocorrectFiringOnEveryKey) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes());
+  ASSERT_NE(engine, nullptr);
+  SessionOptions options;
+  options.autocorrect_threshold = 0;
+  EXPECT_EQ(AllocationsOnceWarm(*engine, options), 0);
 }
 
 TEST(AllocationTest, WithQuantizedModels) {

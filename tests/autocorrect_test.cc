@@ -183,6 +183,20 @@ TEST_F(ShippedAutocorrectTest, CorrectsSlipsTheSearchCannotReach) {
   }
 }
 
+// Below the full rung the vocabulary is not read: the lexicon candidates' best stands in, and
+// it cannot reach "the" from "dthe".
+TEST_F(ShippedAutocorrectTest, BelowTheFullRungTheCandidatesStandIn) {
+  auto session = engine_->NewSession(SessionOptions());
+  ASSERT_TRUE(session->Type("I went to dthe").ok());
+  Decision d;
+  session->SetTier(Tier::kNoVocabProposals);
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_NE(d.autocorrect.replacement, "the");
+  session->SetTier(Tier::kFullModel);
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_EQ(d.autocorrect.replacement, "the");
+}
+
 TEST_F(ShippedAutocorrectTest, LeavesRightWordsAcronymsAndNames) {
   for (const char* typed : {"we went to the park", "I love my new HD", "we had Thai"}) {
     EXPECT_FALSE(TypeAndDecide(typed).autocorrect.apply) << typed;

@@ -119,6 +119,8 @@ foreach(bad "autocorrect;--typos;${WORK}/typos.tsv;--text;${WORK}/typo_text.txt;
   if(rc EQUAL 0)
     message(FATAL_ERROR "eval ${bad}: expected a refusal, got exit 0")
   endif()
+  list(GET bad -1 value)
+  expect_contains("${err}" "${value}")  # the message names the refused value
 endforeach()
 
 # Chinese: the bundled pinyin-keyed lexicon through the same commands (lexicon only).

@@ -139,8 +139,9 @@ def cache_signature(data_dir: Path, cfg: dict) -> dict:
            "vocab_min_count": cfg["data"]["vocab_min_count"],
            "source_weights": source_weights(data_dir, cfg, sources),
            "inputs": inputs}
-    if cfg["data"].get("vocab_from"):
-        sig["vocab_from"] = md5_file(REPO_ROOT / cfg["data"]["vocab_from"])
+    if cfg["data"].get("vocab_from"):  # the words, not the file: new weights, same cache
+        words = vocab_of_model(cfg["data"]["vocab_from"], cfg["model"]["vocab_size"] - T.WORD_OFFSET)
+        sig["vocab_from"] = hashlib.md5("\n".join(words).encode("utf-8")).hexdigest()
     return sig
 
 
@@ -199,6 +200,10 @@ def _check_settings(meta: dict, cfg: dict) -> None:
             or sig["vocab_min_count"] != cfg["data"]["vocab_min_count"]:
         raise SystemExit("the cache was built with other vocabulary settings and the text "
                          "to rebuild it is not here")
+    if bool(cfg["data"].get("vocab_from")) != ("vocab_from" in sig):
+        raise SystemExit("the cache's vocabulary " + ("is not" if "vocab_from" not in sig else "is")
+                         + " a model's (data.vocab_from), unlike the config's; rebuild it where "
+                         "the text is")
 
 
 def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print,

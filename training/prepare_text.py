@@ -1060,8 +1060,10 @@ def split_commands(docs: list[Document]) -> tuple[list[Document], list[Document]
     code, commands = [], []
     for d in docs:
         base = d.source.removesuffix("-code")
-        yes = [line for line in d.lines if is_command_line(line)]
-        no = [line for line in d.lines if not is_command_line(line)]
+        yes: list[str] = []
+        no: list[str] = []
+        for line in d.lines:
+            (yes if is_command_line(line) else no).append(line)
         if no:
             code.append(Document(d.source, d.doc_id, no))
         if yes:

@@ -52,7 +52,9 @@ struct PopupDecision {
 // What to do if the word being typed ends now (the host applies it on space/punctuation).
 struct AutocorrectDecision {
   bool apply = false;       // replace the typed letters with `replacement`
-  std::string replacement;  // the best candidate that could be the whole word ("" if none)
+  std::string replacement;  // what the typed word would become ("" if nothing could be it):
+                            // when applied, the model's best word within two edits of it;
+                            // else the candidates' best, a hint
   float confidence = 0;     // the model's P(typed word is wrong and its best word right)
 };
 

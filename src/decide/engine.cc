@@ -89,7 +89,7 @@ class ConcreteSession : public Session {
   void GatherCandidates();
   void AddModelProposals(const float* hidden);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
-  void WriteCorrectionHint(bool capitalize, std::string* out) const;
+  bool WriteCorrectionHint(bool capitalize, std::string* out) const;
 
   const ConcreteEngine* engine_;
   SessionOptions options_;
@@ -280,9 +280,10 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
       ac.replacement.reserve(kCandidateTextReserve);
     }
     const Lexicon& lex = engine_->lexicon();
-    if (ac.confidence >= options_.autocorrect_threshold &&
-        !KeepAsTyped(composition(), typed_, lex)) {
-      // The head fired: the replacement is the model's own best word (decide/correction_pick.h).
+    const bool fired =
+        ac.confidence >= options_.autocorrect_threshold && !KeepAsTyped(composition(), typed_, lex);
+    if (fired && tier_ == Tier::kFullModel) {
+      // The replacement is the model's own best word (decide/correction_pick.h).
       const int w = correction_->Pick(hidden, typed_);
       if (w >= 0) {
         const uint32_t entry = engine_->EntryOf(w);
@@ -291,7 +292,11 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
         ac.apply = true;
       }
     }
-    if (!ac.apply) WriteCorrectionHint(capitalize, &ac.replacement);
+    if (!ac.apply) {
+      const bool hint = WriteCorrectionHint(capitalize, &ac.replacement);
+      // Below the full rung no vocabulary-wide work is done: the candidates' best stands in.
+      ac.apply = hint && fired && tier_ != Tier::kFullModel;
+    }
   }
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
@@ -301,10 +306,11 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
   out->intent.label.assign(labels[best_label]);
 }
 
-// When the head does not fire, the replacement shown (not applied) is the model's favourite
-// among the candidates that could be the whole word: not the typed letters themselves, and not
-// much longer or shorter than them. Cheap, as it reads only the logits already scored.
-void ConcreteSession::WriteCorrectionHint(bool capitalize, std::string* out) const {
+// The model's favourite among the candidates that could be the whole word: not the typed
+// letters themselves, and not much longer or shorter than them. Cheap, as it reads only the
+// logits already scored: the replacement shown when the head does not fire (not applied), and
+// the one applied below the full rung. Returns whether there was one.
+bool ConcreteSession::WriteCorrectionHint(bool capitalize, std::string* out) const {
   const Lexicon& lex = engine_->lexicon();
   const ScoredCandidate* best = nullptr;
   for (const ScoredCandidate& c : scored_) {
@@ -320,6 +326,7 @@ void ConcreteSession::WriteCorrectionHint(bool capitalize, std::string* out) con
         best->entry != lexicon::kNoEntry ? lex.CommonSpelling(best->entry) : best->text, capitalize,
         out);
   }
+  return best != nullptr;
 }
 
 Status ConcreteSession::Decide(int max_candidates, Decision* out) {

@@ -28,11 +28,9 @@ int BoundedEditDistance(std::string_view a, std::string_view b, int bound) {
       row[j] = v;
       row_min = std::min(row_min, v);
     }
-    // A swap reads two rows back, so stopping on this row's minimum alone could miss a
-    // path through the row before; both must be past the bound.
-    if (row_min > bound && *std::min_element(prev, prev + n + 1) > bound) {
-      return too_far;
-    }
+    // Every later cell grows from this row: a step down costs >= 0 from it, and a swap from
+    // the row before costs >= its diagonal neighbour here (d[i][j-1] <= d[i-1][j-2] + 1).
+    if (row_min > bound) return too_far;
     int* oldest = before;
     before = prev;
     prev = row;

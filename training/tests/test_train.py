@@ -161,6 +161,11 @@ def test_vocab_from_keeps_a_continued_models_word_ids(run, tiny_data, tiny_confi
     D.ensure_cache(data, cfg, log=lambda s: None)
     strings = D.read_cache_lines(data / "cache" / "strings.txt")
     assert strings[:len(reordered)] == reordered
+    # A copied cache (no text to rebuild it) must match the config's vocabulary source.
+    meta = json.loads((data / "cache" / "meta.json").read_text())
+    D._check_settings(meta, cfg)
+    with pytest.raises(SystemExit, match="vocab_from"):
+        D._check_settings(meta, tiny_config)
     result = TR.train(cfg, data, tmp_path / "continued", device="cpu", max_steps=1,
                       log=lambda s: None, progress=False,
                       init_from=tmp_path / "reordered.safetensors")
