@@ -28,10 +28,10 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/pinyin_candidates.h"
-#include "lexicon/pinyin_sentence.h"
-#include "lexicon/word_bigram.h"
-#include "lexicon/word_bigram_builder.h"
+#include "lexicon/pinyin/pinyin_candidates.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
+#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/pinyin/word_bigram_builder.h"
 
 namespace {
 

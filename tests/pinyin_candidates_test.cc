@@ -3,7 +3,7 @@
 // homophone order, refused input, no allocation per call) and on models/zh/lexicon.kdlex when
 // it is there.
 
-#include "lexicon/pinyin_candidates.h"
+#include "lexicon/pinyin/pinyin_candidates.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // pair, the unfinished last syllable, rejected input, and the property that every path covers the
 // typed letters exactly once, in order.
 
-#include "lexicon/pinyin_lattice.h"
+#include "lexicon/pinyin/pinyin_lattice.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "allocation_hook.h"
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 #include "text/keyboard_layout.h"
 
 namespace keydecide {

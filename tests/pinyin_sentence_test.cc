@@ -3,7 +3,7 @@
 // abbreviations and an unfinished last syllable, distinct k-best sentences, word spans,
 // syllable breaks, refused input, caps, no allocation per call) and on models/zh/lexicon.kdlex.
 
-#include "lexicon/pinyin_sentence.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The pinyin syllable table: its size and order, the lookups, and the initial/final split.
 
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // interpolated probabilities, the sentence search preferring what the text says, and refusal of
 // malformed files (bad magic, truncation, checksum, another lexicon, hostile rows).
 
-#include "lexicon/word_bigram.h"
+#include "lexicon/pinyin/word_bigram.h"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/pinyin_sentence.h"
-#include "lexicon/word_bigram_builder.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
+#include "lexicon/pinyin/word_bigram_builder.h"
 #include "test_util.h"
 
 namespace keydecide {

@@ -10,7 +10,7 @@
 #include "keydecide/lexicon_tool.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
-#include "lexicon/zh_lexicon_source.h"
+#include "lexicon/pinyin/zh_lexicon_source.h"
 #include "test_util.h"
 
 namespace keydecide {

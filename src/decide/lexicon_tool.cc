@@ -4,8 +4,8 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/word_bigram_builder.h"
-#include "lexicon/zh_lexicon_source.h"
+#include "lexicon/pinyin/word_bigram_builder.h"
+#include "lexicon/pinyin/zh_lexicon_source.h"
 
 namespace keydecide {
 

@@ -11,7 +11,7 @@
 #include "decide/model_track.h"
 #include "decide/session_common.h"
 #include "lexicon/lexicon.h"
-#include "lexicon/word_bigram.h"
+#include "lexicon/pinyin/word_bigram.h"
 #include "model/kernels/targets.h"
 #include "model/transformer.h"
 #include "text/keyboard_layout.h"

@@ -37,8 +37,8 @@
 #include "decide/session_common.h"
 #include "decide/zh_context.h"
 #include "keydecide/engine.h"
-#include "lexicon/pinyin_candidates.h"
-#include "lexicon/pinyin_sentence.h"
+#include "lexicon/pinyin/pinyin_candidates.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
 
 namespace keydecide {
 

@@ -1,4 +1,4 @@
-#include "lexicon/zh_lexicon_source.h"
+#include "lexicon/pinyin/zh_lexicon_source.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,7 +9,7 @@
 
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 #include "text/utf8.h"
 
 namespace keydecide {

@@ -24,8 +24,8 @@
 // Not thread-safe: one PinyinCandidateSearch per session. All buffers are sized in the
 // constructor; Search does not allocate.
 
-#ifndef KEYDECIDE_LEXICON_PINYIN_CANDIDATES_H_
-#define KEYDECIDE_LEXICON_PINYIN_CANDIDATES_H_
+#ifndef KEYDECIDE_LEXICON_PINYIN_PINYIN_CANDIDATES_H_
+#define KEYDECIDE_LEXICON_PINYIN_PINYIN_CANDIDATES_H_
 
 #include <cstdint>
 #include <span>
@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "keydecide/status.h"
-#include "lexicon/pinyin_lattice.h"
+#include "lexicon/pinyin/pinyin_lattice.h"
 
 namespace keydecide {
 
@@ -114,4 +114,4 @@ class PinyinCandidateSearch {
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_PINYIN_CANDIDATES_H_
+#endif  // KEYDECIDE_LEXICON_PINYIN_PINYIN_CANDIDATES_H_

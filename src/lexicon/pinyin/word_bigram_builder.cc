@@ -1,4 +1,4 @@
-#include "lexicon/word_bigram_builder.h"
+#include "lexicon/pinyin/word_bigram_builder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/word_bigram.h"
+#include "lexicon/pinyin/word_bigram.h"
 #include "text/utf8.h"
 
 namespace keydecide {

@@ -34,8 +34,8 @@
 // with typos on); Build does not allocate. The typed text is not kept: edges and paths stay valid
 // after it is gone.
 
-#ifndef KEYDECIDE_LEXICON_PINYIN_LATTICE_H_
-#define KEYDECIDE_LEXICON_PINYIN_LATTICE_H_
+#ifndef KEYDECIDE_LEXICON_PINYIN_PINYIN_LATTICE_H_
+#define KEYDECIDE_LEXICON_PINYIN_PINYIN_LATTICE_H_
 
 #include <cstdint>
 #include <span>
@@ -169,4 +169,4 @@ class PinyinLattice {
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_PINYIN_LATTICE_H_
+#endif  // KEYDECIDE_LEXICON_PINYIN_PINYIN_LATTICE_H_

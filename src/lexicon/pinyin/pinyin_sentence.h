@@ -20,8 +20,8 @@
 // Not thread-safe: one PinyinSentenceSearch per session. Buffers are sized in the constructor;
 // Search does not allocate.
 
-#ifndef KEYDECIDE_LEXICON_PINYIN_SENTENCE_H_
-#define KEYDECIDE_LEXICON_PINYIN_SENTENCE_H_
+#ifndef KEYDECIDE_LEXICON_PINYIN_PINYIN_SENTENCE_H_
+#define KEYDECIDE_LEXICON_PINYIN_PINYIN_SENTENCE_H_
 
 #include <cstdint>
 #include <span>
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "keydecide/status.h"
-#include "lexicon/pinyin_lattice.h"
+#include "lexicon/pinyin/pinyin_lattice.h"
 
 namespace keydecide {
 
@@ -156,4 +156,4 @@ class PinyinSentenceSearch {
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_PINYIN_SENTENCE_H_
+#endif  // KEYDECIDE_LEXICON_PINYIN_PINYIN_SENTENCE_H_

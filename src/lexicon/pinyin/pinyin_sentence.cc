@@ -1,13 +1,13 @@
-#include "lexicon/pinyin_sentence.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "lexicon/lexicon.h"
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 #include "lexicon/trie_walk.h"
-#include "lexicon/word_bigram.h"
+#include "lexicon/pinyin/word_bigram.h"
 
 namespace keydecide {
 

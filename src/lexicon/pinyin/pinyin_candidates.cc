@@ -1,10 +1,10 @@
-#include "lexicon/pinyin_candidates.h"
+#include "lexicon/pinyin/pinyin_candidates.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "lexicon/lexicon.h"
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 #include "lexicon/trie_walk.h"
 #include "text/utf8.h"
 

@@ -3,8 +3,8 @@
 // jieba segments without its HMM), and the pairs of neighbouring words are counted, each run
 // starting from the sentence-start word. A hanzi the lexicon lacks ends the run there.
 
-#ifndef KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
-#define KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
+#ifndef KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
+#define KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
 
 #include <cstdint>
 #include <string>
@@ -68,4 +68,4 @@ class WordBigramBuilder {
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
+#endif  // KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_

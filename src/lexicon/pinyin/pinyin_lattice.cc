@@ -1,4 +1,4 @@
-#include "lexicon/pinyin_lattice.h"
+#include "lexicon/pinyin/pinyin_lattice.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <iterator>
 #include <string>
 
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 #include "text/keyboard_layout.h"
 
 namespace keydecide {

@@ -10,8 +10,8 @@
 // points into static storage valid for the life of the program (SplitInitial returns views into
 // its argument).
 
-#ifndef KEYDECIDE_LEXICON_PINYIN_SYLLABLES_H_
-#define KEYDECIDE_LEXICON_PINYIN_SYLLABLES_H_
+#ifndef KEYDECIDE_LEXICON_PINYIN_PINYIN_SYLLABLES_H_
+#define KEYDECIDE_LEXICON_PINYIN_PINYIN_SYLLABLES_H_
 
 #include <span>
 #include <string_view>
@@ -71,4 +71,4 @@ SyllableParts SplitInitial(std::string_view syllable);
 
 }  // namespace keydecide::pinyin
 
-#endif  // KEYDECIDE_LEXICON_PINYIN_SYLLABLES_H_
+#endif  // KEYDECIDE_LEXICON_PINYIN_PINYIN_SYLLABLES_H_

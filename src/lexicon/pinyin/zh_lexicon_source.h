@@ -16,8 +16,8 @@
 // as "NAME:LINE: reason". A reading with a syllable outside pinyin::Syllables() (after the aliases
 // lue/nue) is dropped and counted, not malformed (sc.dict has a few, e.g. "ng", "m").
 
-#ifndef KEYDECIDE_LEXICON_ZH_LEXICON_SOURCE_H_
-#define KEYDECIDE_LEXICON_ZH_LEXICON_SOURCE_H_
+#ifndef KEYDECIDE_LEXICON_PINYIN_ZH_LEXICON_SOURCE_H_
+#define KEYDECIDE_LEXICON_PINYIN_ZH_LEXICON_SOURCE_H_
 
 #include <cstddef>
 #include <string>
@@ -58,4 +58,4 @@ Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_ZH_LEXICON_SOURCE_H_
+#endif  // KEYDECIDE_LEXICON_PINYIN_ZH_LEXICON_SOURCE_H_

@@ -1,4 +1,4 @@
-#include "lexicon/pinyin_syllables.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 
 #include <algorithm>
 #include <array>
