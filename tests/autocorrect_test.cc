@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <random>
 
-#include "decide/correction_pick.h"
+#include "decide/autocorrect.h"
 #include "keydecide/engine.h"
 #include "lexicon/lexicon.h"
 #include "model/safetensors.h"

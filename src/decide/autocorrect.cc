@@ -1,4 +1,4 @@
-#include "decide/correction_pick.h"
+#include "decide/autocorrect.h"
 
 #include <algorithm>
 

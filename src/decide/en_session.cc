@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "decide/baseline_scorer.h"
-#include "decide/correction_pick.h"
+#include "decide/autocorrect.h"
 #include "decide/model_scorer.h"
 #include "decide/model_track.h"
-#include "decide/pinyin_session.h"
+#include "decide/zh_session.h"
 #include "decide/popup_estimate.h"
 #include "decide/session_common.h"
 #include "decide/session_history.h"
@@ -283,7 +283,7 @@ void ConcreteSession::FillHeads(const float* hidden, bool capitalize, Decision* 
     const bool fired =
         ac.confidence >= options_.autocorrect_threshold && !KeepAsTyped(composition(), typed_, lex);
     if (fired && tier_ == Tier::kFullModel) {
-      // The replacement is the model's own best word (decide/correction_pick.h).
+      // The replacement is the model's own best word (decide/autocorrect.h).
       const int w = correction_->Pick(hidden, typed_);
       if (w >= 0) {
         const uint32_t entry = engine_->EntryOf(w);

@@ -1,7 +1,7 @@
 // PinyinSession and the "zh" engine: pinyin composition -> hanzi sentences and words, lexicon
 // and word bigram.
 
-#include "decide/pinyin_session.h"
+#include "decide/zh_session.h"
 
 #include <algorithm>
 #include <chrono>
