@@ -3,7 +3,7 @@
 
 For each shape: `keydecide bench --shape S --save-model FILE` builds the random float model
 and times keydecide (fp32 and int8 weights); this script then loads that very file into
-training/model.py's TypingModel and times PyTorch eager fp32 and dynamic int8
+training/keydecide_train/model.py's TypingModel and times PyTorch eager fp32 and dynamic int8
 (torch.quantization.quantize_dynamic on every nn.Linear; the tied word-logit matmul stays
 fp32 there), for the scenarios of docs/BENCHMARKS.md:
   (a) one 32-token forward + the word logits of its last position
@@ -30,8 +30,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+# The training package (training/keydecide_train), found from here so that the documented
+# command `/usr/bin/python3 bench/compare_torch.py` needs no PYTHONPATH.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "training"))
-from model import ModelConfig, TypingModel  # noqa: E402
+from keydecide_train.model import ModelConfig, TypingModel  # noqa: E402
 
 SEQ, SEQS = 32, 64
 

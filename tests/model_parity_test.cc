@@ -1,4 +1,4 @@
-// Parity with PyTorch: training/make_parity_fixture.py trains a tiny model for a few steps,
+// Parity with PyTorch: keydecide_train.make_parity_fixture trains a tiny model for a few steps,
 // exports it, and records PyTorch's outputs at every position of a few sessions. The C++
 // reference must give the same word logits and head outputs, by block encoding and by
 // incremental steps. ctest runs the Python fixture first (KD_PARITY_DIR points at it).

@@ -30,12 +30,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-import tokens as T
-from typing_sim import Example, Keyboard, TypingSimulator, intent_of_source
+from . import tokens as T
+from .typing_sim import Example, Keyboard, TypingSimulator, intent_of_source
 
 CACHE_VERSION = 1
 URL_TAG, EMAIL_TAG = "\x01U", "\x01E"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_config(path: str | Path) -> dict:
@@ -149,7 +149,7 @@ def vocab_of_model(path: str | Path, n_words: int) -> list[str]:
     """The word list of an exported model (`data.vocab_from`): a run that continues that
     model (--init-from) keeps its vocabulary even where the counts of today's text would
     order the words differently (ties, a changed code corpus)."""
-    from export import verify_model_file  # numpy only
+    from .export import verify_model_file  # numpy only
     words = verify_model_file(REPO_ROOT / path)[2]
     if len(words) > n_words:
         raise SystemExit(f"{path}: {len(words)} words, more than the config's vocab_size allows "
@@ -166,7 +166,7 @@ def ensure_cache(data_dir: str | Path, cfg: dict, log: Callable[[str], None] = p
         signature=lambda: cache_signature(Path(data_dir), cfg),
         build=lambda: build_cache(Path(data_dir), cfg, log, workers),
         check=_check_settings,
-        fetch_hint="scripts/fetch-data.sh and training/make_code_corpus.py")
+        fetch_hint="scripts/fetch-data.sh and keydecide_train.make_code_corpus")
 
 
 def ensure_cache_with(data_dir: Path, cfg: dict, log: Callable[[str], None], *,

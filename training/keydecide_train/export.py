@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Write and read the typing model's weight file (docs/MODEL.md, "File").
 
 safetensors layout, written by hand (struct + json, no safetensors package): an 8-byte
@@ -10,8 +9,9 @@ Tensors follow the contract's order, except that the few whose byte size is not 
 multiple of 8 (the one-element head biases) go last, so every other tensor starts
 8-byte aligned in an mmapped file.
 
-Usage: export.py CHECKPOINT.pt OUT.safetensors [--dtype f16|f32]   (a train.py checkpoint)
-       export.py --verify FILE.safetensors
+Usage (from the repository root, PYTHONPATH=training):
+  python3 -m keydecide_train.export CHECKPOINT.pt OUT.safetensors [--dtype f16|f32]   (a train.py checkpoint)
+  python3 -m keydecide_train.export --verify FILE.safetensors
 """
 
 from __future__ import annotations
@@ -25,9 +25,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import tokens as T  # noqa: E402
+from . import tokens as T
 
 FORMAT = "keydecide-model"
 FORMAT_VERSION = "1"
@@ -183,7 +181,7 @@ def verify_model_file(path: str | Path) -> tuple[dict[str, np.ndarray], dict, li
             or words[:4] != T.WORD_SPECIALS:
         raise ValueError("words do not match vocab_size or do not start with the specials")
     if language == "zh":
-        import zh_tokens
+        from . import zh_tokens
         zh_tokens.check_metadata(meta, len(words), config["intent_labels"])
     return tensors, config, words
 
@@ -192,7 +190,7 @@ def model_from_file(path: str | Path):
     """A TypingModel (float32, eval mode) with the file's weights, and its words."""
     import torch
 
-    from model import ModelConfig, TypingModel
+    from .model import ModelConfig, TypingModel
     tensors, config, words = verify_model_file(path)
     model = TypingModel(ModelConfig.from_dict(config))
     model.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in tensors.items()})
@@ -225,7 +223,7 @@ def main() -> None:
         ap.error("give CHECKPOINT and OUT, or --verify FILE")
     import torch
 
-    from model import ModelConfig, TypingModel
+    from .model import ModelConfig, TypingModel
     ckpt = torch.load(args.checkpoint, map_location="cpu")
     model = TypingModel(ModelConfig.from_dict(ckpt["model_config"]))
     model.load_state_dict(ckpt["model"])

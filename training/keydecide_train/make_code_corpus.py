@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Write a small source-code corpus for the intent class "code" from what Debian ships
 on this machine: the Python standard library (/usr/lib/python3.11/*.py) and the C headers
 directly under /usr/include (*.h).
 
-Output (same text format as training/prepare_text.py: documents separated by a blank
+Output (same text format as prepare_text.py: documents separated by a blank
 line, one line per code line, indentation kept):
   data/en/train/code-python.txt  data/en/dev/code-python.txt
   data/en/train/code-c.txt       data/en/dev/code-c.txt
@@ -24,9 +23,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from prepare_text import Document, normalize_code_line, render, split_documents  # noqa: E402
+from .prepare_text import Document, normalize_code_line, render, split_documents
 
 
 def python_code_lines(source: str) -> list[str]:

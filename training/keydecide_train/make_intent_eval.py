@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Make the intent evaluation file for `keydecide eval intent` from the DEV split:
 label<TAB>text lines, at most --per-class lines per label, deterministic.
 
-  /usr/bin/python3 training/make_intent_eval.py --data data/en --config training/config/en_intent.json \
-      --out data/en/intent_dev.tsv
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --data data/en \
+      --config training/config/en_intent.json --out data/en/intent_dev.tsv
 
 Labels follow the training config's intent_rules (by source name). Texts are the start of
 a dev line cut at a word boundary (20..120 characters). The "url" class is the URLs and

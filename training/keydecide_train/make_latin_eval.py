@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Write the latin dev file for `keydecide eval pinyin`: English words and code typed in
 pinyin mode, which the engine should offer as typed.
 
-  /usr/bin/python3 training/make_latin_eval.py --dev data/zh/dev --out data/zh/latin_dev.tsv \\
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_latin_eval --dev data/zh/dev --out data/zh/latin_dev.tsv \\
       [--max-lines 2000] [--seed 1]
 
 Output lines in the pinyin dev file's format, the word as its own conversion:
@@ -23,10 +22,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from make_pinyin_eval import _open_lines, dev_files, write_eval_file  # noqa: E402
-from prepare_zh_text import HAN  # noqa: E402
+from .make_pinyin_eval import _open_lines, dev_files, write_eval_file
+from .prepare_zh_text import HAN
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,24}(?![A-Za-z])")
 

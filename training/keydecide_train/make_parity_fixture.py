@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Make the C++ parity fixture: a tiny model trained for a few steps, and the outputs
 PyTorch computes for it.
 
-  /usr/bin/python3 training/make_parity_fixture.py --out tests/fixtures/model
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_parity_fixture --out tests/fixtures/model
 
 writes OUT/tiny.safetensors (F32, the contract's file) and OUT/parity.json:
 
@@ -15,7 +14,7 @@ writes OUT/tiny.safetensors (F32, the contract's file) and OUT/parity.json:
 
 Every output is float32 from the weights as read back from the file, at every position
 of a full (re-)encode of the sequence; an incremental (KV cache) pass must give the same.
-Deterministic: seeded, CPU, inline corpus (training/tiny_corpus.py), no DataLoader workers.
+Deterministic: seeded, CPU, inline corpus (tiny_corpus.py), no DataLoader workers.
 """
 
 from __future__ import annotations
@@ -28,18 +27,16 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch
 
-import torch  # noqa: E402
+from . import dataset as D
+from . import tokens as T
+from . import train as TR
+from .export import export_model, model_from_file
+from .tiny_corpus import write_tiny_data
+from .typing_sim import Typed
 
-import dataset as D  # noqa: E402
-import tokens as T  # noqa: E402
-import train as TR  # noqa: E402
-from export import export_model, model_from_file  # noqa: E402
-from tiny_corpus import write_tiny_data  # noqa: E402
-from typing_sim import Typed  # noqa: E402
-
-CONFIG = Path(__file__).resolve().parent / "config" / "tiny.json"
+CONFIG = Path(__file__).resolve().parents[1] / "config" / "tiny.json"
 
 
 def parity_sequences(cfg: dict, corpus: D.Corpus) -> list[dict]:
@@ -100,7 +97,7 @@ def make_fixture(out: Path, steps: int = 40, log=print) -> dict:
                  log=lambda s: None, progress=False)
         ckpt = torch.load(Path(tmp) / "run" / "best.pt", map_location="cpu")
         corpus = D.Corpus(data / "cache", "dev", cfg)
-        from model import ModelConfig, TypingModel
+        from .model import ModelConfig, TypingModel
         trained = TypingModel(ModelConfig.from_dict(ckpt["model_config"]))
         trained.load_state_dict(ckpt["model"])
         model_path = out / "tiny.safetensors"

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Write the pinyin dev file for `keydecide eval pinyin` from the Chinese dev split.
 
-  /usr/bin/python3 training/make_pinyin_eval.py --dev data/zh/dev \\
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_pinyin_eval --dev data/zh/dev \\
       --readings data/zh/lexicon/readings.txt --counts data/zh/lexicon/jieba.dict.utf8 \\
       --out data/zh/pinyin_dev.tsv [--max-lines 2000] [--seed 1]
 
@@ -38,9 +37,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from prepare_zh_text import HAN_RUN  # noqa: E402
+from .prepare_zh_text import HAN_RUN
 
 MIN_RUN, MAX_RUN = 4, 16
 MAX_LETTERS = 64  # what `keydecide eval pinyin` accepts (kMaxLetters, tools/pinyin_eval.cc)

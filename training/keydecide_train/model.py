@@ -14,7 +14,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-import tokens as T
+from . import tokens as T
 
 _HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
 

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Turn the fetched English sources (scripts/fetch-data.sh) into plain training text.
 
 Input:  data/raw/deb/<package>/...  and  data/raw/npm/<package>/...
@@ -33,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from command_lines import is_command_line
+from .command_lines import is_command_line
 
 
 @dataclass
@@ -1056,7 +1055,7 @@ def source_weight(source: str) -> float:
 
 def split_commands(docs: list[Document]) -> tuple[list[Document], list[Document]]:
     """(code, command): each code-block document's shell command lines go to a
-    `<base>-command` document of the same id, the rest stays (training/command_lines.py)."""
+    `<base>-command` document of the same id, the rest stays (command_lines.py)."""
     code, commands = [], []
     for d in docs:
         base = d.source.removesuffix("-code")

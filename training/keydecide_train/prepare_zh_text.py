@@ -1,10 +1,9 @@
-#!/usr/bin/python3
 """Turn the fetched Chinese (Simplified) text sources (scripts/fetch-data-zh.sh) into plain text.
 
 Input:  data/zh/raw/deb/<package>/...  and  data/zh/raw/local-mo/*.mo
 Output: data/zh/train/<source>.txt, data/zh/dev/<source>.txt, data/zh/manifest.json
 
-Text format (as training/prepare_text.py): documents separated by one blank line, one
+Text format (as prepare_text.py): documents separated by one blank line, one
 paragraph per line. Pipeline: extract documents per source (groff renders the man pages,
 HTML/Mallard pages go through prepare_text's DocTextParser, .mo catalogues give their
 msgstr) -> normalise lines (NFC, full-width letters/digits/symbols to ASCII, Chinese
@@ -36,10 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from prepare_text import (Document, DocTextParser, man_text_to_lines,  # noqa: E402
-                          mark_roff_code, render, split_documents)
+from .prepare_text import (Document, DocTextParser, man_text_to_lines, mark_roff_code,
+                           render, split_documents)
 
 # ---------------------------------------------------------------------------
 # Han characters and normalisation
@@ -443,7 +440,7 @@ def prepare(data: Path, log: Callable[[str], None] = print) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / "data/zh",
+    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "data/zh",
                     help="data/zh: reads raw/, writes train/, dev/, manifest.json")
     args = ap.parse_args()
     start = time.time()

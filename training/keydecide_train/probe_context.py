@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Next-word accuracy of an exported model on running text, by context length.
 
-  /usr/bin/python3 training/probe_context.py --model models/en/model.safetensors \
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.probe_context --model models/en/model.safetensors \
       --text data/en/dev.txt --max-chars 3000 --context 12 30 50
 
 For each lower-case letter word of the text's first --max-chars characters: the model sees
@@ -15,12 +14,10 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch
 
-import torch  # noqa: E402
-
-import tokens as T  # noqa: E402
-from export import model_from_file  # noqa: E402
+from . import tokens as T
+from .export import model_from_file
 
 
 def main() -> None:

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Shift a decision head's bias in an exported model (a threshold move, kept in the file).
 
-  /usr/bin/python3 training/shift_head_bias.py IN.safetensors OUT.safetensors \
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.shift_head_bias IN.safetensors OUT.safetensors \
       --head autocorrect --shift -0.5
 
 A head's probability is sigmoid(w·y + b): lowering b by d makes the engine's fixed
@@ -15,14 +14,12 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import json
+import struct
 
-import json  # noqa: E402
-import struct  # noqa: E402
+import torch
 
-import torch  # noqa: E402
-
-from export import export_model, model_from_file  # noqa: E402
+from .export import export_model, model_from_file
 
 
 def file_dtype(path: Path) -> str:

@@ -1,8 +1,8 @@
-#!/usr/bin/python3
 """Train the typing model (docs/MODEL.md) on simulated typing of the training text.
 
-  /usr/bin/python3 training/train.py --config training/config/en.json --data data/en --out runs/en
-  torchrun --nproc_per_node 2 training/train.py --config ... --out ...      (DDP)
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.train --config training/config/en.json \
+      --data data/en --out runs/en
+  PYTHONPATH=training torchrun --nproc_per_node 2 -m keydecide_train.train --config ... --out ...  (DDP)
 
 Runs on CPU, one CUDA GPU (bf16 autocast) and under torchrun (DistributedDataParallel:
 gloo on CPU, nccl on CUDA; only rank 0 logs and writes). Examples are sampled with fresh
@@ -31,8 +31,6 @@ from typing import Callable, Iterator
 
 START_TIME = time.time()  # the time budget counts from here (imports included)
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
@@ -40,11 +38,11 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info  # noqa: E402
 
-import dataset as D  # noqa: E402
-import tokens as T  # noqa: E402
-from export import export_model  # noqa: E402
-from model import ModelConfig, TypingModel, count_parameters  # noqa: E402
-from typing_sim import IGNORE, batch_arrays  # noqa: E402
+from . import dataset as D  # noqa: E402
+from . import tokens as T  # noqa: E402
+from .export import export_model  # noqa: E402
+from .model import ModelConfig, TypingModel, count_parameters  # noqa: E402
+from .typing_sim import IGNORE, batch_arrays  # noqa: E402
 
 TASKS = ["word", "lm", "popup", "autocorrect", "intent"]
 
@@ -57,7 +55,7 @@ def data_module(cfg: dict):
     if language == "en":
         return D
     if language == "zh":
-        import zh_data
+        from . import zh_data
         return zh_data
     raise ValueError(f"unknown language {language!r}")
 
@@ -519,7 +517,7 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
     mc = ModelConfig.from_dict({**mcfg, "vocab_size": T.WORD_OFFSET + len(words)})
     model = TypingModel(mc)
     if init_from:  # continue from an exported model (same vocabulary and shapes)
-        from export import model_from_file
+        from .export import model_from_file
         start_model, start_words = model_from_file(init_from)
         if list(start_words) != list(words):
             raise ValueError(f"{init_from}: its vocabulary differs from this data's")
@@ -756,7 +754,8 @@ def main() -> None:
     if args.batch_size:
         cfg["train"]["batch_size"] = args.batch_size
     launcher = "torchrun ... " if "LOCAL_RANK" in os.environ else ""
-    command = launcher + " ".join(shlex.quote(a) for a in sys.argv)
+    # As it is run from the repository root (PYTHONPATH=training): "-m keydecide_train.train ...".
+    command = launcher + " ".join(shlex.quote(a) for a in ["-m", __spec__.name, *sys.argv[1:]])
     train(cfg, args.data, args.out, args.device, args.max_steps, args.time_budget_min, init_from=args.init_from,
           command=command, progress=not args.no_progress, start_time=START_TIME,
           snapshot=args.snapshot)

@@ -41,7 +41,7 @@ from typing import Sequence
 
 import numpy as np
 
-import tokens as T
+from . import tokens as T
 
 
 # --- keyboard ------------------------------------------------------------------------------

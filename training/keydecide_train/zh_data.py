@@ -45,13 +45,13 @@ from typing import Callable
 
 import numpy as np
 
-import tokens as T
-import zh_tokens as Z
-from dataset import (REPO_ROOT, ExampleSampler as _EnSampler, ensure_cache_with, list_sources,
+from . import tokens as T
+from . import zh_tokens as Z
+from .dataset import (REPO_ROOT, ExampleSampler as _EnSampler, ensure_cache_with, list_sources,
                      load_config, md5_file, read_cache_lines, read_documents, source_weights,
                      worker_seed)
-from typing_sim import Example, Keyboard
-from zh_typing import PinyinSimulator
+from .typing_sim import Example, Keyboard
+from .zh_typing import PinyinSimulator
 
 CACHE_VERSION = 1
 MAX_LATIN_CHARS = 64  # longer runs are not kept in the cache at all

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Dev metrics of a zh model file, overall and per kind of session.
 
-  /usr/bin/python3 training/zh_eval.py --model runs/zh/model.safetensors \\
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.zh_eval --model runs/zh/model.safetensors \\
       --config training/config/zh.json --data data/zh [--examples 4096] [--out FILE.json]
 
 Simulated sessions of the dev split (zh_data.eval_examples, the config's data settings, a
@@ -17,15 +16,13 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch
 
-import torch  # noqa: E402
-
-import dataset as D  # noqa: E402
-import train as TR  # noqa: E402
-import zh_data  # noqa: E402
-from export import model_from_file  # noqa: E402
-from typing_sim import batch_arrays  # noqa: E402
+from . import dataset as D
+from . import train as TR
+from . import zh_data
+from .export import model_from_file
+from .typing_sim import batch_arrays
 
 KEYS = ("dev_word_ce", "sep_top1", "sep_top3", "key_top1", "key_top3", "popup_auc",
         "autocorrect_precision", "autocorrect_recall", "intent_acc")

@@ -25,11 +25,9 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import tokens as T  # noqa: E402
-from make_pinyin_eval import Segmenter, load_counts, load_readings  # noqa: E402
-from prepare_zh_text import HAN_RUN  # noqa: E402
+from . import tokens as T
+from .make_pinyin_eval import Segmenter, load_counts, load_readings
+from .prepare_zh_text import HAN_RUN
 
 LANGUAGE = "zh"
 INTENT_LABELS = ["prose", "latin"]  # the zh file's intent head (config "intent_labels")

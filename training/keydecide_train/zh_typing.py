@@ -37,8 +37,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-import zh_tokens as Z
-from typing_sim import Example, Keyboard, Typed, TypingSimulator
+from . import zh_tokens as Z
+from .typing_sim import Example, Keyboard, Typed, TypingSimulator
 
 VOWELS = "aeo"  # a syllable starting with one of these can take a separating apostrophe
 _FUZZY_INITIALS = [("zh", "z"), ("ch", "c"), ("sh", "s"), ("n", "l")]

@@ -1,12 +1,7 @@
 """The shell-command rule for the lines of documentation code blocks."""
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import prepare_text as P  # noqa: E402
-from command_lines import is_command_line  # noqa: E402
-from prepare_text import Document  # noqa: E402
+from keydecide_train import prepare_text as P
+from keydecide_train.command_lines import is_command_line
+from keydecide_train.prepare_text import Document
 
 
 def test_prompts_and_known_commands_are_commands():

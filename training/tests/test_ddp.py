@@ -21,7 +21,7 @@ def _free_port() -> int:
 def _worker(rank: int, world: int, port: int, data: str, out: str, cfg: dict) -> None:
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                       WORLD_SIZE=str(world), LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(world))
-    import train as TR
+    from keydecide_train import train as TR
     result = TR.train(cfg, data, out, device="cpu", max_steps=8, log=lambda s: None,
                       progress=False, return_state=True)
     torch.save(result["state"], os.path.join(out, f"state{rank}.pt"))
@@ -47,9 +47,9 @@ def test_two_ranks_stay_identical(tiny_data, tiny_config, tmp_path):
         assert torch.equal(s0[k], s1[k]), k
     # ... and they did train (the ranks draw different examples, so only the gradient
     # all-reduce keeps them equal).
-    import export
+    from keydecide_train import export
     _, _, words = export.verify_model_file(tmp_path / "model.safetensors")  # rank 0 exported
-    from model import ModelConfig, TypingModel
+    from keydecide_train.model import ModelConfig, TypingModel
     torch.manual_seed(tiny_config["train"]["seed"])
     init = TypingModel(ModelConfig.from_dict({**tiny_config["model"],
                                               "vocab_size": 36 + len(words)}))

@@ -1,6 +1,6 @@
 """make_latin_eval: which latin words are taken, their order, the sample and the TSV format."""
 
-import make_latin_eval as L
+from keydecide_train import make_latin_eval as L
 
 
 def write_dev(tmp_path, text: str):

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-import make_pinyin_eval as M
+from keydecide_train import make_pinyin_eval as M
 
 COUNTS = """\
 我们 5000 r

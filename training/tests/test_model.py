@@ -6,9 +6,9 @@ from conftest import need_torch
 
 torch = need_torch()
 
-import export  # noqa: E402
-import tokens as T  # noqa: E402
-from model import ModelConfig, TypingModel, count_parameters  # noqa: E402
+from keydecide_train import export  # noqa: E402
+from keydecide_train import tokens as T  # noqa: E402
+from keydecide_train.model import ModelConfig, TypingModel, count_parameters  # noqa: E402
 
 
 def tiny(vocab_size=60, max_len=16):
@@ -86,7 +86,7 @@ def test_interval_and_backspace_embeddings_matter():
 
 
 def test_sdpa_and_plain_attention_agree(monkeypatch):
-    import model as M
+    from keydecide_train import model as M
     if not M._HAS_SDPA:
         pytest.skip("this PyTorch has no scaled_dot_product_attention (1.13): plain path only")
     model = tiny()

@@ -11,8 +11,8 @@ from conftest import need_torch
 need_torch()
 np = pytest.importorskip("numpy")
 
-import export  # noqa: E402
-import make_parity_fixture  # noqa: E402
+from keydecide_train import export  # noqa: E402
+from keydecide_train import make_parity_fixture  # noqa: E402
 
 _erf = np.vectorize(math.erf)
 

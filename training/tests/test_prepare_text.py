@@ -1,4 +1,4 @@
-"""Unit tests for training/prepare_text.py on tiny inline fixtures.
+"""Unit tests for keydecide_train.prepare_text on tiny inline fixtures.
 
 Run with: /usr/bin/python3 -m pytest training/tests
 No network and no data/ directory needed (groff is used if installed).
@@ -8,16 +8,13 @@ import gzip
 import hashlib
 import shutil
 import struct
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import prepare_text as P  # noqa: E402
-from prepare_text import Document  # noqa: E402
+from keydecide_train import prepare_text as P
+from keydecide_train.prepare_text import Document
 
 
 # --- normalisation ---------------------------------------------------------

@@ -9,8 +9,8 @@ import struct
 
 import pytest
 
-import prepare_zh_text as Z
-from prepare_text import Document, is_dev
+from keydecide_train import prepare_zh_text as Z
+from keydecide_train.prepare_text import Document, is_dev
 
 
 # ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@ The first cases are tests/tokenizer_test.cc's."""
 
 import random
 
-import tokens as T
+from keydecide_train import tokens as T
 
 
 def texts_kinds(text):

@@ -9,9 +9,9 @@ from conftest import need_torch
 
 torch = need_torch()
 
-import export  # noqa: E402
-import train as TR  # noqa: E402
-from model import ModelConfig, TypingModel  # noqa: E402
+from keydecide_train import export  # noqa: E402
+from keydecide_train import train as TR  # noqa: E402
+from keydecide_train.model import ModelConfig, TypingModel  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +146,7 @@ def test_vocab_from_keeps_a_continued_models_word_ids(run, tiny_data, tiny_confi
     import copy
     import shutil
 
-    import dataset as D
+    from keydecide_train import dataset as D
     out, _ = run
     model, words = export.model_from_file(out / "model.safetensors")
     reordered = words[:4] + words[4:][::-1]  # the specials stay first

@@ -7,9 +7,9 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="numpy is not importable")
 
-import dataset as D  # noqa: E402
-import tokens as T  # noqa: E402
-from typing_sim import IGNORE, Keyboard, TypingSimulator, batch_arrays  # noqa: E402
+from keydecide_train import dataset as D  # noqa: E402
+from keydecide_train import tokens as T  # noqa: E402
+from keydecide_train.typing_sim import IGNORE, Keyboard, TypingSimulator, batch_arrays  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_examples_follow_the_contract(sampler, corpus, tiny_config):
 
 def test_intent_rules(tiny_config):
     rules = tiny_config["data"]["intent_rules"]
-    from typing_sim import intent_of_source
+    from keydecide_train.typing_sim import intent_of_source
     assert intent_of_source("nlp-corpus", rules) == "prose"
     assert intent_of_source("manpages", rules) == "prose"
     assert intent_of_source("manpages-dev-code", rules) == "code"

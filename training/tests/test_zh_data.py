@@ -9,10 +9,10 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="numpy is not importable")
 
-import tiny_zh_corpus as C  # noqa: E402
-import tokens as T  # noqa: E402
-import zh_data  # noqa: E402
-import zh_tokens as Z  # noqa: E402
+from keydecide_train import tiny_zh_corpus as C  # noqa: E402
+from keydecide_train import tokens as T  # noqa: E402
+from keydecide_train import zh_data  # noqa: E402
+from keydecide_train import zh_tokens as Z  # noqa: E402
 from zh_fixtures import tiny_zh_config, tiny_zh_data  # noqa: E402,F401
 
 
@@ -91,7 +91,7 @@ def test_cache_vocabulary_and_ids(corpus, tiny_zh_data, tiny_zh_config, tok):
 
 
 def test_cache_rebuilds_when_an_input_changes(tmp_path, tiny_zh_config):
-    from tiny_zh_corpus import write_tiny_zh_data
+    from keydecide_train.tiny_zh_corpus import write_tiny_zh_data
     root = write_tiny_zh_data(tmp_path / "data")
     said = []
     zh_data.ensure_cache(root, tiny_zh_config, log=said.append)
@@ -115,7 +115,7 @@ def test_cache_rebuilds_when_an_input_changes(tmp_path, tiny_zh_config):
 
 
 def test_readings_fall_back_to_sc_dict(tmp_path, tiny_zh_config):
-    from tiny_zh_corpus import write_tiny_zh_data
+    from keydecide_train.tiny_zh_corpus import write_tiny_zh_data
     root = write_tiny_zh_data(tmp_path / "data")
     (root / "lexicon" / "readings.txt").rename(root / "lexicon" / "sc.dict.txt")
     said = []

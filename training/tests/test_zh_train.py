@@ -2,19 +2,17 @@
 file verifies, carries language and pinyin, and reads back to the same model."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from conftest import TRAINING, need_torch
+from conftest import need_torch, run_module
 
 torch = need_torch()
 
-import export  # noqa: E402
-import train as TR  # noqa: E402
-import zh_data  # noqa: E402
-import zh_tokens as Z  # noqa: E402
+from keydecide_train import export  # noqa: E402
+from keydecide_train import train as TR  # noqa: E402
+from keydecide_train import zh_data  # noqa: E402
+from keydecide_train import zh_tokens as Z  # noqa: E402
 from zh_fixtures import tiny_zh_config, tiny_zh_data  # noqa: E402,F401
 
 
@@ -50,13 +48,12 @@ def test_zh_file_verifies_and_carries_pinyin(run, tiny_zh_data, tiny_zh_config):
     assert words == corpus.words
     pinyin = meta["pinyin"].split("\n")
     assert pinyin[words.index("中国")] == "zhong'guo" and pinyin[words.index("git")] == ""
-    done = subprocess.run([sys.executable, str(TRAINING / "export.py"), "--verify", str(path)],
-                          capture_output=True, text=True, check=True)
+    done = run_module("export", "--verify", str(path), capture_output=True, text=True, check=True)
     assert ": ok," in done.stdout and "language zh" in done.stdout
-    # export.py from the checkpoint writes the same metadata again (F16 this time).
+    # export from the checkpoint writes the same metadata again (F16 this time).
     again = out / "again.safetensors"
-    subprocess.run([sys.executable, str(TRAINING / "export.py"), str(out / "best.pt"),
-                    str(again), "--dtype", "f16"], capture_output=True, check=True)
+    run_module("export", str(out / "best.pt"), str(again), "--dtype", "f16", capture_output=True,
+               check=True)
     assert export.read_safetensors(again)[1]["pinyin"] == meta["pinyin"]
     model, _ = export.model_from_file(path)
     tok = torch.tensor([[1, 3, 40, 41, 2, 33, 15, 22]])

@@ -8,11 +8,11 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="numpy is not importable")
 
-import tokens as T  # noqa: E402
-import zh_data  # noqa: E402
-import zh_tokens as Z  # noqa: E402
-import zh_typing as ZT  # noqa: E402
-from typing_sim import IGNORE, batch_arrays  # noqa: E402
+from keydecide_train import tokens as T  # noqa: E402
+from keydecide_train import zh_data  # noqa: E402
+from keydecide_train import zh_tokens as Z  # noqa: E402
+from keydecide_train import zh_typing as ZT  # noqa: E402
+from keydecide_train.typing_sim import IGNORE, batch_arrays  # noqa: E402
 from zh_fixtures import tiny_zh_config, tiny_zh_data  # noqa: E402,F401
 
 NO_PLAN = {"abbrev_prob": 0.0, "mixed_abbrev_prob": 0.0, "unfinished_prob": 0.0,

@@ -9,15 +9,15 @@ from conftest import TRAINING
 @pytest.fixture(scope="session")
 def tiny_zh_config():
     pytest.importorskip("numpy", reason="numpy is not importable")
-    import dataset as D
+    from keydecide_train import dataset as D
     return D.load_config(TRAINING / "config" / "tiny_zh.json")
 
 
 @pytest.fixture(scope="session")
 def tiny_zh_data(tmp_path_factory, tiny_zh_config):
     """data/zh-like directory with the inline corpus, lexicon and token cache."""
-    import zh_data
-    from tiny_zh_corpus import write_tiny_zh_data
+    from keydecide_train import zh_data
+    from keydecide_train.tiny_zh_corpus import write_tiny_zh_data
     root = write_tiny_zh_data(tmp_path_factory.mktemp("tiny_zh") / "data")
     zh_data.ensure_cache(root, tiny_zh_config, log=lambda s: None)
     return root
