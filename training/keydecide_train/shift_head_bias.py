@@ -11,7 +11,6 @@ everything else in the file is copied unchanged (same dtype, vocabulary and conf
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import json

@@ -13,7 +13,6 @@ without slips) and "latin" (runs typed verbatim). Needs the cache of the same co
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import torch

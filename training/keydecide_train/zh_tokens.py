@@ -21,7 +21,6 @@ keystroke characters (a-z, apostrophe, other) and word_offset. What differs for 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Callable
 
