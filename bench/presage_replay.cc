@@ -43,7 +43,8 @@ class PresageSession : public Session {
     presage_.config("Presage.Selector.SUGGESTIONS", std::to_string(suggestions));
   }
 
-  Status Type(std::string_view t) override {
+  using Session::Type;
+  Status Type(std::string_view t, std::optional<int64_t>) override {
     text_ += t;
     return Status::OK();
   }

@@ -106,7 +106,7 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
     model->WordLogits(hidden.data(), logits.data());
     std::vector<int> order;
     for (int w = 0; w < model->n_words(); ++w) {
-      if (model->IsLetterWord(w)) order.push_back(w);
+      if (model->vocab().IsLetterWord(w)) order.push_back(w);
     }
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return logits[a] > logits[b]; });
@@ -114,7 +114,7 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
     for (const std::string& t : typed) {
       int want = -1;
       for (int w : order) {
-        const std::string word = ToLowerUtf8(model->Word(w));
+        const std::string word = ToLowerUtf8(model->vocab().Word(w));
         if (word == t) break;
         if (ReferenceDistance(word, t) <= kMaxCorrectionEdits) {
           want = w;

@@ -44,32 +44,40 @@ TEST(ModelSessionTest, DecisionCarriesTheHeads) {
 
 // Whatever path led to a text, the decision must be the one a fresh session computes for
 // that text: the token sequence diffing in ModelTrack must not drift.
+// The state a session reaches one key at a time, deciding after each, equals the one a fresh
+// session reaches by the same calls with a single Decide at the end (one encode of the whole
+// sequence): the same text and the same key metadata (a backspace flags the next key).
 TEST(ModelSessionTest, IncrementalStateEqualsFreshState) {
   auto engine = testing::FixtureEngine(testing::TinyModelBytes(Spec(64)));
   ASSERT_NE(engine, nullptr);
   auto session = engine->NewSession(SessionOptions());
   std::mt19937 rng(5);
   const std::string keys = "the dog cat, a meeting. we will";
+  // One call: 't' types that key, '\b' is a backspace, 'A' accepts "station", 'C' resets.
+  std::string calls;
+  auto apply = [](Session* s, char call) {
+    if (call == '\b') return s->Backspace();
+    if (call == 'A') return s->Accept("station");
+    if (call == 'C') return s->SetContext("a dog ");
+    return s->Type(std::string(1, call));
+  };
   Decision d1, d2;
   for (int step = 0; step < 120; ++step) {
     const int op = static_cast<int>(rng() % 10);
-    if (op < 7) {
-      ASSERT_TRUE(session->Type(std::string(1, keys[rng() % keys.size()])).ok());
-    } else if (op < 9) {
-      ASSERT_TRUE(session->Backspace().ok());
-    } else {
-      ASSERT_TRUE(session->Accept("station").ok());
-    }
+    calls += op < 7 ? keys[rng() % keys.size()] : op < 9 ? '\b' : 'A';
+    ASSERT_TRUE(apply(session.get(), calls.back()).ok());
     if (session->text().size() > 60) {
-      ASSERT_TRUE(session->SetContext("a dog ").ok());
+      calls += 'C';
+      ASSERT_TRUE(apply(session.get(), 'C').ok());
     }
     ASSERT_TRUE(session->Decide(5, &d1).ok());
     auto fresh = engine->NewSession(SessionOptions());
-    ASSERT_TRUE(fresh->SetContext(session->text()).ok());
+    for (char call : calls) ASSERT_TRUE(apply(fresh.get(), call).ok());
+    ASSERT_EQ(fresh->text(), session->text());
     ASSERT_TRUE(fresh->Decide(5, &d2).ok());
     // The autocorrect and intent heads read only the model state. (Candidate scores also weigh
-    // the session's history, which the fresh session lacks, and so does the popup estimate,
-    // through the candidates' share: popup_estimate_test covers it.)
+    // the session's history, and so does the popup estimate, through the candidates' share:
+    // popup_estimate_test covers it.)
     ASSERT_NEAR(d1.autocorrect.confidence, d2.autocorrect.confidence, 1e-5);
     ASSERT_EQ(d1.intent.probabilities.size(), d2.intent.probabilities.size());
     for (size_t i = 0; i < d1.intent.probabilities.size(); ++i) {

@@ -20,7 +20,8 @@ class ScriptedSession : public Session {
   // word -> letters that must be typed before the word is offered (as the only candidate)
   explicit ScriptedSession(std::map<std::string, size_t> needed) : needed_(std::move(needed)) {}
 
-  Status Type(std::string_view t) override {
+  using Session::Type;
+  Status Type(std::string_view t, std::optional<int64_t>) override {
     text_ += t;
     return Status::OK();
   }

@@ -142,9 +142,54 @@ TEST(EngineTest, BadOptionsAndMissingFiles) {
   options.max_candidates = 0;
   EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kInvalidArgument);
   options.max_candidates = 200;
-  options.language = "xx";
-  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kNotSupported);
+  options.language = "fr";
+  const Status s = Engine::Open(options, &engine);
+  EXPECT_EQ(s.code(), Status::Code::kNotSupported);
+  EXPECT_NE(s.message().find("language 'fr' (this build has 'en', 'zh')"), std::string::npos)
+      << s.message();
   EXPECT_EQ(engine, nullptr);
+}
+
+// The model reads the keys' timing: the same letters typed at another pace, or retyped after a
+// backspace, reach another model state; untimed keys and keys at the untimed defaults' pace
+// agree with each other.
+TEST(EngineTest, KeyTimingAndBackspaceReachTheModel) {
+  std::unique_ptr<Engine> engine;
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  ASSERT_TRUE(Engine::Open(options, &engine).ok());
+  auto decide_after = [&](auto type) {
+    auto session = engine->NewSession({});
+    EXPECT_TRUE(session->Type("see you ", 0).ok());
+    type(session.get());
+    Decision d;
+    EXPECT_TRUE(session->Decide(3, &d).ok());
+    return d.autocorrect.confidence;
+  };
+  const float untimed = decide_after([](Session* s) { ASSERT_TRUE(s->Type("tomo").ok()); });
+  // 400 ms before the word (bucket 6, as untimed), then 180 ms apart (bucket 4, as untimed).
+  const float typical = decide_after([](Session* s) {
+    int64_t t = 400;
+    for (char c : std::string("tomo")) {
+      ASSERT_TRUE(s->Type(std::string(1, c), t).ok());
+      t += 180;
+    }
+  });
+  const float hesitant = decide_after([](Session* s) {
+    int64_t t = 2000;
+    for (char c : std::string("tomo")) {
+      ASSERT_TRUE(s->Type(std::string(1, c), t).ok());
+      t += 900;
+    }
+  });
+  const float corrected = decide_after([](Session* s) {
+    ASSERT_TRUE(s->Type("tomp").ok());
+    ASSERT_TRUE(s->Backspace().ok());
+    ASSERT_TRUE(s->Type("o").ok());
+  });
+  EXPECT_FLOAT_EQ(untimed, typical);
+  EXPECT_NE(untimed, hesitant);
+  EXPECT_NE(untimed, corrected);
 }
 
 }  // namespace

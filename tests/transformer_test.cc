@@ -110,11 +110,11 @@ TEST(TransformerTest, HeadsAreProbabilities) {
   EXPECT_NEAR(intent[0] + intent[1] + intent[2] + intent[3], 1.0f, 1e-5f);
   model->WordLogits(y.data(), logits.data());
   EXPECT_FLOAT_EQ(logits[6], model->WordLogit(y.data(), 6));
-  EXPECT_EQ(model->WordIndex("dog"), 8);
-  EXPECT_EQ(model->WordIndex("unicorn"), ModelConfig::kUnkWord);
-  EXPECT_TRUE(model->IsLetterWord(8));
-  EXPECT_FALSE(model->IsLetterWord(4));  // "."
-  EXPECT_FALSE(model->IsLetterWord(0));  // <unk>
+  EXPECT_EQ(model->vocab().Find("dog"), 8);
+  EXPECT_EQ(model->vocab().Find("unicorn"), ModelConfig::kUnkWord);
+  EXPECT_TRUE(model->vocab().IsLetterWord(8));
+  EXPECT_FALSE(model->vocab().IsLetterWord(4));  // "."
+  EXPECT_FALSE(model->vocab().IsLetterWord(0));  // <unk>
 }
 
 TEST(TransformerTest, F16WeightsAndHalfConversion) {

@@ -66,12 +66,12 @@ TEST(ZhModelTest, LoadsLanguageAndReadings) {
   const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->language(), "zh");
-  EXPECT_EQ(model->Reading(model->WordIndex("中国")), "zhong'guo");
-  EXPECT_EQ(model->Reading(model->WordIndex("hello")), "");
+  EXPECT_EQ(model->vocab().Reading(model->vocab().Find("中国")), "zhong'guo");
+  EXPECT_EQ(model->vocab().Reading(model->vocab().Find("hello")), "");
   const auto english = LoadModel(testing::TinyModelBytes());
   ASSERT_NE(english, nullptr);
   EXPECT_EQ(english->language(), "en");
-  EXPECT_EQ(english->Reading(6), "");
+  EXPECT_EQ(english->vocab().Reading(6), "");
 }
 
 TEST(ZhModelTest, RefusesBadMetadata) {
@@ -125,15 +125,15 @@ TEST(ZhContextTest, SplitsHanRunsIntoTheMostProbableWords) {
   // lexicon (no count), so it is not a piece; 我 is in no vocabulary word: <unk>.
   context.Tokenize("你好中国人，hello 42我", &scratch, &words);
   std::vector<std::string> got;
-  for (int32_t w : words) got.emplace_back(model->Word(w));
+  for (int32_t w : words) got.emplace_back(model->vocab().Word(w));
   EXPECT_EQ(got, (std::vector<std::string>{"你好", "中国", "人", "，", "hello", "<num>", "<unk>"}));
-  EXPECT_TRUE(std::isnan(context.WordLogProb(model->WordIndex("中国人"))));
+  EXPECT_TRUE(std::isnan(context.WordLogProb(model->vocab().Find("中国人"))));
   EXPECT_NEAR(context.in_vocabulary_count(), 5000 + 8000 + 3000 + 9000 + 4000 + 7000 + 6000, 1);
 
   words.clear();
   context.Tokenize("\xff\xfe 中", &scratch, &words);  // broken UTF-8 is read, never skipped over
   ASSERT_FALSE(words.empty());
-  EXPECT_EQ(model->Word(words.back()), "中");
+  EXPECT_EQ(model->vocab().Word(words.back()), "中");
 }
 
 // log P of words after context, from one plain encode and a log-softmax over the first n words.

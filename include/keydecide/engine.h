@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,12 +34,18 @@ class Session {
   virtual ~Session() = default;
 
   // Types `text` at the cursor, one keystroke per character: letters extend the word being
-  // composed; a space or punctuation ends it. On invalid UTF-8 returns InvalidArgument and
-  // leaves the session unchanged.
-  virtual Status Type(std::string_view text) = 0;
+  // composed; a space or punctuation ends it. `t_ms` is when the key was pressed, in
+  // milliseconds of a monotonic clock (any origin; CLOCK_MONOTONIC in the host is right);
+  // nullopt types untimed. With times, the model reads the interval since the previous key,
+  // as it was trained to (a hesitation, a fast familiar word); untimed keys get a typical
+  // typist's pace. Several characters in one call are one key each, all at t_ms. On invalid
+  // UTF-8 returns InvalidArgument and leaves the session unchanged.
+  virtual Status Type(std::string_view text, std::optional<int64_t> t_ms) = 0;
+  Status Type(std::string_view text) { return Type(text, std::nullopt); }
 
   // Deletes the character before the cursor (nothing at the start of the text). Deleting
-  // back into a finished word makes it the composition again.
+  // back into a finished word makes it the composition again. The next key typed carries
+  // the model's after-backspace flag.
   virtual Status Backspace() = 0;
 
   // Replaces the word being composed with `word` (the person picked a candidate). No space

@@ -2,13 +2,22 @@
 
 #include <algorithm>
 
+#include "decide/surface_form.h"
+#include "decide/text_limits.h"
 #include "decide/top_words.h"
 #include "lexicon/lexicon.h"
+#include "model/model_config.h"
 #include "model/transformer.h"
 #include "text/edit_distance.h"
 #include "text/letter_case.h"
 
 namespace keydecide {
+
+namespace {
+
+constexpr size_t kHintLengthSlack = 2;  // bytes a candidate hint may differ in length
+
+}  // namespace
 
 bool KeepAsTyped(std::string_view composition, std::string_view typed, const Lexicon& lexicon) {
   if (IsAllUpper(composition)) return true;
@@ -28,13 +37,66 @@ int CorrectionPick::Pick(const float* hidden, std::string_view typed) {
   TopLetterWords(*model_, logits_, kCorrectionShortlist, &shortlist_);
   for (const auto& [logit, w] : shortlist_) {
     // Too long to compare is too far; skipping it keeps lower_ within its reserve.
-    if (model_->Word(w).size() > kMaxEditDistanceBytes) continue;
+    if (model_->vocab().Word(w).size() > kMaxEditDistanceBytes) continue;
     lower_.clear();
-    AppendLowerUtf8(model_->Word(w), &lower_);
+    AppendLowerUtf8(model_->vocab().Word(w), &lower_);
     if (lower_ == typed) return -1;  // the model prefers what was typed
     if (BoundedEditDistance(typed, lower_, kMaxCorrectionEdits) <= kMaxCorrectionEdits) return w;
   }
   return -1;
+}
+
+Autocorrect::Autocorrect(const Transformer* model, const Lexicon* lexicon,
+                         std::span<const uint32_t> word_entry)
+    : model_(model), lexicon_(lexicon), word_entry_(word_entry), pick_(model) {}
+
+void Autocorrect::Decide(const float* hidden, const Word& word,
+                         std::span<const ScoredCandidate> candidates, bool full_rung,
+                         float threshold, AutocorrectDecision* out) {
+  out->apply = false;
+  out->confidence = 0;
+  out->replacement.clear();
+  if (word.typed.empty()) return;
+  out->confidence = model_->Autocorrect(hidden);
+  if (out->replacement.capacity() < kCandidateTextReserve) {
+    out->replacement.reserve(kCandidateTextReserve);
+  }
+  const bool fired =
+      out->confidence >= threshold && !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
+  if (fired && full_rung) {
+    const int w = pick_.Pick(hidden, word.typed);
+    if (w >= 0) {
+      const uint32_t entry = word_entry_[w];
+      WriteSurfaceForm(entry != lexicon::kNoEntry ? lexicon_->CommonSpelling(entry) : model_->vocab().Word(w),
+                       word.capitalize, &out->replacement);
+      out->apply = true;
+      return;
+    }
+  }
+  const bool hint = WriteCandidateHint(word, candidates, &out->replacement);
+  // Below the full rung no vocabulary-wide work is done: the candidates' best stands in.
+  out->apply = hint && fired && !full_rung;
+}
+
+// Not the typed letters themselves, and not much longer or shorter than them. Cheap, as it
+// reads only the logits already scored.
+bool Autocorrect::WriteCandidateHint(const Word& word, std::span<const ScoredCandidate> candidates,
+                                     std::string* out) const {
+  const ScoredCandidate* best = nullptr;
+  for (const ScoredCandidate& c : candidates) {
+    const std::string_view key = c.entry != lexicon::kNoEntry ? lexicon_->Key(c.entry) : c.text;
+    const size_t longer = std::max(key.size(), word.typed.size());
+    const size_t shorter = std::min(key.size(), word.typed.size());
+    if (key == word.typed || longer - shorter > kHintLengthSlack) continue;
+    if (c.word <= ModelConfig::kEmailWord) continue;  // the model cannot vouch for it
+    if (best == nullptr || c.logit > best->logit) best = &c;
+  }
+  if (best != nullptr) {
+    WriteSurfaceForm(
+        best->entry != lexicon::kNoEntry ? lexicon_->CommonSpelling(best->entry) : best->text,
+        word.capitalize, out);
+  }
+  return best != nullptr;
 }
 
 }  // namespace keydecide

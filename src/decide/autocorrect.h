@@ -1,4 +1,5 @@
-// CorrectionPick: the word autocorrect proposes for the letters typed so far.
+// Autocorrect: Decision::autocorrect for the word being typed (whether to replace it when it
+// ends, and with what), and CorrectionPick, the word it proposes.
 //
 // The autocorrect head is trained to say "the typed word is wrong and the model's best word is
 // right", where the best word is the argmax over the vocabulary at the last keystroke
@@ -10,15 +11,21 @@
 // Reading the vocabulary costs one product with the word table, so the engine asks only when
 // the head has already fired.
 //
-// Not thread-safe: one per session. Scratch is sized in the constructor; Pick does not allocate.
+// Not thread-safe: one of each per session. Scratch is sized in the constructors; Decide and
+// Pick do not allocate.
 
-#ifndef KEYDECIDE_DECIDE_CORRECTION_PICK_H_
-#define KEYDECIDE_DECIDE_CORRECTION_PICK_H_
+#ifndef KEYDECIDE_DECIDE_AUTOCORRECT_H_
+#define KEYDECIDE_DECIDE_AUTOCORRECT_H_
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "decide/scorer.h"
+#include "keydecide/decision.h"
 
 namespace keydecide {
 
@@ -62,6 +69,42 @@ class CorrectionPick {
   std::string lower_;
 };
 
+// The English pack's autocorrect: the model's head says whether the word is wrong; where it
+// fires (and the word is not kept as typed), the replacement is CorrectionPick's, or below the
+// full rung (no vocabulary-wide work) the best of the scored candidates. Where it does not fire,
+// that best candidate is still written as a hint, not applied.
+class Autocorrect {
+ public:
+  // The word being typed.
+  struct Word {
+    std::string_view as_typed;  // the composition, as typed
+    std::string_view typed;     // ... lower-cased (the lexicon's keys)
+    bool capitalize;            // the replacement is written capitalised
+  };
+
+  // REQUIRES: model, lexicon and word_entry (model word index -> lexicon entry, or
+  // lexicon::kNoEntry) outlive this object.
+  Autocorrect(const Transformer* model, const Lexicon* lexicon,
+              std::span<const uint32_t> word_entry);
+
+  // Fills *out for `word` (nothing applied for an empty one). `hidden` is the model's state
+  // after the typed keys; `candidates` this keystroke's scored candidates; `full_rung`: the
+  // vocabulary may be read (Tier::kFullModel). Fires at `threshold` (SessionOptions).
+  void Decide(const float* hidden, const Word& word, std::span<const ScoredCandidate> candidates,
+              bool full_rung, float threshold, AutocorrectDecision* out);
+
+ private:
+  // The model's favourite among the candidates that could be the whole word, written into
+  // *out; false when there is none.
+  bool WriteCandidateHint(const Word& word, std::span<const ScoredCandidate> candidates,
+                          std::string* out) const;
+
+  const Transformer* model_;
+  const Lexicon* lexicon_;
+  std::span<const uint32_t> word_entry_;
+  CorrectionPick pick_;
+};
+
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_DECIDE_CORRECTION_PICK_H_
+#endif  // KEYDECIDE_DECIDE_AUTOCORRECT_H_

@@ -38,16 +38,16 @@ void AppendContextWords(const Transformer& model, const Token& t, std::string* l
         const size_t hyphen = w.find('-');
         lowered->clear();
         AppendLowerUtf8(w.substr(0, hyphen), lowered);
-        words->push_back(model.WordIndex(*lowered));
+        words->push_back(model.vocab().Find(*lowered));
         if (hyphen == std::string_view::npos) return;
-        words->push_back(model.WordIndex("-"));
+        words->push_back(model.vocab().Find("-"));
         w.remove_prefix(hyphen + 1);
       }
     }
     default:
       lowered->clear();
       AppendLowerUtf8(t.text, lowered);
-      return words->push_back(model.WordIndex(*lowered));
+      return words->push_back(model.vocab().Find(*lowered));
   }
 }
 
@@ -76,9 +76,10 @@ size_t KeystrokeStart(std::string_view text, size_t composition_start) {
 
 }  // namespace
 
-void ModelTrack::BuildSequence(std::string_view text, size_t composition_start_in) {
+void ModelTrack::BuildSequence(const TypedText& typed) {
+  const std::string_view text = typed.text();
   const int max_len = model_->config().max_len;
-  const size_t composition_start = KeystrokeStart(text, composition_start_in);
+  const size_t composition_start = KeystrokeStart(text, typed.composition_start());
   const std::string_view word = text.substr(composition_start);
   const int chars = static_cast<int>(std::min<size_t>(utf8::Length(word), max_len / 2));
   // Room for the context: all but [BOS] [APP] [SEP] and the keystrokes, and at most
@@ -95,23 +96,7 @@ void ModelTrack::BuildSequence(std::string_view text, size_t composition_start_i
     const size_t start = std::min(window_start_, composition_start);
     Tokenize(text.substr(start, composition_start - start), &scratch_tokens_);
     for (const Token& t : scratch_tokens_) AppendContextToken(t);
-    const int context = static_cast<int>(wanted_.size()) - 2;
-    if (context <= room) break;
-    // Overflow: keep the newest half of the room and move the window start there, so
-    // the next words append to a stable prefix again.
-    const int drop = context - room / 2;
-    int dropped = 0;
-    size_t new_start = composition_start;
-    for (const Token& t : scratch_tokens_) {  // token -> how many model tokens it made
-      if (dropped >= drop) {
-        new_start = start + t.offset;
-        break;
-      }
-      dropped += t.kind == TokenKind::kWord
-                     ? 1 + 2 * static_cast<int>(std::count(t.text.begin(), t.text.end(), '-'))
-                     : 1;
-    }
-    window_start_ = new_start;
+    if (!MoveWindow(start, composition_start, room)) break;
   }
   if (static_cast<int>(wanted_.size()) > max_len - 1 - chars) {  // a single huge token run
     wanted_.erase(wanted_.begin() + 2, wanted_.end() - (max_len - 3 - chars));
@@ -119,18 +104,40 @@ void ModelTrack::BuildSequence(std::string_view text, size_t composition_start_i
   wanted_.push_back({ModelConfig::kSep, 0, 0});
   size_t pos = 0;
   for (int c = 0; c < chars; ++c) {
+    const size_t at = pos;
     char32_t cp;
     utf8::Decode(word, &pos, &cp);
-    wanted_.push_back(UntimedKeystroke(cp, c));
+    wanted_.push_back(Keystroke(model_->config(), cp, c, typed.meta(composition_start + at)));
   }
 }
 
-const float* ModelTrack::Sync(std::string_view text, size_t composition_start) {
+bool ModelTrack::MoveWindow(size_t start, size_t composition_start, int room) {
+  const int context = static_cast<int>(wanted_.size()) - 2;
+  if (context <= room) return false;
+  // Overflow: keep the newest half of the room and move the window start there, so
+  // the next words append to a stable prefix again.
+  const int drop = context - room / 2;
+  int dropped = 0;
+  size_t new_start = composition_start;
+  for (const Token& t : scratch_tokens_) {  // token -> how many model tokens it made
+    if (dropped >= drop) {
+      new_start = start + t.offset;
+      break;
+    }
+    dropped += t.kind == TokenKind::kWord
+                   ? 1 + 2 * static_cast<int>(std::count(t.text.begin(), t.text.end(), '-'))
+                   : 1;
+  }
+  window_start_ = new_start;
+  return true;
+}
+
+const float* ModelTrack::Sync(const TypedText& text) {
   if (!window_set_) {
     window_start_ = 0;
     window_set_ = true;
   }
-  BuildSequence(text, composition_start);
+  BuildSequence(text);
   // Longest common prefix of what is encoded and what is wanted.
   size_t common = 0;
   while (common < encoded_.size() && common < wanted_.size() &&

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "decide/typed_text.h"
 #include "model/kv_cache.h"
 #include "model/transformer.h"
 #include "text/tokenizer.h"
@@ -27,13 +28,27 @@ void AppendContextWords(const Transformer& model, const Token& t, std::string* l
 class ModelTrack {
  public:
   // Keystrokes without timing get these interval buckets: 350-600 ms before a word's first
-  // key, 150-220 ms between the others (the training simulator's median typist).
+  // key, 150-220 ms between the others, 220-350 ms for the key after a backspace (the
+  // training simulator's median typist: 170 ms, word starts 2.2x, after a backspace 2x).
   static constexpr uint8_t kWordStartInterval = 6;
   static constexpr uint8_t kDefaultInterval = 4;
+  static constexpr uint8_t kAfterBackspaceInterval = 5;
   // The token of the index-th keystroke of a word typed without timing: a typical pace, a
   // pause before the word's first key, then steady keys.
   static TokenInput UntimedKeystroke(char32_t cp, size_t index) {
     return {ModelConfig::CharToken(cp), index == 0 ? kWordStartInterval : kDefaultInterval, 0};
+  }
+  // The token of the index-th keystroke of a word with its key metadata: the interval bucketed
+  // by the model's edges when the key was timed, else as UntimedKeystroke (or the
+  // after-backspace pace); the after-backspace flag either way.
+  static TokenInput Keystroke(const ModelConfig& config, char32_t cp, size_t index, KeyMeta meta) {
+    uint8_t interval = index == 0 ? kWordStartInterval : kDefaultInterval;
+    if (meta.timed()) {
+      interval = static_cast<uint8_t>(config.IntervalBucket(static_cast<float>(meta.interval_ms)));
+    } else if (meta.after_backspace) {
+      interval = kAfterBackspaceInterval;
+    }
+    return {ModelConfig::CharToken(cp), interval, static_cast<uint8_t>(meta.after_backspace)};
   }
   // Context tokens kept (the window then holds between half of this and this many). The
   // shipped model was trained mostly on contexts within one paragraph and predicts worse
@@ -44,10 +59,10 @@ class ModelTrack {
   // REQUIRES: model outlives this object. app is the AppType's index.
   ModelTrack(const Transformer* model, int app);
 
-  // Brings the encoded sequence in line with `text`, whose word being typed starts at
-  // byte composition_start. Returns the final-norm hidden state of the last position
-  // (valid until the next Sync).
-  const float* Sync(std::string_view text, size_t composition_start);
+  // Brings the encoded sequence in line with `text` (its composition is the word being
+  // typed; its key metadata the keystrokes' timing). Returns the final-norm hidden state of
+  // the last position (valid until the next Sync).
+  const float* Sync(const TypedText& text);
 
   // The text before the cursor lost its first `bytes` bytes (the session trimmed it).
   void OnTextTrimmed(size_t bytes);
@@ -57,7 +72,9 @@ class ModelTrack {
   int steps_taken() const { return steps_; }  // model steps so far (for stats/tests)
 
  private:
-  void BuildSequence(std::string_view text, size_t composition_start);
+  void BuildSequence(const TypedText& typed);
+  // Drops the oldest context tokens when the window outgrows `room`; false when it fit.
+  bool MoveWindow(size_t start, size_t composition_start, int room);
   void AppendContextToken(const Token& t);
 
   const Transformer* model_;

@@ -13,7 +13,7 @@ void TopLetterWords(const Transformer& model, std::span<const float> logits, siz
   // A min-heap of the best so far: the worst kept pair on top.
   auto worse = [](const auto& a, const auto& b) { return a.first > b.first; };
   for (int w = 0; w < static_cast<int>(logits.size()); ++w) {
-    if (!model.IsLetterWord(w)) continue;
+    if (!model.vocab().IsLetterWord(w)) continue;
     if (out->size() < k) {
       out->push_back({logits[w], w});
       std::push_heap(out->begin(), out->end(), worse);

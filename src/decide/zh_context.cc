@@ -38,13 +38,13 @@ ZhContext::ZhContext(const Transformer* model, const Lexicon* lexicon)
       std::log(static_cast<float>(std::max<uint64_t>(lexicon->total_count(), 1)));
   std::string key;
   for (int w = ModelConfig::kEmailWord + 1; w < model->n_words(); ++w) {
-    const std::string_view text = model->Word(w);
+    const std::string_view text = model->vocab().Word(w);
     if (!AllHan(text)) continue;
     // The count of the word under its reading; a single character without one counts 1,
     // as in training's Segmenter.
     uint32_t count = 0;
     key.clear();
-    for (char ch : model->Reading(w)) {
+    for (char ch : model->vocab().Reading(w)) {
       if (ch != '\'') key += ch;
     }
     if (const uint32_t entry = key.empty() ? lexicon::kNoEntry : lexicon->Find(key);
@@ -116,7 +116,7 @@ void ZhContext::SplitHanRun(std::string_view run, Scratch* s, std::vector<int32_
       if (s->best[begin] == -std::numeric_limits<double>::infinity()) continue;
       const std::string_view piece =
           run.substr(s->offsets[begin], s->offsets[end] - s->offsets[begin]);
-      const int w = model_->WordIndex(piece);
+      const int w = model_->vocab().Find(piece);
       float lp = w != ModelConfig::kUnkWord ? log_prob_[w] : std::nanf("");
       if (std::isnan(lp)) {
         if (len > 1) continue;
@@ -133,7 +133,7 @@ void ZhContext::SplitHanRun(std::string_view run, Scratch* s, std::vector<int32_
     const size_t begin = end - s->back[end];
     const std::string_view piece =
         run.substr(s->offsets[begin], s->offsets[end] - s->offsets[begin]);
-    const int w = model_->WordIndex(piece);
+    const int w = model_->vocab().Find(piece);
     s->run_words.push_back(std::isnan(log_prob_[w]) ? ModelConfig::kUnkWord : w);
   }
   words->insert(words->end(), s->run_words.rbegin(), s->run_words.rend());

@@ -1,8 +1,8 @@
-// The Chinese (pinyin) language pack behind the same Engine/Session/Decision API: lexicon, word
-// bigram (<model_dir>/zh/lexicon.kdbg) and zh model (<model_dir>/zh/model.q8.safetensors), the
-// last two when present.
+// The Chinese (pinyin) language pack's session, behind the same Session/Decision API as English,
+// over what its engine loaded (zh_engine.h): lexicon, word bigram and zh model, the last two when
+// present.
 //
-// A PinyinSession keeps the committed text and, as its suffix, the composition: the pinyin
+// A ZhSession keeps the committed text and, as its suffix, the composition: the pinyin
 // letters typed since the last commit (a-z, and apostrophes after the first letter). Any other
 // character commits the composition as typed and is appended to the text. Decide offers, for the
 // composition, the best whole sentences of PinyinSentenceSearch (kind kSentence, two when they
@@ -29,29 +29,32 @@
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "decide/decision_fill.h"
 #include "decide/sentence_lm.h"
-#include "decide/session_common.h"
+#include "decide/typed_text.h"
 #include "decide/zh_context.h"
 #include "keydecide/engine.h"
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
+#include "lexicon/pinyin/word_bigram.h"
 
 namespace keydecide {
 
 class Lexicon;
 
-// Opens the "zh" engine: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
-// pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
-// malformed one, or one built for another lexicon, fails the open), and the zh model
-// (ResolveModelPath; a model for another language fails the open).
-Status OpenPinyinEngine(const EngineOptions& options, std::unique_ptr<Engine>* out);
+// The pinyin rule: a-z, and apostrophes after the first letter; at most
+// PinyinLattice::kMaxTyped letters (a longer run is committed as typed); a deletion never
+// reopens committed text.
+extern const CompositionRule kPinyinComposition;
 
 // The zh model as a session uses it; all null without one.
-struct PinyinModel {
+struct ZhSessionModel {
   const Transformer* model = nullptr;
   const ZhContext* context = nullptr;
   float sentence_weight = 0;  // EngineOptions::pinyin_model_weight
@@ -62,16 +65,25 @@ struct PinyinModel {
   SentenceLm::Options lm;
 };
 
-class PinyinSession : public Session {
+class ZhSession : public Session {
  public:
+  // Compositions the keystroke heads read: training typed latin runs of 2..24 keys and pinyin
+  // of at most 24 (config/zh.json); longer ones get no intent.
+  static constexpr size_t kMaxModelKeys = 24;
+  // The search's best sentences the model scores again. On the tuning half of the pinyin dev
+  // file the best 4 gave top-1 0.836 against 0.837 for all 8, at 0.24 against 0.38 ms per
+  // keystroke (docs/MODEL.md, "Chinese model").
+  static constexpr size_t kSentencesRescored = 4;
+
   // REQUIRES: lexicon (and bigram, may be null) outlive the session; lexicon is pinyin-keyed.
   // model.model may be null (no model).
-  PinyinSession(const Lexicon* lexicon, const WordBigram* bigram,
+  ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
                 const PinyinCandidateSearch::Options& search_options,
-                const PinyinSentenceSearch::Options& sentence_options, const PinyinModel& model,
+                const PinyinSentenceSearch::Options& sentence_options, const ZhSessionModel& model,
                 AppType app = AppType::kChat);
 
-  Status Type(std::string_view text) override;
+  using Session::Type;
+  Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
   Status Backspace() override;
   Status Accept(std::string_view word) override;
   Status SetContext(std::string_view text) override;
@@ -81,14 +93,11 @@ class PinyinSession : public Session {
     if (tier != tier_) search_valid_ = false;  // the sentences' order depends on it
     tier_ = tier;
   }
-  std::string_view text() const override { return text_; }
-  std::string_view composition() const override {
-    return std::string_view(text_).substr(composition_start_);
-  }
+  std::string_view text() const override { return text_.text(); }
+  std::string_view composition() const override { return text_.composition(); }
 
  private:
-  void AppendChar(std::string_view ch, char32_t cp);
-  void TrimText();
+  void AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms);
   // Runs the searches for the current composition unless the last ones were for it.
   void SearchComposition();
   bool UseModel() const { return lm_ != nullptr && tier_ <= Tier::kNoVocabProposals; }
@@ -104,9 +113,16 @@ class PinyinSession : public Session {
   uint32_t AcceptedWordId(std::string_view word) const;
   // 联想: the words that most often followed context_word_, most frequent first, into next_.
   void FindNextWords(size_t k);
+  // The model's hidden state after the composition's keystrokes (nullptr: not run).
+  const float* ReadKeystrokes();
+  // Decide's post stage: the letters as typed (when `latin`), the sentences, the words, the
+  // 联想 words, into out->candidates (at most k).
+  void WriteCandidates(size_t k, bool latin, std::span<const PinyinCandidate> found,
+                       std::span<const PinyinSentence> sentences, Decision* out);
+  // The composition and its syllable breaks (out->composition, out->preedit).
+  void WritePreedit(bool latin, std::span<const PinyinSentence> sentences, Decision* out);
 
-  std::string text_;
-  size_t composition_start_ = 0;
+  TypedText text_;
   PinyinCandidateSearch search_;
   PinyinSentenceSearch sentence_search_;
   const Lexicon* lexicon_;
@@ -122,7 +138,7 @@ class PinyinSession : public Session {
   std::vector<NextWord> next_;  // 联想 candidates of the last Decide without a composition
   CandidateSlots slots_;
 
-  PinyinModel model_;
+  ZhSessionModel model_;
   std::unique_ptr<SentenceLm> lm_;  // with a model
   Tier tier_ = Tier::kFullModel;
   ZhContext::Scratch context_scratch_;

@@ -111,8 +111,8 @@ const SafetensorsFile::Tensor* SafetensorsFile::Find(const std::string& name) co
   return it == tensors_.end() ? nullptr : &it->second;
 }
 
-std::string_view SafetensorsFile::Metadata(const std::string& key) const {
-  auto it = metadata_.find(key);
+std::string_view SafetensorsFile::Metadata(std::string_view key) const {
+  auto it = metadata_.find(std::string(key));  // at load time only
   return it == metadata_.end() ? std::string_view() : std::string_view(it->second);
 }
 

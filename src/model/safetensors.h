@@ -45,7 +45,7 @@ class SafetensorsFile {
   const std::map<std::string, Tensor>& tensors() const { return tensors_; }
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
   // "" when absent.
-  std::string_view Metadata(const std::string& key) const;
+  std::string_view Metadata(std::string_view key) const;
   uint64_t size_bytes() const { return bytes_.size(); }
 
  private:

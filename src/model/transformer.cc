@@ -3,133 +3,28 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <map>
-#include <set>
-
-#include <nlohmann/json.hpp>
 
 #include "model/kernels/kernels.h"
 #include "model/kernels/targets.h"
 #include "model/safetensors.h"
-#include "text/letter_case.h"
-#include "text/utf8.h"
+#include "model/weight_format.h"
+#include "model/weight_reader.h"
 
 namespace keydecide {
 
 namespace {
 
-using kernels::WeightFormat;
-
 float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
-std::string ShapeString(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) s += ',';
-    s += std::to_string(shape[i]);
+Status CheckFormat(const SafetensorsFile& f) {
+  namespace wf = weight_format;
+  if (f.Metadata(wf::kMetaFormat) != wf::kFormatName) {
+    return Status::InvalidArgument("not a keydecide model (metadata 'format')");
   }
-  s += ']';
-  return s;
-}
-
-// The tensor `name`, which must have exactly `shape`.
-Status FindTensor(const SafetensorsFile& f, const std::string& name,
-                  const std::vector<int64_t>& shape, const SafetensorsFile::Tensor** out) {
-  const SafetensorsFile::Tensor* t = f.Find(name);
-  if (t == nullptr) return Status::InvalidArgument("model file lacks tensor '" + name + "'");
-  if (t->shape != shape) {
-    return Status::InvalidArgument("tensor '" + name + "' has shape " + ShapeString(t->shape) +
-                                   ", expected " + ShapeString(shape));
+  if (const std::string_view v = f.Metadata(wf::kMetaFormatVersion);
+      v != wf::kFormatVersion) {
+    return Status::NotSupported("model format version '" + std::string(v) + "'");
   }
-  *out = t;
-  return Status::OK();
-}
-
-// Reads a float tensor (F32 or F16) of exactly `shape` as fp32, refusing NaN and Inf.
-Status ReadTensor(const SafetensorsFile& f, const std::string& name,
-                  const std::vector<int64_t>& shape, std::vector<float>* out) {
-  const SafetensorsFile::Tensor* t;
-  KD_RETURN_IF_ERROR(FindTensor(f, name, shape, &t));
-  if (t->dtype != SafetensorsFile::DType::kF32 && t->dtype != SafetensorsFile::DType::kF16) {
-    return Status::InvalidArgument("tensor '" + name + "' must be F32 or F16");
-  }
-  *out = ToFloats(*t);
-  for (float x : *out) {
-    if (!std::isfinite(x)) return Status::InvalidArgument("tensor '" + name + "' has NaN or Inf");
-  }
-  return Status::OK();
-}
-
-// The lines of a metadata entry (one per vocabulary word), at most n + 1 of them: enough to tell
-// that there are too many.
-std::vector<std::string_view> MetadataLines(std::string_view text, int n) {
-  std::vector<std::string_view> lines;
-  for (size_t start = 0; static_cast<int>(lines.size()) <= n;) {
-    const size_t nl = text.find('\n', start);
-    lines.push_back(text.substr(start, nl - start));
-    if (nl == std::string_view::npos) break;
-    start = nl + 1;
-  }
-  return lines;
-}
-
-// How a weight is stored: a "quantization" metadata entry names it (docs/MODEL.md).
-struct StoredFormat {
-  WeightFormat format = WeightFormat::kF32;
-  int group = 0;
-};
-
-Status ParseFormat(std::string_view spec, StoredFormat* out) {
-  if (spec == "q8") {
-    *out = {WeightFormat::kQ8, 0};
-  } else if (spec == "q4g32" || spec == "q4g64") {
-    *out = {WeightFormat::kQ4, spec == "q4g32" ? 32 : 64};
-  } else if (spec == "f32") {
-    *out = {WeightFormat::kF32, 0};
-  } else {
-    return Status::NotSupported("weight format '" + std::string(spec) + "'");
-  }
-  return Status::OK();
-}
-
-// Reads weight `name` [rows, cols] in its stored format: fp32 copy, or a view of the
-// quantized bytes (whose scales must be finite).
-Status ReadWeight(const SafetensorsFile& f, const std::string& name, int64_t rows, int64_t cols,
-                  const StoredFormat& stored, WeightMatrix* out) {
-  if (stored.format == WeightFormat::kF32) {
-    std::vector<float> w;
-    KD_RETURN_IF_ERROR(ReadTensor(f, name, {rows, cols}, &w));
-    *out = WeightMatrix::FromF32(std::move(w), static_cast<int>(rows), static_cast<int>(cols));
-    return Status::OK();
-  }
-  const bool q4 = stored.format == WeightFormat::kQ4;
-  if (q4 && (cols % 32 != 0 || cols % stored.group != 0)) {
-    return Status::InvalidArgument("tensor '" + name + "': " + std::to_string(cols) +
-                                   " columns do not split into 4-bit groups of " +
-                                   std::to_string(stored.group));
-  }
-  if (cols > kernels::kMaxCols) {
-    return Status::NotSupported("tensor '" + name + "' is wider than the kernels accept");
-  }
-  const SafetensorsFile::Tensor* data;
-  KD_RETURN_IF_ERROR(FindTensor(f, name, {rows, q4 ? cols / 2 : cols}, &data));
-  if (data->dtype != (q4 ? SafetensorsFile::DType::kU8 : SafetensorsFile::DType::kI8)) {
-    return Status::InvalidArgument("tensor '" + name + "' must be " + (q4 ? "U8" : "I8"));
-  }
-  const SafetensorsFile::Tensor* scales;
-  const std::string scales_name = name + ".scales";
-  KD_RETURN_IF_ERROR(FindTensor(f, scales_name, {rows, q4 ? cols / stored.group : 1}, &scales));
-  if (scales->dtype != SafetensorsFile::DType::kF32) {
-    return Status::InvalidArgument("tensor '" + scales_name + "' must be F32");
-  }
-  for (size_t i = 0; i < scales->data.size(); i += 4) {
-    float x;
-    std::memcpy(&x, scales->data.data() + i, 4);
-    if (!std::isfinite(x))
-      return Status::InvalidArgument("tensor '" + scales_name + "' has NaN or Inf");
-  }
-  *out = WeightMatrix::View(stored.format, static_cast<int>(rows), static_cast<int>(cols),
-                            stored.group, data->data.data(), scales->data.data());
   return Status::OK();
 }
 
@@ -168,135 +63,74 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
                          std::unique_ptr<Transformer>* out) {
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
   const SafetensorsFile& f = *file;
-  if (f.Metadata("format") != "keydecide-model") {
-    return Status::InvalidArgument("not a keydecide model (metadata 'format')");
-  }
-  if (f.Metadata("format_version") != "1") {
-    return Status::NotSupported("model format version '" +
-                                std::string(f.Metadata("format_version")) + "'");
-  }
+  KD_RETURN_IF_ERROR(CheckFormat(f));
   std::unique_ptr<Transformer> m(new Transformer());
   m->file_ = file;
-  KD_RETURN_IF_ERROR(ModelConfig::Parse(f.Metadata("config"), &m->config_));
-  const ModelConfig& c = m->config_;
-  const int64_t d = c.d_model, ff = c.d_ff;
-
-  // Vocabulary: one word per line.
-  for (std::string_view w : MetadataLines(f.Metadata("words"), c.n_words())) {
-    m->words_.emplace_back(w);
-  }
-  if (static_cast<int>(m->words_.size()) != c.n_words()) {
-    return Status::InvalidArgument("model vocabulary has " + std::to_string(m->words_.size()) +
-                                   " words, config says " + std::to_string(c.n_words()));
-  }
-  for (int i = 0; i < c.n_words(); ++i) {
-    KD_RETURN_IF_ERROR(utf8::Validate(m->words_[i]));
-    m->word_index_.emplace(m->words_[i], i);  // first occurrence wins
-    bool letter = false;
-    size_t pos = 0;
-    while (pos < m->words_[i].size() && !letter) {
-      char32_t cp;
-      utf8::Decode(m->words_[i], &pos, &cp);
-      letter = IsLetter(cp);
-    }
-    m->letter_word_.push_back(letter && i > ModelConfig::kEmailWord);
-  }
-
-  // Language and readings (a zh model's "pinyin": one line per word, docs/MODEL.md).
-  if (const std::string_view lang = f.Metadata("language"); !lang.empty()) {
-    if (lang != "en" && lang != "zh") {
-      return Status::NotSupported("model language '" + std::string(lang) + "'");
-    }
-    m->language_ = lang;
-  }
-  if (const std::string_view pinyin = f.Metadata("pinyin"); m->language_ == "zh") {
-    m->readings_ = MetadataLines(pinyin, c.n_words());
-    if (static_cast<int>(m->readings_.size()) != c.n_words()) {
-      return Status::InvalidArgument("model metadata 'pinyin' has " +
-                                     std::to_string(m->readings_.size()) + " lines, expected " +
-                                     std::to_string(c.n_words()));
-    }
-    for (std::string_view r : m->readings_) {
-      const bool ok = std::all_of(r.begin(), r.end(),
-                                  [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '\''; });
-      if (!ok) return Status::InvalidArgument("model metadata 'pinyin' has a non-pinyin line");
-    }
-  }
-
-  // Which weights are quantized: {"tensor name": "q8" | "q4g32" | "q4g64" | "f32"}.
-  std::map<std::string, StoredFormat, std::less<>> stored;
-  if (const std::string_view q = f.Metadata("quantization"); !q.empty()) {
-    const nlohmann::json j = nlohmann::json::parse(q, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object())
-      return Status::InvalidArgument("metadata 'quantization' is not a JSON object");
-    for (const auto& [name, spec] : j.items()) {
-      if (!spec.is_string())
-        return Status::InvalidArgument("quantization of '" + name + "' is not a string");
-      KD_RETURN_IF_ERROR(ParseFormat(spec.get<std::string>(), &stored[name]).Annotated(name));
-    }
-  }
-  std::set<std::string> formats;
-  auto weight = [&](const std::string& name, int64_t rows, int64_t cols, WeightMatrix* w) {
-    auto it = stored.find(name);
-    const StoredFormat format = it == stored.end() ? StoredFormat{} : it->second;
-    if (it != stored.end()) stored.erase(it);
-    formats.insert(format.format == WeightFormat::kF32  ? std::string("f32")
-                   : format.format == WeightFormat::kQ8 ? std::string("q8")
-                                                        : "q4g" + std::to_string(format.group));
-    return ReadWeight(f, name, rows, cols, format, w);
-  };
-  auto linear = [&](const std::string& name, int64_t out_dim, int64_t in_dim, Linear* l) {
-    KD_RETURN_IF_ERROR(weight(name + ".weight", out_dim, in_dim, &l->w));
-    return ReadTensor(f, name + ".bias", {out_dim}, &l->b);
-  };
-  auto head = [&](const std::string& name, int64_t out_dim, Linear* l) {  // heads stay fp32
-    std::vector<float> w;
-    KD_RETURN_IF_ERROR(ReadTensor(f, name + ".weight", {out_dim, d}, &w));
-    l->w = WeightMatrix::FromF32(std::move(w), static_cast<int>(out_dim), static_cast<int>(d));
-    return ReadTensor(f, name + ".bias", {out_dim}, &l->b);
-  };
-  auto norm = [&](const std::string& name, Norm* n) {
-    KD_RETURN_IF_ERROR(ReadTensor(f, name + ".weight", {d}, &n->w));
-    return ReadTensor(f, name + ".bias", {d}, &n->b);
-  };
-
-  KD_RETURN_IF_ERROR(weight("tok_emb.weight", c.vocab_size, d, &m->tok_emb_));
-  m->word_rows_ = kernels::SliceRows(m->tok_emb_.view(), ModelConfig::kWordOffset, c.n_words());
-  KD_RETURN_IF_ERROR(ReadTensor(f, "pos_emb.weight", {c.max_len, d}, &m->pos_emb_));
   KD_RETURN_IF_ERROR(
-      ReadTensor(f, "ivl_emb.weight", {ModelConfig::kIntervalBuckets, d}, &m->ivl_emb_));
-  KD_RETURN_IF_ERROR(ReadTensor(f, "bs_emb.weight", {2, d}, &m->bs_emb_));
-  m->layers_.resize(c.n_layers);
-  for (int i = 0; i < c.n_layers; ++i) {
-    const std::string p = "layers." + std::to_string(i) + ".";
-    Layer& l = m->layers_[i];
-    KD_RETURN_IF_ERROR(norm(p + "ln1", &l.ln1));
-    KD_RETURN_IF_ERROR(linear(p + "attn.qkv", 3 * d, d, &l.qkv));
-    KD_RETURN_IF_ERROR(linear(p + "attn.out", d, d, &l.out));
-    KD_RETURN_IF_ERROR(norm(p + "ln2", &l.ln2));
-    KD_RETURN_IF_ERROR(linear(p + "mlp.fc1", ff, d, &l.fc1));
-    KD_RETURN_IF_ERROR(linear(p + "mlp.fc2", d, ff, &l.fc2));
-  }
-  KD_RETURN_IF_ERROR(norm("ln_f", &m->ln_f_));
-  KD_RETURN_IF_ERROR(head("heads.popup", 1, &m->popup_));
-  KD_RETURN_IF_ERROR(head("heads.autocorrect", 1, &m->autocorrect_));
-  KD_RETURN_IF_ERROR(
-      head("heads.intent", static_cast<int64_t>(c.intent_labels.size()), &m->intent_));
-  if (!stored.empty()) {  // norms, heads and embeddings other than tok_emb stay fp32
-    return Status::InvalidArgument("quantization names '" + stored.begin()->first +
-                                   "', which is not a quantizable weight");
-  }
-  for (const std::string& fmt : formats) {
-    if (!m->weight_format_.empty()) m->weight_format_ += '+';
-    m->weight_format_ += fmt;
-  }
+      ModelConfig::Parse(f.Metadata(weight_format::kMetaConfig), &m->config_));
+  KD_RETURN_IF_ERROR(m->vocab_.Load(f, m->config_.n_words()));
+  WeightReader reader(&f);
+  KD_RETURN_IF_ERROR(reader.Init());
+  KD_RETURN_IF_ERROR(m->LoadEmbeddings(&reader));
+  KD_RETURN_IF_ERROR(m->LoadLayers(&reader));
+  KD_RETURN_IF_ERROR(m->LoadHeads(reader));
+  KD_RETURN_IF_ERROR(reader.CheckAllQuantizedRead());
+  m->weight_format_ = reader.FormatsRead();
   *out = std::move(m);
   return Status::OK();
 }
 
-int Transformer::WordIndex(std::string_view lower) const {
-  auto it = word_index_.find(lower);
-  return it == word_index_.end() ? ModelConfig::kUnkWord : it->second;
+Status Transformer::LoadEmbeddings(WeightReader* reader) {
+  namespace wf = weight_format;
+  const int64_t d = config_.d_model;
+  KD_RETURN_IF_ERROR(reader->Matrix(std::string(wf::kTokEmb), config_.vocab_size, d, &tok_emb_));
+  word_rows_ = kernels::SliceRows(tok_emb_.view(), ModelConfig::kWordOffset, config_.n_words());
+  KD_RETURN_IF_ERROR(reader->Floats(std::string(wf::kPosEmb), {config_.max_len, d}, &pos_emb_));
+  KD_RETURN_IF_ERROR(
+      reader->Floats(std::string(wf::kIvlEmb), {ModelConfig::kIntervalBuckets, d}, &ivl_emb_));
+  return reader->Floats(std::string(wf::kBsEmb), {2, d}, &bs_emb_);
+}
+
+Status Transformer::LoadLayers(WeightReader* reader) {
+  namespace wf = weight_format;
+  const int64_t d = config_.d_model, ff = config_.d_ff;
+  auto linear = [&](const std::string& name, int64_t out_dim, int64_t in_dim, Linear* l) {
+    KD_RETURN_IF_ERROR(reader->Matrix(name + std::string(wf::kWeight), out_dim, in_dim, &l->w));
+    return reader->Floats(name + std::string(wf::kBias), {out_dim}, &l->b);
+  };
+  layers_.resize(config_.n_layers);
+  for (int i = 0; i < config_.n_layers; ++i) {
+    const std::string p = std::string(wf::kLayerPrefix) + std::to_string(i) + ".";
+    Layer& l = layers_[i];
+    KD_RETURN_IF_ERROR(ReadNorm(*reader, p + std::string(wf::kLn1), &l.ln1));
+    KD_RETURN_IF_ERROR(linear(p + std::string(wf::kQkv), 3 * d, d, &l.qkv));
+    KD_RETURN_IF_ERROR(linear(p + std::string(wf::kAttnOut), d, d, &l.out));
+    KD_RETURN_IF_ERROR(ReadNorm(*reader, p + std::string(wf::kLn2), &l.ln2));
+    KD_RETURN_IF_ERROR(linear(p + std::string(wf::kFc1), ff, d, &l.fc1));
+    KD_RETURN_IF_ERROR(linear(p + std::string(wf::kFc2), d, ff, &l.fc2));
+  }
+  return Status::OK();
+}
+
+// The final norm and the decision heads, which stay fp32.
+Status Transformer::LoadHeads(const WeightReader& reader) {
+  namespace wf = weight_format;
+  const int64_t d = config_.d_model;
+  auto head = [&](std::string_view name, int64_t out_dim, Linear* l) {
+    KD_RETURN_IF_ERROR(reader.FloatMatrix(std::string(name) + std::string(wf::kWeight), out_dim, d,
+                                          &l->w));
+    return reader.Floats(std::string(name) + std::string(wf::kBias), {out_dim}, &l->b);
+  };
+  KD_RETURN_IF_ERROR(ReadNorm(reader, std::string(wf::kLnF), &ln_f_));
+  KD_RETURN_IF_ERROR(head(wf::kPopupHead, 1, &popup_));
+  KD_RETURN_IF_ERROR(head(wf::kAutocorrectHead, 1, &autocorrect_));
+  return head(wf::kIntentHead, static_cast<int64_t>(config_.intent_labels.size()), &intent_);
+}
+
+Status Transformer::ReadNorm(const WeightReader& reader, const std::string& name, Norm* n) const {
+  const int64_t d = config_.d_model;
+  KD_RETURN_IF_ERROR(reader.Floats(name + std::string(weight_format::kWeight), {d}, &n->w));
+  return reader.Floats(name + std::string(weight_format::kBias), {d}, &n->b);
 }
 
 void Transformer::Embed(const TokenInput& t, int pos, float* x) const {

@@ -11,18 +11,19 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "keydecide/status.h"
 #include "model/kernels/weight_view.h"
 #include "model/kv_cache.h"
 #include "model/model_config.h"
+#include "model/vocab.h"
 #include "model/weight_matrix.h"
 
 namespace keydecide {
 
 class SafetensorsFile;
+class WeightReader;
 
 struct TokenInput {
   int32_t id;
@@ -32,9 +33,10 @@ struct TokenInput {
 
 class Transformer {
  public:
-  // Reads the config and vocabulary metadata and every tensor of the contract, checking
-  // names, shapes and dtypes. F16/F32 weights are widened to fp32 copies; quantized ones
-  // (metadata "quantization", docs/MODEL.md) are used in place, so `file` is kept open.
+  // Reads the config and vocabulary metadata and every tensor of the contract
+  // (model/weight_format.h), checking names, shapes and dtypes. F16/F32 weights are widened
+  // to fp32 copies; quantized ones (metadata "quantization") are used in place, so `file` is
+  // kept open.
   // InvalidArgument/Corruption/NotSupported naming the first problem.
   static Status Load(std::shared_ptr<const SafetensorsFile> file,
                      std::unique_ptr<Transformer>* out);
@@ -45,20 +47,10 @@ class Transformer {
   const std::string& weight_format() const { return weight_format_; }
 
   // --- Vocabulary ---
+  const Vocab& vocab() const { return vocab_; }
   int n_words() const { return config_.n_words(); }
-  std::string_view Word(int index) const { return words_[index]; }
-  // Word index of a lower-cased token, or ModelConfig::kUnkWord.
-  int WordIndex(std::string_view lower) const;
-  // True for vocabulary words that contain a letter (not punctuation or specials).
-  bool IsLetterWord(int index) const { return letter_word_[index] != 0; }
-  // The language the model was trained for: metadata "language", "en" when absent.
-  std::string_view language() const { return language_; }
-  // A zh model's reading of each word (metadata "pinyin": toneless syllables joined by
-  // apostrophes, "zhong'guo"; empty for specials, latin words and punctuation). Empty
-  // string for every word of a model without readings.
-  std::string_view Reading(int index) const {
-    return readings_.empty() ? std::string_view() : readings_[index];
-  }
+  // The language the model was trained for (Vocab::language).
+  std::string_view language() const { return vocab_.language(); }
 
   // --- Forward ---
   // Appends one token at position cache->length() and writes the final-norm hidden state
@@ -105,6 +97,11 @@ class Transformer {
   };
 
   Transformer() = default;
+  // Load's steps: the embeddings, the layers, the final norm and the heads.
+  Status LoadEmbeddings(WeightReader* reader);
+  Status LoadLayers(WeightReader* reader);
+  Status LoadHeads(const WeightReader& reader);
+  Status ReadNorm(const WeightReader& reader, const std::string& name, Norm* n) const;
   void Embed(const TokenInput& t, int pos, float* x) const;
   void Forward(std::span<const TokenInput> tokens, KvCache* cache) const;
   void Attend(int layer, int pos, const float* q, const KvCache& cache, float* scores,
@@ -121,11 +118,7 @@ class Transformer {
   std::vector<Layer> layers_;
   Norm ln_f_;
   Linear popup_, autocorrect_, intent_;
-  std::vector<std::string> words_;
-  std::string language_ = "en";
-  std::vector<std::string_view> readings_;                // views into file_'s metadata
-  std::unordered_map<std::string_view, int> word_index_;  // views into words_
-  std::vector<uint8_t> letter_word_;
+  Vocab vocab_;  // its readings are views into file_'s metadata
 };
 
 }  // namespace keydecide

@@ -1,0 +1,78 @@
+// The English language pack's session: the per-keystroke pipeline
+//   features -> candidates (lexicon, the session's own words, the model's proposals)
+//   -> model -> scoring -> post (top-k, surface forms, heads: popup, autocorrect, intent).
+// The composition is the run of letters before the cursor (an apostrophe after a letter
+// continues it: "don'" on the way to "don't").
+
+#ifndef KEYDECIDE_DECIDE_EN_SESSION_H_
+#define KEYDECIDE_DECIDE_EN_SESSION_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "decide/autocorrect.h"
+#include "decide/decision_fill.h"
+#include "decide/model_track.h"
+#include "decide/scorer.h"
+#include "decide/session_history.h"
+#include "decide/typed_text.h"
+#include "keydecide/engine.h"
+#include "lexicon/candidate_search.h"
+
+namespace keydecide {
+
+class EnEngine;
+
+// The English rule: letters, and an apostrophe after a letter; deleting or trimming reopens
+// the word before the cursor.
+extern const CompositionRule kEnglishComposition;
+
+class EnSession : public Session {
+ public:
+  // REQUIRES: engine outlives the session.
+  EnSession(const EnEngine* engine, const SessionOptions& options);
+
+  using Session::Type;
+  Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
+  Status Backspace() override;
+  Status Accept(std::string_view word) override;
+  Status SetContext(std::string_view text) override;
+  Status Decide(int max_candidates, Decision* out) override;
+  void SetTier(Tier tier) override { tier_ = tier; }
+  std::string_view text() const override { return text_.text(); }
+  std::string_view composition() const override { return text_.composition(); }
+
+ private:
+  void AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms);
+  void TrimText();
+  void GatherCandidates();
+  void AddModelProposals(const float* hidden);
+  void WriteCandidates(size_t k, bool capitalize, Decision* out);
+  void FillHeads(const float* hidden, bool capitalize, Decision* out);
+
+  const EnEngine* engine_;
+  SessionOptions options_;
+  TypedText text_;
+  size_t pushed_word_end_ = std::string::npos;  // where the last remembered word ended
+  SessionHistory history_;
+  CandidateSearch search_;
+  std::unique_ptr<ModelTrack> track_;  // when the engine has a model
+  std::unique_ptr<Autocorrect> autocorrect_;  // when the engine has a model
+  Tier tier_ = Tier::kFullModel;       // costliest rung Decide may use (SetTier)
+
+  // Scratch reused by every Decide.
+  std::string typed_;
+  std::vector<SearchHit> hits_;
+  std::vector<ScoredCandidate> scored_;
+  CandidateSlots slots_;
+  std::vector<float> logits_;
+  std::vector<std::pair<float, int>> proposals_;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_EN_SESSION_H_

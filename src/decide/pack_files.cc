@@ -1,0 +1,33 @@
+#include "decide/pack_files.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "text/keyboard_layout.h"
+
+namespace keydecide {
+
+std::string ResolveModelDir(const EngineOptions& options) {
+  if (!options.model_dir.empty()) return options.model_dir;
+  if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  return KEYDECIDE_DEFAULT_MODEL_DIR;
+}
+
+std::string ResolveModelPath(const EngineOptions& options, const std::string& pack) {
+  if (!options.model_path.empty()) return options.model_path;
+  for (const char* file : {"/model.q8.safetensors", "/model.safetensors"}) {
+    if (std::filesystem::exists(pack + file)) return pack + file;
+  }
+  return "none";
+}
+
+Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out) {
+  const std::string& name = options.keyboard_layout;
+  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".txt");
+  return KeyboardLayout::Load(
+      is_path ? name : ResolveModelDir(options) + "/layouts/" + name + ".txt", out);
+}
+
+}  // namespace keydecide

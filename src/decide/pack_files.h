@@ -1,0 +1,29 @@
+// Where a language pack finds its files: the models folder, the model file, the keyboard
+// layout. Internal to src/decide.
+
+#ifndef KEYDECIDE_DECIDE_PACK_FILES_H_
+#define KEYDECIDE_DECIDE_PACK_FILES_H_
+
+#include <string>
+
+#include "keydecide/options.h"
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+class KeyboardLayout;
+
+// The models folder: options.model_dir, else $KEYDECIDE_MODEL_DIR, else the bundled one.
+std::string ResolveModelDir(const EngineOptions& options);
+
+// The model file of a language pack: options.model_path; when empty, the int8 model
+// <pack>/model.q8.safetensors if it exists, else <pack>/model.safetensors, else "none".
+std::string ResolveModelPath(const EngineOptions& options, const std::string& pack);
+
+// options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
+// layout in <model dir>/layouts/.
+Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_PACK_FILES_H_

@@ -1,0 +1,152 @@
+#include "decide/zh_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "decide/pack_files.h"
+#include "decide/text_limits.h"
+#include "model/simd_target.h"
+
+namespace keydecide {
+
+namespace {
+
+constexpr size_t kMinSearchCandidates = 50;
+
+// EngineOptions::pinyin_fuzzy: "z/zh,n/l", "all" or "" into FuzzyPinyin bits.
+Status ParseFuzzyPinyin(std::string_view spec, uint8_t* bits) {
+  static constexpr std::pair<std::string_view, FuzzyPinyin> kPairs[] = {
+      {"z/zh", kFuzzyZZh},     {"c/ch", kFuzzyCCh},     {"s/sh", kFuzzySSh},    {"n/l", kFuzzyNL},
+      {"an/ang", kFuzzyAnAng}, {"en/eng", kFuzzyEnEng}, {"in/ing", kFuzzyInIng}};
+  *bits = 0;
+  if (spec == "all") {
+    *bits = kFuzzyAll;
+    return Status::OK();
+  }
+  if (spec.empty()) return Status::OK();
+  for (bool more = true; more;) {  // every comma separates two names: "z/zh," is refused
+    const size_t comma = spec.find(',');
+    const std::string_view name = spec.substr(0, comma);
+    more = comma != std::string_view::npos;
+    if (more) spec.remove_prefix(comma + 1);
+    const auto* pair = std::find_if(std::begin(kPairs), std::end(kPairs),
+                                    [&](const auto& p) { return p.first == name; });
+    if (pair == std::end(kPairs)) {
+      return Status::InvalidArgument("pinyin_fuzzy: unknown pair '" + std::string(name) +
+                                     "' (z/zh, c/ch, s/sh, n/l, an/ang, en/eng, in/ing, or all)");
+    }
+    *bits |= pair->second;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status OpenZhEngine(const EngineOptions& options, std::unique_ptr<Engine>* out) {
+  auto engine = std::make_unique<ZhEngine>();
+  KD_RETURN_IF_ERROR(engine->Init(options));
+  *out = std::move(engine);
+  return Status::OK();
+}
+
+std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) const {
+  return std::make_unique<ZhSession>(lexicon_.get(), bigram_.get(), search_options_,
+                                     sentence_options_, session_model_, options.app);
+}
+
+Status ZhEngine::Init(const EngineOptions& options) {
+  if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
+    return Status::InvalidArgument("max_candidates must be in 1..200");
+  }
+  std::string lexicon_path = options.lexicon_path;
+  if (lexicon_path.empty()) {
+    lexicon_path = ResolveModelDir(options);
+    lexicon_path += "/zh/lexicon.kdlex";
+  }
+  KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
+  if (lexicon_->header().language != "zh") {
+    std::string message = lexicon_path;
+    message += ": not a pinyin-keyed (zh) lexicon";
+    return Status::InvalidArgument(message);
+  }
+  // The lexicon's bigram sits beside it: lexicon.kdlex -> lexicon.kdbg.
+  std::string bigram_path = lexicon_path;
+  if (bigram_path.ends_with(".kdlex")) bigram_path.resize(bigram_path.size() - 6);
+  bigram_path += ".kdbg";
+  if (std::filesystem::exists(bigram_path)) {
+    KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *lexicon_, &bigram_));
+  }
+  search_options_.max_candidates =
+      std::max(kMinSearchCandidates, static_cast<size_t>(options.max_candidates));
+  if (options.pinyin_beam_width < 1 || options.pinyin_beam_width > 64) {
+    return Status::InvalidArgument("pinyin_beam_width must be in 1..64");
+  }
+  sentence_options_.beam_width = static_cast<size_t>(options.pinyin_beam_width);
+  PinyinLattice::Options lattice;
+  KD_RETURN_IF_ERROR(ParseFuzzyPinyin(options.pinyin_fuzzy, &lattice.fuzzy));
+  if (options.pinyin_typos) {
+    lattice.typos = kTypoAll;
+    KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &layout_));
+    lattice.layout = &layout_;
+    info_.keyboard_layout = options.keyboard_layout;  // only the slips read it
+  }
+  search_options_.lattice = lattice;
+  sentence_options_.lattice = lattice;
+  if (!(options.pinyin_model_weight >= 0 && options.pinyin_model_weight <= 10)) {
+    return Status::InvalidArgument("pinyin_model_weight must be in 0..10");
+  }
+  if (const std::string model_path = ResolveModelPath(options, ResolveModelDir(options) + "/zh");
+      model_path != "none") {
+    KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
+  }
+
+  info_.language = "zh";
+  info_.lexicon_path = lexicon_path;
+  info_.lexicon_words = lexicon_->entry_count();
+  info_.lexicon_bytes = lexicon_->header().file_size;
+  info_.scorer = bigram_ != nullptr ? "lexicon+bigram" : "lexicon";
+  if (model_ != nullptr) info_.scorer += "+model";
+  KD_RETURN_IF_ERROR(SelectSimdTarget());
+  info_.simd_target = SimdTargetName();
+
+  // Warm-up: touch the top of the trie and the code paths once.
+  auto session = NewSession(SessionOptions());
+  Decision d;
+  for (const char* keys : {"n", "i", "h", "a", "o"}) {
+    session->Type(keys);
+    session->Decide(3, &d);
+  }
+  return Status::OK();
+}
+
+Status ZhEngine::LoadModel(const std::string& path, float weight) {
+  KD_RETURN_IF_ERROR(Transformer::Open(path, &model_));
+  if (model_->language() != "zh") {
+    return Status::InvalidArgument(path + ": a model for language '" +
+                                   std::string(model_->language()) + "', not 'zh'");
+  }
+  if (model_->config().max_len < static_cast<int>(ZhSession::kMaxModelKeys) + 3) {
+    return Status::InvalidArgument(path + ": max_len " + std::to_string(model_->config().max_len) +
+                                   " is too short for a composition's keystrokes (at least " +
+                                   std::to_string(ZhSession::kMaxModelKeys + 3) + ")");
+  }
+  context_ = std::make_unique<ZhContext>(model_.get(), lexicon_.get());
+  session_model_.model = model_.get();
+  session_model_.context = context_.get();
+  session_model_.sentence_weight = weight;
+  session_model_.lm.slots = ZhSession::kSentencesRescored + 4;  // a keystroke's sentences, the keys, more
+  const double oov = static_cast<double>(lexicon_->total_count()) - context_->in_vocabulary_count();
+  session_model_.log_oov_count = static_cast<float>(std::log(std::max(oov, 1.0)));
+  const std::vector<std::string>& labels = model_->config().intent_labels;
+  const auto latin = std::find(labels.begin(), labels.end(), "latin");
+  session_model_.latin_label =
+      latin == labels.end() ? -1 : static_cast<int>(latin - labels.begin());
+  info_.intent_labels = labels;
+  info_.model_path = path;
+  info_.model_weights = model_->weight_format();
+  info_.model_words = model_->n_words();
+  return Status::OK();
+}
+
+}  // namespace keydecide

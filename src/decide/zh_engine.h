@@ -1,0 +1,53 @@
+// The Chinese (pinyin) language pack's engine: what it loads (the pinyin-keyed lexicon, the word
+// bigram beside it, the zh model when there is one) and what its sessions share (ZhSession).
+// Immutable after Init.
+
+#ifndef KEYDECIDE_DECIDE_ZH_ENGINE_H_
+#define KEYDECIDE_DECIDE_ZH_ENGINE_H_
+
+#include <memory>
+#include <string>
+
+#include "decide/zh_context.h"
+#include "decide/zh_session.h"
+#include "keydecide/engine.h"
+#include "lexicon/lexicon.h"
+#include "lexicon/pinyin/pinyin_candidates.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
+#include "lexicon/pinyin/word_bigram.h"
+#include "model/transformer.h"
+#include "text/keyboard_layout.h"
+
+namespace keydecide {
+
+// Opens the "zh" pack: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
+// pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
+// malformed one, or one built for another lexicon, fails the open), and the zh model
+// (ResolveModelPath; a model for another language fails the open).
+Status OpenZhEngine(const EngineOptions& options, std::unique_ptr<Engine>* out);
+
+class ZhEngine : public Engine {
+ public:
+  std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
+  Info info() const override { return info_; }
+
+  Status Init(const EngineOptions& options);
+
+ private:
+  Status LoadModel(const std::string& path, float weight);
+
+  std::unique_ptr<Lexicon> lexicon_;
+  std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
+  std::unique_ptr<Transformer> model_;  // null without a zh model
+  std::unique_ptr<ZhContext> context_;
+  ZhSessionModel session_model_;
+  KeyboardLayout layout_;  // pinyin_typos only (each lattice reads it once, at construction)
+  PinyinCandidateSearch::Options search_options_;
+  PinyinSentenceSearch::Options sentence_options_;
+  Info info_;
+};
+
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_ZH_ENGINE_H_
