@@ -10,7 +10,8 @@ multiple of 8 (the one-element head biases) go last, so every other tensor start
 8-byte aligned in an mmapped file.
 
 Usage (from the repository root, PYTHONPATH=training):
-  python3 -m keydecide_train.export CHECKPOINT.pt OUT.safetensors [--dtype f16|f32]   (a train.py checkpoint)
+  python3 -m keydecide_train.export CHECKPOINT.pt OUT.safetensors [--dtype f16|f32]
+      (CHECKPOINT: a train.py best.pt)
   python3 -m keydecide_train.export --verify FILE.safetensors
 """
 

@@ -6,7 +6,7 @@ Output (same text format as prepare_text.py: documents separated by a blank
 line, one line per code line, indentation kept):
   data/en/train/code-python.txt  data/en/dev/code-python.txt
   data/en/train/code-c.txt       data/en/dev/code-c.txt
-One document per source file; the train/dev split is prepare_text's md5 rule on
+One document per source file; the train/dev split is text.split_documents' md5 rule on
 (source, file name). Comments and Python docstrings are dropped: they are prose, and the
 prose sources already cover prose. Deterministic: files in name order, each source capped
 at --max-bytes (whole files only).
@@ -23,7 +23,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-from .prepare_text import Document, normalize_code_line, render, split_documents
+from .text import Document, normalize_code_line, render, split_documents
 
 
 def python_code_lines(source: str) -> list[str]:

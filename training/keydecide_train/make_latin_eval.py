@@ -1,8 +1,8 @@
 """Write the latin dev file for `keydecide eval pinyin`: English words and code typed in
 pinyin mode, which the engine should offer as typed.
 
-  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_latin_eval --dev data/zh/dev --out data/zh/latin_dev.tsv \\
-      [--max-lines 2000] [--seed 1]
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_latin_eval --dev data/zh/dev \\
+      --out data/zh/latin_dev.tsv [--max-lines 2000] [--seed 1]
 
 Output lines in the pinyin dev file's format, the word as its own conversion:
   python	python	python
@@ -23,7 +23,7 @@ import unicodedata
 from pathlib import Path
 
 from .make_pinyin_eval import _open_lines, dev_files, write_eval_file
-from .prepare_zh_text import HAN
+from .zh_text import HAN
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,24}(?![A-Za-z])")
 

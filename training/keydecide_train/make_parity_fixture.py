@@ -1,7 +1,8 @@
 """Make the C++ parity fixture: a tiny model trained for a few steps, and the outputs
 PyTorch computes for it.
 
-  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_parity_fixture --out tests/fixtures/model
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_parity_fixture \
+      --out tests/fixtures/model
 
 writes OUT/tiny.safetensors (F32, the contract's file) and OUT/parity.json:
 

@@ -37,7 +37,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from .prepare_zh_text import HAN_RUN
+from .zh_text import HAN_RUN
 
 MIN_RUN, MAX_RUN = 4, 16
 MAX_LETTERS = 64  # what `keydecide eval pinyin` accepts (kMaxLetters, tools/pinyin_eval.cc)

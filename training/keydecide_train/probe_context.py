@@ -1,7 +1,7 @@
 """Next-word accuracy of an exported model on running text, by context length.
 
-  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.probe_context --model models/en/model.safetensors \
-      --text data/en/dev.txt --max-chars 3000 --context 12 30 50
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.probe_context \
+      --model models/en/model.safetensors --text data/en/dev.txt --max-chars 3000 --context 12 30 50
 
 For each lower-case letter word of the text's first --max-chars characters: the model sees
 [BOS] [APP=chat], the previous N context tokens and [SEP]; is the word its top-1 / in its

@@ -1,7 +1,7 @@
 """Shift a decision head's bias in an exported model (a threshold move, kept in the file).
 
-  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.shift_head_bias IN.safetensors OUT.safetensors \
-      --head autocorrect --shift -0.5
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.shift_head_bias \
+      IN.safetensors OUT.safetensors --head autocorrect --shift -0.5
 
 A head's probability is sigmoid(w·y + b): lowering b by d makes the engine's fixed
 threshold (0.5) act like a higher one, trading recall for precision without retraining.

@@ -2,7 +2,8 @@
 
   PYTHONPATH=training /usr/bin/python3 -m keydecide_train.train --config training/config/en.json \
       --data data/en --out runs/en
-  PYTHONPATH=training torchrun --nproc_per_node 2 -m keydecide_train.train --config ... --out ...  (DDP)
+  PYTHONPATH=training torchrun --nproc_per_node 2 -m keydecide_train.train \
+      --config ... --out ...                                             (DDP)
 
 Runs on CPU, one CUDA GPU (bf16 autocast) and under torchrun (DistributedDataParallel:
 gloo on CPU, nccl on CUDA; only rank 0 logs and writes). Examples are sampled with fresh
@@ -754,8 +755,9 @@ def main() -> None:
     if args.batch_size:
         cfg["train"]["batch_size"] = args.batch_size
     launcher = "torchrun ... " if "LOCAL_RANK" in os.environ else ""
-    # As it is run from the repository root (PYTHONPATH=training): "-m keydecide_train.train ...".
-    command = launcher + " ".join(shlex.quote(a) for a in ["-m", __spec__.name, *sys.argv[1:]])
+    # As run from the repository root with PYTHONPATH=training: "-m keydecide_train.train ...".
+    argv = ["-m", __spec__.name, *sys.argv[1:]]
+    command = launcher + " ".join(shlex.quote(a) for a in argv)
     train(cfg, args.data, args.out, args.device, args.max_steps, args.time_budget_min, init_from=args.init_from,
           command=command, progress=not args.no_progress, start_time=START_TIME,
           snapshot=args.snapshot)

@@ -1,7 +1,8 @@
 """Dev metrics of a zh model file, overall and per kind of session.
 
-  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.zh_eval --model runs/zh/model.safetensors \\
-      --config training/config/zh.json --data data/zh [--examples 4096] [--out FILE.json]
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.zh_eval \\
+      --model runs/zh/model.safetensors --config training/config/zh.json --data data/zh \\
+      [--examples 4096] [--out FILE.json]
 
 Simulated sessions of the dev split (zh_data.eval_examples, the config's data settings, a
 fixed seed), scored with train.evaluate: all of them, then by group: "prose" (Chinese

@@ -3,7 +3,7 @@
 The token ids are the contract's (tokens.py, docs/MODEL.md): the same specials, app tokens,
 keystroke characters (a-z, apostrophe, other) and word_offset. What differs for Chinese:
 
-- Committed text is split at runs of Han characters (prepare_zh_text.HAN_RUN). A Han run
+- Committed text is split at runs of Han characters (zh_text.HAN_RUN). A Han run
   is segmented into words by the most probable segmentation of make_pinyin_eval.Segmenter
   (jieba counts over words that have a reading; ties to the longer word); a character
   without a reading ends the readable part and is a one-character token of its own.
@@ -26,7 +26,7 @@ from typing import Callable
 
 from . import tokens as T
 from .make_pinyin_eval import Segmenter, load_counts, load_readings
-from .prepare_zh_text import HAN_RUN
+from .zh_text import HAN_RUN
 
 LANGUAGE = "zh"
 INTENT_LABELS = ["prose", "latin"]  # the zh file's intent head (config "intent_labels")

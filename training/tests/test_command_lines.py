@@ -1,7 +1,7 @@
 """The shell-command rule for the lines of documentation code blocks."""
 from keydecide_train import prepare_text as P
 from keydecide_train.command_lines import is_command_line
-from keydecide_train.prepare_text import Document
+from keydecide_train.text import Document
 
 
 def test_prompts_and_known_commands_are_commands():

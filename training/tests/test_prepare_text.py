@@ -9,44 +9,46 @@ import hashlib
 import shutil
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 
 from keydecide_train import prepare_text as P
-from keydecide_train.prepare_text import Document
+from keydecide_train.sources import (austen, brown, doc_pages, fortunes, jargon, manpages, rdata,
+                                     sword, typos)
+from keydecide_train.text import (Document, doc_hash, is_dev, normalize_code_line,
+                                  normalize_document, normalize_line, render, split_documents)
 
 
 # --- normalisation ---------------------------------------------------------
 
 def test_normalize_punctuation_to_ascii():
-    assert P.normalize_line("\u201cIt\u2019s fine\u201d \u2013 she said\u2026") == \
+    assert normalize_line("\u201cIt\u2019s fine\u201d \u2013 she said\u2026") == \
         '"It\'s fine" - she said...'
 
 
 def test_normalize_glued_em_dash_gets_spaces():
-    assert P.normalize_line("this\u2014that") == "this - that"
-    assert P.normalize_line("this \u2014 that") == "this - that"
+    assert normalize_line("this\u2014that") == "this - that"
+    assert normalize_line("this \u2014 that") == "this - that"
 
 
 def test_normalize_nfc_spaces_and_controls():
     # e + combining acute -> precomposed; tabs, NBSP and runs of spaces -> one space
-    assert P.normalize_line("  cafe\u0301\tau\u00a0 lait \x07 ") == "caf\u00e9 au lait"
-    assert P.normalize_line("soft\u00adhyphen zero\u200bwidth") == "softhyphen zerowidth"
+    assert normalize_line("  cafe\u0301\tau\u00a0 lait \x07 ") == "caf\u00e9 au lait"
+    assert normalize_line("soft\u00adhyphen zero\u200bwidth") == "softhyphen zerowidth"
 
 
 def test_normalize_overstrike_and_bullet():
-    assert P.normalize_line("_\bb_\bo_\bl_\bd text") == "bold text"
-    assert P.normalize_line("\u2022 first item") == "first item"
+    assert normalize_line("_\bb_\bo_\bl_\bd text") == "bold text"
+    assert normalize_line("\u2022 first item") == "first item"
 
 
 def test_normalize_code_line_keeps_indentation():
-    assert P.normalize_code_line("    x  =  1;   ") == "    x  =  1;"
-    assert P.normalize_code_line("\tif (a) {") == "    if (a) {"
+    assert normalize_code_line("    x  =  1;   ") == "    x  =  1;"
+    assert normalize_code_line("\tif (a) {") == "    if (a) {"
 
 
 def test_normalize_document_drops_empty_lines():
-    doc = P.normalize_document(Document("s", "d", ["One.", "   ", "", "Two\u2026"]))
+    doc = normalize_document(Document("s", "d", ["One.", "   ", "", "Two\u2026"]))
     assert doc.lines == ["One.", "Two..."]
 
 
@@ -72,17 +74,17 @@ def test_dedup_keeps_first_occurrence_across_sources():
 
 def test_doc_hash_matches_md5_by_hand():
     # printf 'src\0doc-0' | md5sum -> 2966cf33653e588ee6990d2f0887f999
-    assert P.doc_hash("src", "doc-0") == int("2966cf33653e588ee6990d2f0887f999", 16)
-    assert P.doc_hash("src", "doc-0") % 100 == 77
-    assert not P.is_dev("src", "doc-0")
-    assert P.is_dev("src", "doc-52")  # hash % 100 == 0
-    assert P.is_dev("src", "doc-220")  # hash % 100 == 1
+    assert doc_hash("src", "doc-0") == int("2966cf33653e588ee6990d2f0887f999", 16)
+    assert doc_hash("src", "doc-0") % 100 == 77
+    assert not is_dev("src", "doc-0")
+    assert is_dev("src", "doc-52")  # hash % 100 == 0
+    assert is_dev("src", "doc-220")  # hash % 100 == 1
 
 
 def test_split_is_deterministic_and_by_whole_document():
     docs = [Document("src", f"doc-{i}", [f"line {i} a", f"line {i} b"]) for i in range(300)]
-    train, dev = P.split_documents(docs)
-    train2, dev2 = P.split_documents(list(docs))
+    train, dev = split_documents(docs)
+    train2, dev2 = split_documents(list(docs))
     assert [d.doc_id for d in train] == [d.doc_id for d in train2]
     assert [d.doc_id for d in dev] == [d.doc_id for d in dev2]
     assert sorted(d.doc_id for d in dev) == ["doc-113", "doc-199", "doc-220", "doc-234", "doc-52"]
@@ -94,16 +96,16 @@ def test_split_is_deterministic_and_by_whole_document():
 
 def test_split_forces_one_dev_document():
     docs = [Document("src", f"doc-{i}", ["x"]) for i in range(3)]  # hashes 77, 76, 78
-    assert not any(P.is_dev(d.source, d.doc_id) for d in docs)
-    train, dev = P.split_documents(docs)
-    smallest = min(docs, key=lambda d: P.doc_hash(d.source, d.doc_id))
+    assert not any(is_dev(d.source, d.doc_id) for d in docs)
+    train, dev = split_documents(docs)
+    smallest = min(docs, key=lambda d: doc_hash(d.source, d.doc_id))
     assert dev == [smallest]
     assert len(train) == 2 and smallest not in train
 
 
 def test_split_single_document_stays_in_train():
     docs = [Document("src", "doc-0", ["x"])]
-    assert P.split_documents(docs) == (docs, [])
+    assert split_documents(docs) == (docs, [])
 
 
 # --- typos -----------------------------------------------------------------
@@ -119,14 +121,14 @@ def test_typo_reserved_rule_md5_by_hand():
     # printf seperate | md5sum -> 95d6612ff45569ac80799cf0d806dcaa
     assert hashlib.md5(b"seperate").hexdigest() == "95d6612ff45569ac80799cf0d806dcaa"
     assert _mod10_by_hand("95d6612ff45569ac80799cf0d806dcaa") == 0
-    assert P.is_reserved_typo("seperate")
+    assert typos.is_reserved_typo("seperate")
     # printf teh | md5sum -> 38b5a6b9dafc7fc2955561cd08fe1f77
     assert _mod10_by_hand("38b5a6b9dafc7fc2955561cd08fe1f77") == 7
-    assert not P.is_reserved_typo("teh")
+    assert not typos.is_reserved_typo("teh")
 
 
 def test_parse_typo_entries_takes_first_correction():
-    pairs = P.parse_typo_entries([
+    pairs = typos.parse_typo_entries([
         "aache->ache, cache", "teh->the", "teh->tea", "noarrow", "Amercia->America",
     ])
     assert pairs == [("aache", "ache"), ("teh", "the"), ("Amercia", "America")]
@@ -138,7 +140,7 @@ def test_write_typos_splits_by_rule(tmp_path):
     (pkg / "dict" / "dict-en.json").write_text(
         '{"dictionaryDefinitions": [{"flagWords": ["teh->the"],'
         ' "suggestWords": ["seperate->separate, separated"]}]}')
-    assert P.write_typos(pkg, tmp_path) == (1, 1)
+    assert typos.write_typos(pkg, tmp_path) == (1, 1)
     assert (tmp_path / "typos_train.tsv").read_text() == "teh\tthe\n"
     assert (tmp_path / "typos_reserved_eval.tsv").read_text() == "seperate\tseparate\n"
 
@@ -146,21 +148,21 @@ def test_write_typos_splits_by_rule(tmp_path):
 # --- Brown corpus ----------------------------------------------------------
 
 def test_brown_strip_tags():
-    assert P.brown_strip_tags("The/at jury/nn 1-1/2/cd ./.") == ["The", "jury", "1-1/2", "."]
+    assert brown.brown_strip_tags("The/at jury/nn 1-1/2/cd ./.") == ["The", "jury", "1-1/2", "."]
 
 
 def test_brown_detokenize_quotes_and_punctuation():
-    words = P.brown_strip_tags(
+    words = brown.brown_strip_tags(
         "The/at jury/nn said/vbd ``/`` no/at evidence/nn ''/'' ,/, (/( he/pps said/vbd )/) ./.")
-    assert P.brown_detokenize(words) == 'The jury said "no evidence", (he said).'
-    words = P.brown_strip_tags("He/pps said/vbd '/' Don't/do* worry/vb '/' --/-- fine/jj ./.")
-    assert P.brown_detokenize(words) == "He said 'Don't worry' - fine."
+    assert brown.brown_detokenize(words) == 'The jury said "no evidence", (he said).'
+    words = brown.brown_strip_tags("He/pps said/vbd '/' Don't/do* worry/vb '/' --/-- fine/jj ./.")
+    assert brown.brown_detokenize(words) == "He said 'Don't worry' - fine."
 
 
 def test_brown_detokenize_drops_repeated_sentence_punctuation():
-    assert P.brown_detokenize(P.brown_strip_tags("Robertson/np ,/, 1937/cd ;/. ;/.")) == \
+    assert brown.brown_detokenize(brown.brown_strip_tags("Robertson/np ,/, 1937/cd ;/. ;/.")) == \
         "Robertson, 1937;"
-    assert P.brown_detokenize(P.brown_strip_tags("Ivan/np Allen/np Jr./np ./.")) == "Ivan Allen Jr."
+    assert brown.brown_detokenize(brown.brown_strip_tags("Ivan/np Allen/np Jr./np ./.")) == "Ivan Allen Jr."
 
 
 def test_brown_paragraphs():
@@ -169,7 +171,7 @@ def test_brown_paragraphs():
         "Merger/nn-hl proposed/vbn-hl \nHowever/wrb ,/, it/pps failed/vbd ./.\n\n"
         "\tLet/vb **zg/nn be/be small/jj ./.\n;/.\n"
     )
-    assert P.brown_paragraphs(text) == [
+    assert brown.brown_paragraphs(text) == [
         "The jury met. It adjourned.",
         "Merger proposed",
         "However, it failed.",
@@ -214,9 +216,9 @@ def _rserialize(item: bytes, version: int = 2) -> bytes:
 
 
 def test_r_unserialize_character_vector_and_named_list():
-    assert P.r_unserialize(_rserialize(_rstr(["EMMA", "", None]))) == ["EMMA", "", None]
-    assert P.r_unserialize(_rserialize(_rstr(["EMMA"]), version=3)) == ["EMMA"]
-    value = P.r_unserialize(_rserialize(_rnamed_list({"emma": _rstr(["a"]), "n": _rint([1, 2])})))
+    assert rdata.r_unserialize(_rserialize(_rstr(["EMMA", "", None]))) == ["EMMA", "", None]
+    assert rdata.r_unserialize(_rserialize(_rstr(["EMMA"]), version=3)) == ["EMMA"]
+    value = rdata.r_unserialize(_rserialize(_rnamed_list({"emma": _rstr(["a"]), "n": _rint([1, 2])})))
     assert value == {"emma": ["a"], "n": [1, 2]}
 
 
@@ -229,14 +231,14 @@ def test_read_r_lazyload(tmp_path):
         "references": _rnamed_list({}),
     })
     (tmp_path / "Rdata.rdx").write_bytes(gzip.compress(_rserialize(index, version=3)))
-    objects = P.read_r_lazyload(tmp_path / "Rdata.rdx")
+    objects = rdata.read_r_lazyload(tmp_path / "Rdata.rdx")
     assert objects == {"emma": ["EMMA", "", "CHAPTER I", "", "Emma Woodhouse,", "handsome."]}
-    assert P.austen_chapters(objects["emma"]) == [["EMMA"], ["Emma Woodhouse, handsome."]]
+    assert austen.austen_chapters(objects["emma"]) == [["EMMA"], ["Emma Woodhouse, handsome."]]
 
 
 def test_austen_chapters_strip_italics_underscores():
     lines = ["Chapter 1", "", "It was _very_ odd,", "he said.", "", "Next one."]
-    assert P.austen_chapters(lines) == [["It was very odd, he said.", "Next one."]]
+    assert austen.austen_chapters(lines) == [["It was very odd, he said.", "Next one."]]
 
 
 # --- fortunes and reflow ---------------------------------------------------
@@ -253,7 +255,7 @@ def test_fortune_entries_reflow_and_attribution():
         "Second paragraph.\n"
         "%\n"
     )
-    assert P.fortune_entries(text) == [
+    assert fortunes.fortune_entries(text) == [
         ["He hated being thought of as one of those people that wore stupid "
          "ornamental armour. It was gilt by association.",
          '-- Terry Pratchett, "Night Watch"'],
@@ -274,7 +276,7 @@ total 0
 </pre>
     <table><tr><td>package</td><td>12.3 MB</td><td>a tool for listing things</td></tr></table>
     <div class="navfooter">Prev Home Next</div></body></html>"""
-    prose, code = P.parse_doc_page(page, xml=False)
+    prose, code = doc_pages.parse_doc_page(page, xml=False)
     assert prose == ["1.2. Getting started", "Run ls to list files & folders.",
                      "a tool for listing things"]
     assert code == ["$ ls -l", "total 0"]
@@ -289,7 +291,7 @@ def test_mallard_page():
     <code>[org/gnome]
 key=1</code>
     </page>"""
-    prose, code = P.parse_doc_page(page, xml=True)
+    prose, code = doc_pages.parse_doc_page(page, xml=True)
     assert prose == ["Search for files", "Press Ctrl+F or choose Settings > Search."]
     assert code == ["[org/gnome]", "key=1"]
 
@@ -305,7 +307,7 @@ def test_osis_paragraphs_drop_notes_and_markup():
         '<w>in</w> the wilderness<note>x</note>.',
         'All went out to him. <div eID="p1" type="x-p"/>',
     ]
-    book, paragraphs = P.osis_paragraphs(verses)
+    book, paragraphs = sword.osis_paragraphs(verses)
     assert book == "Mark"
     assert paragraphs == ["Mark", "John came baptizing in the wilderness. All went out to him."]
 
@@ -314,8 +316,8 @@ def test_osis_paragraphs_drop_notes_and_markup():
 
 def test_mark_roff_code():
     roff = ".SH EXAMPLES\n.EX\nint x;\n.EE\ntext\n"
-    assert P.mark_roff_code(roff) == (
-        ".SH EXAMPLES\n.EX\n\\&" + P.CODE_BEGIN + "\nint x;\n\\&" + P.CODE_END + "\n.EE\ntext\n")
+    assert manpages.mark_roff_code(roff) == (
+        ".SH EXAMPLES\n.EX\n\\&" + manpages.CODE_BEGIN + "\nint x;\n\\&" + manpages.CODE_END + "\n.EE\ntext\n")
 
 
 def test_man_text_to_lines():
@@ -325,13 +327,13 @@ def test_man_text_to_lines():
         "SYNOPSIS\n       #include <foo.h>\n       int foo(void);\n\n"
         "DESCRIPTION\n       The foo() function does things.\n\n"
         "   Details\n       It is quick.\n"
-        "           " + P.CODE_BEGIN + "\n           foo();\n             bar();\n"
-        "           " + P.CODE_END + "\n"
+        "           " + manpages.CODE_BEGIN + "\n           foo();\n             bar();\n"
+        "           " + manpages.CODE_END + "\n"
         "       ┌──────┐\n"
         "SEE ALSO\n       bar(3)\n\n"
         "Linux man-pages 6.03        2023-02-05        foo(3)\n"
     )
-    prose, code = P.man_text_to_lines(rendered)
+    prose, code = manpages.man_text_to_lines(rendered)
     assert prose == ["foo - do things", "The foo() function does things.", "Details", "It is quick."]
     assert code == ["#include <foo.h>", "int foo(void);", "    foo();", "      bar();"]
 
@@ -340,7 +342,7 @@ def test_man_text_to_lines():
 def test_render_roff_one_paragraph_per_line():
     roff = (".TH FOO 3 2023 x\n.SH NAME\nfoo \\- do things\n.SH DESCRIPTION\n"
             + "word " * 200 + "\n.PP\nSecond paragraph.\n")
-    prose, code = P.man_text_to_lines(P.render_roff(P.mark_roff_code(roff)))
+    prose, code = manpages.man_text_to_lines(manpages.render_roff(manpages.mark_roff_code(roff)))
     assert prose[0] == "foo - do things"
     assert prose[1].split() == ["word"] * 200
     assert prose[2] == "Second paragraph."
@@ -356,7 +358,7 @@ def test_jargon_documents():
         "   :BAR: n.\n\n   A {foo} whose definition is long enough that the file had to\n   wrap it onto a second line.\n\n"
         "Appendix A. Folklore\n\n   ┌──┐\n   │x │\n\n   A story.\n"
     )
-    docs = P.jargon_documents(text)
+    docs = jargon.jargon_documents(text)
     assert docs == [
         ("Glossary/A", ["abbrev", "Common abbreviation for abbreviation."]),
         ("Glossary/B", ["BAR", "A foo whose definition is long enough that the file had to "
@@ -369,9 +371,9 @@ def test_jargon_documents():
 
 def test_render_and_stats():
     docs = [Document("s", "1", ["One two.", "Three."]), Document("s", "2", ["Four"])]
-    assert P.render(docs) == "One two.\nThree.\n\nFour\n"
+    assert render(docs) == "One two.\nThree.\n\nFour\n"
     assert P.stats(docs) == {"documents": 2, "lines": 3, "words": 4, "bytes": 22}
-    assert P.render([]) == ""
+    assert render([]) == ""
 
 
 def test_source_weight():

@@ -9,8 +9,9 @@ import struct
 
 import pytest
 
-from keydecide_train import prepare_zh_text as Z
-from keydecide_train.prepare_text import Document, is_dev
+from keydecide_train import prepare_zh_text as Z, zh_text
+from keydecide_train.sources import mo_catalogues, zh_manpages, zh_pages
+from keydecide_train.text import Document, is_dev
 
 
 # ---------------------------------------------------------------------------
@@ -19,26 +20,26 @@ from keydecide_train.prepare_text import Document, is_dev
 
 def test_normalize_full_width_and_spaces():
     # Full-width letters, digits and symbols -> ASCII; Chinese punctuation stays full-width.
-    assert Z.normalize_zh_line("使用ＡＢＣ１２３＃和％") == "使用ABC123#和%"
-    assert Z.normalize_zh_line("你好，世界！对吗？（是）：；") == "你好，世界！对吗？（是）：；"
+    assert zh_text.normalize_zh_line("使用ＡＢＣ１２３＃和％") == "使用ABC123#和%"
+    assert zh_text.normalize_zh_line("你好，世界！对吗？（是）：；") == "你好，世界！对吗？（是）：；"
     # Half-width CJK punctuation -> full-width.
-    assert Z.normalize_zh_line("｢引号｣､句号｡") == "「引号」、句号。"
+    assert zh_text.normalize_zh_line("｢引号｣､句号｡") == "「引号」、句号。"
     # Ideographic space and line-joining spaces between CJK characters disappear; spaces
     # between Han and Latin stay (single).
-    assert Z.normalize_zh_line("\u3000中文 文本\n继续  使用 ls  命令 。") == "中文文本继续使用 ls 命令。"
-    assert Z.normalize_zh_line("打开“文件” 菜单") == "打开“文件”菜单"
+    assert zh_text.normalize_zh_line("\u3000中文 文本\n继续  使用 ls  命令 。") == "中文文本继续使用 ls 命令。"
+    assert zh_text.normalize_zh_line("打开“文件” 菜单") == "打开“文件”菜单"
 
 
 def test_normalize_nfc_and_invisible():
     # U+F900 (CJK compatibility ideograph) becomes its unified ideograph under NFC;
     # e + combining acute composes; zero-width and control characters are dropped.
-    assert Z.normalize_zh_line("\uf900e\u0301\u200b\x07字") == "\u8c48\u00e9字"
+    assert zh_text.normalize_zh_line("\uf900e\u0301\u200b\x07字") == "\u8c48\u00e9字"
 
 
 def test_document_keeps_han_lines_only():
-    doc = Z.normalize_zh_document(Document("s", "d", ["only ascii", "中文", "  ", "mixed 中 text"]))
+    doc = zh_text.normalize_zh_document(Document("s", "d", ["only ascii", "中文", "  ", "mixed 中 text"]))
     assert doc.lines == ["中文", "mixed 中 text"]
-    assert Z.han_count("a中b文〇𠀀") == 4
+    assert zh_text.han_count("a中b文〇𠀀") == 4
 
 
 # ---------------------------------------------------------------------------
@@ -58,9 +59,9 @@ HTML_PAGE = """<!DOCTYPE html><html><head><title>标题不要</title><script>var
 
 
 def test_html_markup_stripped():
-    paragraphs = Z.page_paragraphs(HTML_PAGE, xml=False)
+    paragraphs = zh_pages.page_paragraphs(HTML_PAGE, xml=False)
     assert paragraphs == ["第一章 简介", "这是第一段， 包含换行。", "列表项&实体"]
-    lines = Z.normalize_zh_document(Document("s", "d", paragraphs)).lines
+    lines = zh_text.normalize_zh_document(Document("s", "d", paragraphs)).lines
     assert lines == ["第一章简介", "这是第一段，包含换行。", "列表项&实体"]
 
 
@@ -75,14 +76,14 @@ MALLARD_PAGE = """<?xml version="1.0" encoding="utf-8"?>
 
 
 def test_mallard_markup_stripped():
-    assert Z.page_paragraphs(MALLARD_PAGE, xml=True) == ["更改壁纸", "按 Ctrl+C 复制。", "打开设置。"]
+    assert zh_pages.page_paragraphs(MALLARD_PAGE, xml=True) == ["更改壁纸", "按 Ctrl+C 复制。", "打开设置。"]
 
 
 def test_one_page_manual_split_into_chapters(tmp_path):
     (tmp_path / "manual.html").write_text(
         '<html><body><p>前言内容</p><h2 class="title">第一章</h2><p>第一章内容</p>'
         '<h2 class="title">第二章</h2><p>第二章内容</p></body></html>', encoding="utf-8")
-    docs = list(Z.chapter_documents("edu", tmp_path, "*.html"))
+    docs = list(zh_pages.chapter_documents("edu", tmp_path, "*.html"))
     assert [d.doc_id for d in docs] == ["manual.html#00", "manual.html#01", "manual.html#02"]
     assert [d.lines for d in docs] == [["前言内容"], ["第一章", "第一章内容"], ["第二章", "第二章内容"]]
 
@@ -106,8 +107,8 @@ ls \- 列出目录内容
 
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
 def test_man_page_rendered_without_markup():
-    prose = Z.man_prose(MAN_PAGE)
-    lines = Z.normalize_zh_document(Document("manpages-zh", "man1/ls.1", prose)).lines
+    prose = zh_manpages.man_prose(MAN_PAGE)
+    lines = zh_text.normalize_zh_document(Document("manpages-zh", "man1/ls.1", prose)).lines
     assert lines == ["ls - 列出目录内容", "列出指定文件的信息，如果没有指定则按字母排序。",
                      "不要忽略以点号起始的条目"]
     text = "\n".join(prose)
@@ -116,7 +117,7 @@ def test_man_page_rendered_without_markup():
 
 
 def test_man_alias_page_is_empty():
-    assert Z.man_prose('.\\" alias\n.so man1/ls.1\n') == []
+    assert zh_manpages.man_prose('.\\" alias\n.so man1/ls.1\n') == []
 
 
 # ---------------------------------------------------------------------------
@@ -137,7 +138,7 @@ def make_mo(pairs, order="<"):
             s = pair[which]
             tables[which].append((len(s), data_at + len(blob)))
             blob += s + b"\0"
-    out = struct.pack(order + "7I", Z.MO_MAGIC, 0, n, orig_at, trans_at, 0, 0)
+    out = struct.pack(order + "7I", mo_catalogues.MO_MAGIC, 0, n, orig_at, trans_at, 0, 0)
     for table in tables:
         for length, offset in table:
             out += struct.pack(order + "2I", length, offset)
@@ -156,7 +157,7 @@ MO_PAIRS = [
 
 @pytest.mark.parametrize("order", ["<", ">"])
 def test_read_mo_msgstr_only(order):
-    strings = Z.read_mo(make_mo(MO_PAIRS, order))
+    strings = mo_catalogues.read_mo(make_mo(MO_PAIRS, order))
     # Header and empty translation left out; plural forms separate; no msgid text.
     assert sorted(strings) == sorted(["打开(_O)", "_文件", "%d 个文件", "%d 个文件们",
                                       "<b>粗体</b>\n第二行 ~确定"])
@@ -164,18 +165,18 @@ def test_read_mo_msgstr_only(order):
 
 
 def test_mo_lines_strip_accelerators_and_tags():
-    lines = Z.mo_lines(make_mo(MO_PAIRS))
+    lines = mo_catalogues.mo_lines(make_mo(MO_PAIRS))
     assert sorted(lines) == sorted(["打开", "文件", "%d 个文件", "%d 个文件们", "粗体", "第二行 确定"])
 
 
 def test_read_mo_rejects_bad_files():
     with pytest.raises(ValueError, match="magic"):
-        Z.read_mo(b"\0" * 40)
+        mo_catalogues.read_mo(b"\0" * 40)
     with pytest.raises(ValueError, match="short"):
-        Z.read_mo(b"\xde\x12\x04\x95")
+        mo_catalogues.read_mo(b"\xde\x12\x04\x95")
     good = make_mo(MO_PAIRS)
     with pytest.raises(ValueError, match="outside"):
-        Z.read_mo(good[:60])
+        mo_catalogues.read_mo(good[:60])
 
 
 # ---------------------------------------------------------------------------
@@ -247,7 +248,7 @@ def test_prepare_splits_whole_documents(tmp_path):
     assert faq["duplicate_lines_dropped"] == N_PAGES - 1
     assert faq["dev"]["documents"] == len(expected_dev)
     assert faq["train"]["documents"] + faq["dev"]["documents"] == N_PAGES
-    han = sum(Z.han_count(t) for t in text.values())
+    han = sum(zh_text.han_count(t) for t in text.values())
     assert faq["train"]["han_chars"] + faq["dev"]["han_chars"] == han
     assert manifest["sources"]["mo-catalogues"]["packages"] == ["local-mo"]
     # Sources whose packages were not fetched are reported, not invented.
