@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "keydecide/model_tool.h"
+#include "model/quantize.h"
 #include "model/safetensors.h"
 #include "model/transformer.h"
 #include "model_fixture.h"

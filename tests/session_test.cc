@@ -142,6 +142,12 @@ TEST(EngineTest, BadOptionsAndMissingFiles) {
   options.max_candidates = 0;
   EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kInvalidArgument);
   options.max_candidates = 200;
+  options.lexicon_path = std::string(KD_MODELS_DIR) + "/zh/lexicon.kdlex";  // pinyin-keyed
+  const Status zh = Engine::Open(options, &engine);
+  EXPECT_EQ(zh.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(zh.message().find("a lexicon for language 'zh', not 'en'"), std::string::npos)
+      << zh.message();
+  options.lexicon_path.clear();
   options.language = "fr";
   const Status s = Engine::Open(options, &engine);
   EXPECT_EQ(s.code(), Status::Code::kNotSupported);

@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 
 #include "keydecide/engine.h"
-#include "keydecide/lexicon_tool.h"
-#include "keydecide/model_tool.h"
+#include "lexicon/lexicon_tool.h"
+#include "model/quantize.h"
 #include "lexicon/lexicon_builder.h"
 
 namespace keydecide::testing {

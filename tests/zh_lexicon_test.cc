@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "keydecide/lexicon_tool.h"
+#include "lexicon/lexicon_tool.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/pinyin/zh_lexicon_source.h"

@@ -10,7 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "keydecide/bench_tool.h"
+#include "model/shape_bench.h"
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/proc_status.h"
 #include "tools/quantile.h"

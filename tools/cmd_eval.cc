@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/eval.h"
 #include "tools/pinyin_eval.h"

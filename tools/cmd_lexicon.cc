@@ -2,7 +2,8 @@
 
 #include <iostream>
 
-#include "keydecide/lexicon_tool.h"
+#include "lexicon/lexicon_tool.h"
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 
 namespace keydecide {

@@ -25,6 +25,7 @@
 
 #include "keydecide/runtime.h"
 #include "keydecide/service.h"
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/proc_status.h"
 #include "tools/serve_runner.h"

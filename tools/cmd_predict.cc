@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 
 namespace keydecide {

@@ -8,7 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "keydecide/model_tool.h"
+#include "model/quantize.h"
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/eval.h"
 #include "tools/text_file.h"

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/replay.h"
 #include "tools/text_file.h"

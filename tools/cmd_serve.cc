@@ -1,5 +1,6 @@
 // keydecide serve: the keydecided daemon in the foreground (same flags as keydecided).
 
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/serve_runner.h"
 

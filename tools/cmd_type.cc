@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/text_util.h"
 

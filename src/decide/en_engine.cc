@@ -23,35 +23,35 @@ Status OpenEnEngine(const EngineOptions& options, std::unique_ptr<Engine>* out) 
 }
 
 std::unique_ptr<Session> EnEngine::NewSession(const SessionOptions& options) const {
-  return std::make_unique<EnSession>(this, options);
+  return std::make_unique<EnSession>(&pack_, options);
 }
 
 Status EnEngine::LoadModel(const std::string& path) {
-  KD_RETURN_IF_ERROR(Transformer::Open(path, &model_));
-  if (model_->language() != "en") {
+  KD_RETURN_IF_ERROR(Transformer::Open(path, &pack_.model_));
+  if (pack_.model_->language() != "en") {
     return Status::InvalidArgument(path + ": a model for language '" +
-                                   std::string(model_->language()) + "', not 'en'");
+                                   std::string(pack_.model_->language()) + "', not 'en'");
   }
   // Map lexicon entries to vocabulary words and back, once, so the hot path does no
   // string lookups.
-  entry_word_.assign(lexicon_->entry_count(), -1);
-  word_entry_.assign(model_->n_words(), lexicon::kNoEntry);
+  pack_.entry_word_.assign(pack_.lexicon_->entry_count(), -1);
+  pack_.word_entry_.assign(pack_.model_->n_words(), lexicon::kNoEntry);
   double oov_count = 0;
-  for (uint32_t e = 0; e < lexicon_->entry_count(); ++e) {
-    const int w = model_->vocab().Find(lexicon_->Key(e));
+  for (uint32_t e = 0; e < pack_.lexicon_->entry_count(); ++e) {
+    const int w = pack_.model_->vocab().Find(pack_.lexicon_->Key(e));
     if (w > ModelConfig::kEmailWord) {
-      entry_word_[e] = w;
-      word_entry_[w] = e;
+      pack_.entry_word_[e] = w;
+      pack_.word_entry_[w] = e;
     } else {
-      oov_count += lexicon_->Count(e);
+      oov_count += pack_.lexicon_->Count(e);
     }
   }
-  scorer_ = std::make_unique<ModelScorer>(lexicon_.get(), model_.get(), oov_count,
+  pack_.scorer_ = std::make_unique<ModelScorer>(pack_.lexicon_.get(), pack_.model_.get(), oov_count,
                                           ModelScorer::Options());
   info_.model_path = path;
-  info_.model_weights = model_->weight_format();
-  info_.model_words = model_->n_words();
-  info_.intent_labels = model_->config().intent_labels;
+  info_.model_weights = pack_.model_->weight_format();
+  info_.model_words = pack_.model_->n_words();
+  info_.intent_labels = pack_.model_->config().intent_labels;
   return Status::OK();
 }
 
@@ -62,30 +62,34 @@ Status EnEngine::Init(const EngineOptions& options) {
   const std::string pack = ResolveModelDir(options) + "/en";
   const std::string lexicon_path =
       options.lexicon_path.empty() ? pack + "/lexicon.kdlex" : options.lexicon_path;
-  KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
-  KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &layout_));
-  costs_ = std::make_unique<TypingCosts>(&layout_);
-  search_options_.max_candidates = static_cast<size_t>(options.max_candidates);
-  search_options_.nats_per_point = kNatsPerPoint;
+  KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &pack_.lexicon_));
+  if (const std::string& lang = pack_.lexicon_->header().language; lang != "en") {
+    return Status::InvalidArgument(lexicon_path + ": a lexicon for language '" + lang +
+                                   "', not 'en'");
+  }
+  KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &pack_.layout_));
+  pack_.costs_ = std::make_unique<TypingCosts>(&pack_.layout_);
+  pack_.search_options_.max_candidates = static_cast<size_t>(options.max_candidates);
+  pack_.search_options_.nats_per_point = kNatsPerPoint;
 
   info_.language = "en";
   info_.lexicon_path = lexicon_path;
-  info_.lexicon_words = lexicon_->entry_count();
-  info_.lexicon_bytes = lexicon_->header().file_size;
-  info_.keyboard_layout = layout_.name();
+  info_.lexicon_words = pack_.lexicon_->entry_count();
+  info_.lexicon_bytes = pack_.lexicon_->header().file_size;
+  info_.keyboard_layout = pack_.layout_.name();
   KD_RETURN_IF_ERROR(SelectSimdTarget());
   info_.simd_target = SimdTargetName();
 
   const std::string model_path = ResolveModelPath(options, pack);
   BaselineScorer::Options o;
   o.nats_per_point = kNatsPerPoint;
-  baseline_ = std::make_unique<BaselineScorer>(lexicon_.get(), o);
+  pack_.baseline_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   if (model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path));
   } else {
-    scorer_ = std::make_unique<BaselineScorer>(lexicon_.get(), o);
+    pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }
-  info_.scorer = scorer_->name();
+  info_.scorer = pack_.scorer_->name();
 
   // Warm-up: touch the top of the trie and the code paths once, so the first real
   // keystroke does not pay for page faults.

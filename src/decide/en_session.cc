@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "decide/en_engine.h"
+#include "decide/en_pack.h"
 #include "decide/popup_estimate.h"
 #include "decide/stage_clock.h"
 #include "decide/surface_form.h"
@@ -60,7 +60,7 @@ bool ExtendsWord(char32_t cp, std::string_view word) {
 
 const CompositionRule kEnglishComposition = {ExtendsWord, CompositionStart, std::string::npos};
 
-EnSession::EnSession(const EnEngine* engine, const SessionOptions& options)
+EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
     : engine_(engine),
       options_(options),
       text_(&kEnglishComposition),

@@ -25,7 +25,7 @@
 
 namespace keydecide {
 
-class EnEngine;
+class EnPack;
 
 // The English rule: letters, and an apostrophe after a letter; deleting or trimming reopens
 // the word before the cursor.
@@ -33,8 +33,8 @@ extern const CompositionRule kEnglishComposition;
 
 class EnSession : public Session {
  public:
-  // REQUIRES: engine outlives the session.
-  EnSession(const EnEngine* engine, const SessionOptions& options);
+  // REQUIRES: the pack (its engine) outlives the session.
+  EnSession(const EnPack* engine, const SessionOptions& options);
 
   using Session::Type;
   Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
@@ -54,7 +54,7 @@ class EnSession : public Session {
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
 
-  const EnEngine* engine_;
+  const EnPack* engine_;
   SessionOptions options_;
   TypedText text_;
   size_t pushed_word_end_ = std::string::npos;  // where the last remembered word ended

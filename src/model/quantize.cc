@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "keydecide/model_tool.h"
+#include "model/quantize.h"
 #include "model/kernels/kernels.h"
 #include "model/safetensors.h"
 #include "model/weight_matrix.h"

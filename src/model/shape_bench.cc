@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "keydecide/bench_tool.h"
-#include "keydecide/model_tool.h"
+#include "model/shape_bench.h"
+#include "model/quantize.h"
 #include "model/safetensors.h"
 #include "model/transformer.h"
 

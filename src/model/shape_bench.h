@@ -1,8 +1,8 @@
 // The model alone at standard shapes with random weights, for `keydecide bench --shape`
 // (docs/BENCHMARKS.md), so the kernels compare with other runtimes on equal terms.
 
-#ifndef KEYDECIDE_BENCH_TOOL_H_
-#define KEYDECIDE_BENCH_TOOL_H_
+#ifndef KEYDECIDE_MODEL_SHAPE_BENCH_H_
+#define KEYDECIDE_MODEL_SHAPE_BENCH_H_
 
 #include <string>
 #include <vector>
@@ -46,4 +46,4 @@ Status BenchModelShape(const ShapeBenchOptions& options, std::vector<ScenarioTim
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_BENCH_TOOL_H_
+#endif  // KEYDECIDE_MODEL_SHAPE_BENCH_H_

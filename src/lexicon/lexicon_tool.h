@@ -1,8 +1,8 @@
 // Building lexicon files from text, for the `keydecide lexicon build` and `lexicon bigram`
 // commands and tests.
 
-#ifndef KEYDECIDE_LEXICON_TOOL_H_
-#define KEYDECIDE_LEXICON_TOOL_H_
+#ifndef KEYDECIDE_LEXICON_LEXICON_TOOL_H_
+#define KEYDECIDE_LEXICON_LEXICON_TOOL_H_
 
 #include <cstdint>
 #include <string>
@@ -86,4 +86,4 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_TOOL_H_
+#endif  // KEYDECIDE_LEXICON_LEXICON_TOOL_H_

@@ -1,4 +1,4 @@
-#include "keydecide/lexicon_tool.h"
+#include "lexicon/lexicon_tool.h"
 
 #include "base/mapped_file.h"
 #include "lexicon/lexicon.h"

@@ -1,7 +1,7 @@
 // Quantizing model files, for the `keydecide quantize` command and tests.
 
-#ifndef KEYDECIDE_MODEL_TOOL_H_
-#define KEYDECIDE_MODEL_TOOL_H_
+#ifndef KEYDECIDE_MODEL_QUANTIZE_H_
+#define KEYDECIDE_MODEL_QUANTIZE_H_
 
 #include <cstdint>
 #include <string>
@@ -48,4 +48,4 @@ Status QuantizeModel(const std::string& input, const std::string& output,
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_MODEL_TOOL_H_
+#endif  // KEYDECIDE_MODEL_QUANTIZE_H_

@@ -1,0 +1,53 @@
+// The English language pack's shared state (EnPack): what EnEngine loads and every
+// EnSession reads.
+
+#ifndef KEYDECIDE_DECIDE_EN_PACK_H_
+#define KEYDECIDE_DECIDE_EN_PACK_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "decide/scorer.h"
+#include "lexicon/candidate_search.h"
+#include "lexicon/lexicon.h"
+#include "lexicon/typing_costs.h"
+#include "model/transformer.h"
+#include "text/keyboard_layout.h"
+
+namespace keydecide {
+
+// What the English pack loads once and its sessions share; filled by EnEngine::Init,
+// read-only afterwards.
+class EnPack {
+ public:
+  const Lexicon& lexicon() const { return *lexicon_; }
+  const TypingCosts& costs() const { return *costs_; }
+  const Scorer& scorer() const { return *scorer_; }
+  // The count baseline: the scorer without a model, and the lexicon-only rung with one.
+  const Scorer& baseline() const { return *baseline_; }
+  const Transformer* model() const { return model_.get(); }
+  const CandidateSearch::Options& search_options() const { return search_options_; }
+  // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
+  int32_t WordOf(uint32_t entry) const { return model_ ? entry_word_[entry] : -1; }
+  uint32_t EntryOf(int word) const { return word_entry_[word]; }
+  std::span<const uint32_t> word_entries() const { return word_entry_; }
+
+ private:
+  friend class EnEngine;
+
+  std::unique_ptr<Lexicon> lexicon_;
+  KeyboardLayout layout_;
+  std::unique_ptr<TypingCosts> costs_;
+  std::unique_ptr<Transformer> model_;
+  std::vector<int32_t> entry_word_;
+  std::vector<uint32_t> word_entry_;
+  std::unique_ptr<Scorer> scorer_;
+  std::unique_ptr<Scorer> baseline_;
+  CandidateSearch::Options search_options_;
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_EN_PACK_H_

@@ -1,0 +1,69 @@
+#include "tools/cli_common.h"
+
+#include <iostream>
+
+#include "tools/text_file.h"
+
+namespace keydecide {
+
+void EngineFlags::AddTo(CLI::App* cmd) {
+  cmd->add_option("--model-dir", model_dir,
+                  "Models folder (default: $KEYDECIDE_MODEL_DIR, else the bundled models/)");
+  cmd->add_option("--lexicon", lexicon, "Lexicon file (default: <model-dir>/<lang>/lexicon.kdlex)");
+  cmd->add_option("--model", model,
+                  "Model file, or 'none' for the count baseline (default: <model-dir>/<lang>/"
+                  "model.q8.safetensors, else model.safetensors, when present)");
+  cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
+  cmd->add_option("--lang", language, "Language pack: en, or zh (pinyin to hanzi)")
+      ->capture_default_str();
+  cmd->add_option("--max-candidates", max_candidates, "Candidates searched and scored per key")
+      ->check(CLI::Range(1, 200))
+      ->capture_default_str();
+  cmd->add_option("--pinyin-beam", pinyin_beam_width,
+                  "zh: partial sentences kept per position by the sentence search")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--pinyin-fuzzy", pinyin_fuzzy,
+                  "zh: fuzzy pairs read both ways, e.g. z/zh,n/l,in/ing, or all");
+  cmd->add_flag("--pinyin-typos", pinyin_typos,
+                "zh: also read letters through one slip per syllable (swap, neighbour key)");
+  cmd->add_option(
+         "--pinyin-model-weight", pinyin_model_weight,
+         "zh: weight of the model's log P of a sentence beside the bigram (0: bigram only)")
+      ->check(CLI::Range(0.0f, 10.0f))
+      ->capture_default_str();
+}
+
+std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
+  EngineOptions options;
+  options.model_dir = model_dir;
+  options.lexicon_path = lexicon;
+  options.keyboard_layout = layout;
+  options.language = language;
+  options.pinyin_beam_width = pinyin_beam_width;
+  options.pinyin_fuzzy = pinyin_fuzzy;
+  options.pinyin_typos = pinyin_typos;
+  options.pinyin_model_weight = pinyin_model_weight;
+  options.max_candidates = max_candidates;
+  options.model_path = model;
+  std::unique_ptr<Engine> engine;
+  CheckOrDie(Engine::Open(options, &engine), "cannot open the engine");
+  return engine;
+}
+
+void CheckOrDie(const Status& status, const std::string& what) {
+  if (status.ok()) return;
+  std::cerr << "keydecide: " << what << ": " << status.ToString() << "\n";
+  throw CLI::RuntimeError(1);
+}
+
+std::string ReadOrDie(const std::string& path) {
+  std::string text;
+  if (!ReadTextFile(path, &text)) {
+    std::cerr << "keydecide: cannot read " << path << "\n";
+    throw CLI::RuntimeError(1);
+  }
+  return text;
+}
+
+}  // namespace keydecide

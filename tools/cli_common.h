@@ -1,0 +1,42 @@
+// What every subcommand of the keydecide CLI shares: the engine flags, and dying with a
+// message on stderr (CLI::RuntimeError carries the exit code out of CLI11's callbacks).
+
+#ifndef KEYDECIDE_TOOLS_CLI_COMMON_H_
+#define KEYDECIDE_TOOLS_CLI_COMMON_H_
+
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "keydecide/engine.h"
+
+namespace keydecide {
+
+// Engine options shared by every command that loads one.
+struct EngineFlags {
+  std::string model_dir;
+  std::string lexicon;
+  std::string model;
+  std::string layout = "qwerty";
+  std::string language = "en";
+  int max_candidates = EngineOptions().max_candidates;
+  int pinyin_beam_width = EngineOptions().pinyin_beam_width;
+  std::string pinyin_fuzzy;
+  bool pinyin_typos = false;
+  float pinyin_model_weight = EngineOptions().pinyin_model_weight;
+
+  void AddTo(CLI::App* cmd);
+  // Opens the engine or prints the error and throws CLI::RuntimeError.
+  std::unique_ptr<Engine> OpenOrDie() const;
+};
+
+// Prints `status` to stderr and throws CLI::RuntimeError(1) unless it is ok.
+void CheckOrDie(const Status& status, const std::string& what);
+
+// The whole file, or an error on stderr and CLI::RuntimeError(1).
+std::string ReadOrDie(const std::string& path);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_TOOLS_CLI_COMMON_H_
