@@ -27,6 +27,7 @@ import random
 import shlex
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -323,9 +324,18 @@ def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
              popup_first_hit: bool = False,
              intent_labels: list[str] | None = None) -> dict[str, float]:
     """Dev metrics on a fixed set of simulated sessions (see README, Metrics)."""
-    labels = intent_labels or T.INTENT_LABELS
     was_training = model.training
     model.eval()
+    a = eval_outputs(model, batches, device, letter, popup_first_hit)
+    model.train(was_training)
+    return dev_metrics(a, intent_labels or T.INTENT_LABELS)
+
+
+def eval_outputs(model: TypingModel, batches: list[dict[str, torch.Tensor]],
+                 device: torch.device, letter: torch.Tensor | None,
+                 popup_first_hit: bool) -> dict[str, np.ndarray]:
+    """What the metrics read, per position ([SEP] and keystrokes: ce, top-k, popup) or per
+    session (at the last keystroke: autocorrect, intent), as numpy arrays."""
     acc: dict[str, list] = {k: [] for k in (
         "ce", "is_sep", "top1", "top3", "popup_p", "popup_y", "lm_ce", "ac_p", "typed_wrong",
         "pickable", "special", "top1_ok", "intent_pred", "intent_true")}
@@ -371,7 +381,11 @@ def evaluate(model: TypingModel, batches: list[dict[str, torch.Tensor]],
     a = {k: torch.cat(v).float().cpu().numpy() for k, v in acc.items()}
     a.update({k: a[k] > 0 for k in ("is_sep", "top1", "top3", "popup_y", "typed_wrong",
                                      "pickable", "special", "top1_ok")})
-    model.train(was_training)
+    return a
+
+
+def dev_metrics(a: dict[str, np.ndarray], labels: list[str]) -> dict[str, float]:
+    """The metrics of eval_outputs' arrays (README, Metrics)."""
     sep, key = a["is_sep"], ~a["is_sep"]
     m: dict[str, float] = {
         "dev_word_ce": float(a["ce"].mean()),
@@ -491,31 +505,63 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
     env = Dist(device)
     say = log or print
     info = (lambda msg: say(msg)) if env.main else (lambda msg: None)
-    tcfg, mcfg = cfg["train"], cfg["model"]
+    tcfg = cfg["train"]
     out = Path(out_dir)
     if env.main:
         out.mkdir(parents=True, exist_ok=True)
     max_steps = int(max_steps or tcfg["max_steps"])
     budget_s = time_budget_min * 60 if time_budget_min else None
 
+    # The order of these steps is the order of the random draws: keep it.
     torch.manual_seed(tcfg["seed"])  # same initial weights on every rank
     if env.device.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
+    data, train_corpus, export_meta = prepare_data(cfg, Path(data_dir), env, info)
+    mc, model, module = build_model(cfg, train_corpus.words, env, info, init_from)
+    dev_batches = (dev_eval_batches(data, Path(data_dir) / "cache", cfg, mc.max_len)
+                   if env.main else [])
+    loader = make_loader(train_corpus, cfg, env)
+    train_module = wrap_ddp(module, env)
+    opt = make_optimizer(module, tcfg, env.device)
+    parts = RunParts(env, data, train_corpus, export_meta, mc, model, module, train_module, opt,
+                     dev_batches, loader)
+    run = TrainingRun(cfg, parts, out, t0, max_steps, budget_s, command, snapshot, info,
+                      progress)
 
-    # Data: rank 0 builds the cache, the others wait for it and read it.
-    data_dir = Path(data_dir)
+    run.loop()
+    final_state = ({k: v.detach().to("cpu", copy=True) for k, v in module.state_dict().items()}
+                   if return_state else None)
+    result = run.finish() if env.main else {}
+    if final_state is not None:
+        result["state"] = final_state
+    run.data_iter = None  # stop the workers before the process group goes
+    # The DDP reducer must let go of the process group before it is destroyed.
+    del run, parts, train_module, loader
+    gc.collect()
+    env.close()
+    return result
+
+
+def prepare_data(cfg: dict, data_dir: Path, env: Dist, info: Callable[[str], None]):
+    """The config's data module, the training corpus and the weight file's extra metadata.
+    Rank 0 builds the cache, the others wait for it and read it."""
     data = data_module(cfg)
     if env.main:
         data.ensure_cache(data_dir, cfg, info)
     if env.ddp:
         dist.barrier()
-    cache = data_dir / "cache"
-    train_corpus = data.Corpus(cache, "train", cfg)
-    words = train_corpus.words
+    train_corpus = data.Corpus(data_dir / "cache", "train", cfg)
     # Weight-file metadata beyond the contract's (zh: language, pinyin); none for en.
     export_meta = data.export_metadata(train_corpus) if data is not D else None
-    mc = ModelConfig.from_dict({**mcfg, "vocab_size": T.WORD_OFFSET + len(words)})
+    return data, train_corpus, export_meta
+
+
+def build_model(cfg: dict, words: list[str], env: Dist, info: Callable[[str], None],
+                init_from: str | Path | None) -> tuple[ModelConfig, TypingModel, TrainModule]:
+    """The model (fresh from the seed, or the weights of `init_from`) and its TrainModule,
+    on the run's device."""
+    mc = ModelConfig.from_dict({**cfg["model"], "vocab_size": T.WORD_OFFSET + len(words)})
     model = TypingModel(mc)
     if init_from:  # continue from an exported model (same vocabulary and shapes)
         from .export import model_from_file
@@ -525,211 +571,276 @@ def train(cfg: dict, data_dir: str | Path, out_dir: str | Path, device: str = "a
         model.load_state_dict(start_model.state_dict())
         info(f"initialised from {init_from}")
     model = model.to(env.device)
-    module = TrainModule(model, tcfg, letter_word_mask(words)).to(env.device)
+    module = TrainModule(model, cfg["train"], letter_word_mask(words)).to(env.device)
     info(f"model: {count_parameters(model):,} parameters, vocab_size {mc.vocab_size}, "
          f"device {env.device}, world {env.world}")
+    return mc, model, module
 
-    dev_batches: list[dict[str, torch.Tensor]] = []
-    if env.main:
-        dev_corpus = data.Corpus(cache, "dev", cfg)
-        ex = data.eval_examples(dev_corpus, cfg, tcfg["eval_examples"], tcfg["seed"])
-        bs = tcfg["eval_batch_size"]
-        dev_batches = [{k: torch.from_numpy(v) for k, v in
-                        batch_arrays(ex[i:i + bs], mc.max_len).items()}
-                       for i in range(0, len(ex), bs)]
 
+def dev_eval_batches(data, cache: Path, cfg: dict, max_len: int) -> list[dict[str, torch.Tensor]]:
+    """The fixed dev sessions of every evaluation (rank 0 only), in eval_batch_size batches."""
+    tcfg = cfg["train"]
+    dev_corpus = data.Corpus(cache, "dev", cfg)
+    ex = data.eval_examples(dev_corpus, cfg, tcfg["eval_examples"], tcfg["seed"])
+    bs = tcfg["eval_batch_size"]
+    return [{k: torch.from_numpy(v) for k, v in batch_arrays(ex[i:i + bs], max_len).items()}
+            for i in range(0, len(ex), bs)]
+
+
+def make_loader(train_corpus, cfg: dict, env: Dist) -> DataLoader:
+    """Endless training batches of this rank's share of the global batch."""
+    tcfg = cfg["train"]
     per_rank = max(1, tcfg["batch_size"] // env.world)
     stream = TypingStream(train_corpus, cfg, per_rank, tcfg["seed"], env.rank)
     workers = auto_workers(tcfg["num_workers"], env.local_world)
     loader_kwargs = {}
     if workers > 0:
         loader_kwargs = {"persistent_workers": True, "prefetch_factor": 4}
-    loader = DataLoader(stream, batch_size=None, num_workers=workers,
-                        pin_memory=env.device.type == "cuda", **loader_kwargs)
+    return DataLoader(stream, batch_size=None, num_workers=workers,
+                      pin_memory=env.device.type == "cuda", **loader_kwargs)
 
-    train_module: nn.Module = module
-    if env.ddp:
-        train_module = nn.parallel.DistributedDataParallel(
-            module, device_ids=[env.device.index] if env.device.type == "cuda" else None,
-            broadcast_buffers=False)
-    opt = make_optimizer(module, tcfg, env.device)
 
-    history: list[dict] = []
-    evals: list[dict] = []
-    best: dict = {"metric": float("inf"), "step": -1, "state": None, "metrics": None}
-    bad_evals = 0
-    eval_seconds = 0.0
-    reserve_s = 30.0  # final evaluation + export + shutdown, refined after each eval
-    metric_key = tcfg["early_stopping_metric"]
-    train_start = time.time()
-    last_eval_time = train_start
-    time_progress = 0.0
-    tokens_seen = 0
-    examples_seen = 0
-    window_tokens, window_start = 0, time.time()
-    sums: dict[str, float] = {}
-    n_sums = 0
-    stop_reason = "max_steps"
-    bar = None
-    if env.main and progress:
-        from tqdm import tqdm
-        bar = tqdm(total=max_steps, desc="train", unit="step", mininterval=2.0,
-                   dynamic_ncols=True, file=sys.stderr)
+def wrap_ddp(module: TrainModule, env: Dist) -> nn.Module:
+    """The module the steps run through: DistributedDataParallel under torchrun."""
+    if not env.ddp:
+        return module
+    return nn.parallel.DistributedDataParallel(
+        module, device_ids=[env.device.index] if env.device.type == "cuda" else None,
+        broadcast_buffers=False)
 
-    def run_eval(step: int) -> bool:
-        """Rank 0: evaluate, keep the best weights; True when patience is used up."""
-        nonlocal bad_evals, eval_seconds, reserve_s, last_eval_time
-        t = time.time()
-        m = evaluate(model, dev_batches, env.device, module.letter, module.popup_first_hit,
-                     mc.intent_labels)
-        eval_seconds = time.time() - t
-        reserve_s = max(30.0, 2.0 * eval_seconds + 15.0)
-        last_eval_time = time.time()
-        m["step"] = step
-        m["elapsed_s"] = round(time.time() - t0, 1)
-        evals.append(m)
-        improved = m[metric_key] < best["metric"]
-        if improved:
-            best.update(metric=m[metric_key], step=step, metrics=m,
-                        state={k: v.detach().to("cpu", copy=True)
-                               for k, v in model.state_dict().items()})
-            bad_evals = 0
-            if snapshot:
-                export_model(model, words, out / "model.safetensors", tcfg["export_dtype"],
-                             export_meta)
-                write_json(out / "model.json", {"command": command, "best_step": step,
-                                                "dev_metrics": m, "snapshot": True})
-        else:
-            bad_evals += 1
-        info(f"eval step {step}: " + " ".join(
-            f"{k}={v:.4f}" for k, v in m.items() if isinstance(v, float) and k != "elapsed_s")
-             + f" intent_confusion={m['intent_confusion']}"
-             + (" *" if improved else ""))
-        write_json(out / "metrics.json", summary())
-        try:
-            plot_curves(history, evals, out / "curves.png")
-        except Exception as e:  # a plot must never stop training
-            info(f"plot failed: {e}")
-        return bad_evals >= tcfg["early_stopping_patience"]
 
-    def summary() -> dict:
-        return {"config": cfg, "command": command, "world_size": env.world,
-                "device": str(env.device), "torch": torch.__version__,
-                "parameters": count_parameters(model), "vocab_size": mc.vocab_size,
-                "steps": step, "examples_seen": examples_seen, "tokens_seen": tokens_seen,
-                "epochs_of_targets": examples_seen / max(1, data.epoch_tokens(train_corpus)),
-                "train_seconds": round(time.time() - train_start, 1),
-                "tokens_per_second": tokens_seen / max(1e-9, time.time() - train_start),
-                "stop_reason": stop_reason, "best_step": best["step"],
-                "best": best["metrics"], "history": history, "evals": evals}
+@dataclass
+class RunParts:
+    """What a run is made of, built once by train()."""
+    env: Dist
+    data: object  # dataset or zh_data (data_module)
+    train_corpus: object
+    export_meta: dict | None
+    mc: ModelConfig
+    model: TypingModel
+    module: TrainModule
+    train_module: nn.Module  # module, or its DDP wrapper
+    opt: torch.optim.Optimizer
+    dev_batches: list[dict[str, torch.Tensor]]
+    loader: DataLoader
 
-    module.train()
-    step = 0
-    data_iter = iter(loader)
-    while step < max_steps:
-        batch = to_device(next(data_iter), env.device)
-        lr = lr_at(step, max(step / max_steps, time_progress), tcfg)
+
+class TrainingRun:
+    """The training loop and its bookkeeping: steps, logging, the time budget, evaluation,
+    early stopping and the final export. Every rank runs the loop; rank 0 evaluates, logs
+    and writes, and its decisions are broadcast."""
+
+    def __init__(self, cfg: dict, parts: RunParts, out: Path, t0: float, max_steps: int,
+                 budget_s: float | None, command: str, snapshot: bool,
+                 info: Callable[[str], None], progress: bool):
+        self.cfg, self.tcfg, self.p = cfg, cfg["train"], parts
+        self.env = parts.env
+        self.out, self.t0, self.max_steps, self.budget_s = out, t0, max_steps, budget_s
+        self.command, self.snapshot, self.info = command, snapshot, info
+        self.history: list[dict] = []
+        self.evals: list[dict] = []
+        self.best: dict = {"metric": float("inf"), "step": -1, "state": None, "metrics": None}
+        self.bad_evals = 0
+        self.eval_seconds = 0.0
+        self.reserve_s = 30.0  # final evaluation + export + shutdown, refined after each eval
+        self.metric_key = self.tcfg["early_stopping_metric"]
+        self.train_start = time.time()
+        self.last_eval_time = self.train_start
+        self.time_progress = 0.0
+        self.tokens_seen = 0
+        self.examples_seen = 0
+        self.window_tokens, self.window_start = 0, time.time()
+        self.sums: dict[str, float] = {}
+        self.n_sums = 0
+        self.stop_reason = "max_steps"
+        self.step = 0
+        self.lr = 0.0
+        self.data_iter: Iterator | None = None
+        self.bar = None
+        if self.env.main and progress:
+            from tqdm import tqdm
+            self.bar = tqdm(total=max_steps, desc="train", unit="step", mininterval=2.0,
+                            dynamic_ncols=True, file=sys.stderr)
+
+    # --- the loop ---
+
+    def loop(self) -> None:
+        """Step until max_steps, the time budget or early stopping."""
+        self.p.module.train()
+        self.step = 0
+        self.data_iter = iter(self.p.loader)
+        while self.step < self.max_steps:
+            self.train_step(next(self.data_iter))
+            if self.step % self.tcfg["log_every"] == 0 or self.step == self.max_steps:
+                if self.log_and_decide():
+                    break
+        if self.bar is not None:
+            self.bar.close()
+
+    def train_step(self, cpu_batch: dict[str, torch.Tensor]) -> None:
+        """One optimizer step; the losses are summed on the device until the next log."""
+        env, tcfg, opt = self.env, self.tcfg, self.p.opt
+        batch = to_device(cpu_batch, env.device)
+        self.lr = lr_at(self.step, max(self.step / self.max_steps, self.time_progress), tcfg)
         for g in opt.param_groups:
-            g["lr"] = lr
+            g["lr"] = self.lr
         with amp_context(env.device):
-            total, losses, stats = train_module(batch)
+            total, losses, stats = self.p.train_module(batch)
         opt.zero_grad(set_to_none=True)
         total.backward()
         if tcfg["grad_clip"]:
-            torch.nn.utils.clip_grad_norm_(module.parameters(), tcfg["grad_clip"])
+            torch.nn.utils.clip_grad_norm_(self.p.module.parameters(), tcfg["grad_clip"])
         opt.step()
-        step += 1
-        examples_seen += batch["tokens"].shape[0] * env.world
+        self.step += 1
+        self.examples_seen += batch["tokens"].shape[0] * env.world
         for k, v in losses.items():
-            sums[k] = sums.get(k, 0.0) + v  # tensors: no sync until the log step
+            self.sums[k] = self.sums.get(k, 0.0) + v  # tensors: no sync until the log step
         for k, v in stats.items():
-            sums["stat/" + k] = sums.get("stat/" + k, 0.0) + v
-        n_sums += 1
-        if bar is not None:
-            bar.update(1)
+            self.sums["stat/" + k] = self.sums.get("stat/" + k, 0.0) + v
+        self.n_sums += 1
+        if self.bar is not None:
+            self.bar.update(1)
 
-        if step % tcfg["log_every"] == 0 or step == max_steps:
-            # The only per-interval sync point: losses to the host, and rank 0's decisions
-            # (time progress, stop, evaluate) for every rank.
-            vals = {k: float(v) / n_sums for k, v in sums.items()}
-            step_tokens = vals.pop("stat/tokens") * n_sums * env.world
-            tokens_seen += int(step_tokens)
-            window_tokens += step_tokens
-            now = time.time()
-            rec = {"step": step, "lr": lr, "elapsed_s": round(now - t0, 1),
-                   "tokens_per_s": window_tokens / max(1e-9, now - window_start)}
-            rec.update({f"loss/{k}": v for k, v in vals.items() if not k.startswith("stat/")})
-            rec.update({k: v for k, v in vals.items() if k.startswith("stat/")})
-            for i, task in enumerate(TASKS):
-                rec[f"weight/{task}"] = float(torch.exp(-module.log_vars[i].clamp(
-                    min=module.min_log_var)).detach())
-            history.append(rec)
-            sums, n_sums = {}, 0
-            window_tokens, window_start = 0, now
-            if bar is not None:
-                bar.set_postfix(loss=f"{rec.get('loss/word', 0):.3f}",
-                                tok_s=f"{rec['tokens_per_s']:.0f}")
-            tp, stop_t, do_eval = 0.0, 0.0, 0.0
-            if env.main:
-                if budget_s:
-                    end = t0 + budget_s - reserve_s
-                    tp = (now - train_start) / max(1e-9, end - train_start)
-                    stop_t = float(now >= end)
-                since = now - last_eval_time
-                do_eval = float(step % tcfg["eval_every_steps"] < tcfg["log_every"]
-                                or since >= 60 * tcfg["eval_every_min"])
-            tp, stop_t, do_eval = env.broadcast([tp, stop_t, do_eval])
-            time_progress = tp
-            if stop_t:
-                stop_reason = "time_budget"
-                break
-            if do_eval and step < max_steps:
-                early = run_eval(step) if env.main else False
-                (early_f,) = env.broadcast([float(early)])
-                if early_f:
-                    stop_reason = "early_stopping"
-                    break
+    def log_and_decide(self) -> bool:
+        """The only per-interval sync point: losses to the host, and rank 0's decisions
+        (time progress, stop, evaluate) for every rank. True when the run stops here."""
+        now = self.log_record()
+        tp, stop_t, do_eval = self.env.broadcast(self.rank0_decisions(now))
+        self.time_progress = tp
+        if stop_t:
+            self.stop_reason = "time_budget"
+            return True
+        if do_eval and self.step < self.max_steps:
+            early = self.evaluate_step(self.step) if self.env.main else False
+            (early_f,) = self.env.broadcast([float(early)])
+            if early_f:
+                self.stop_reason = "early_stopping"
+                return True
+        return False
 
-    if bar is not None:
-        bar.close()
-    final_state = ({k: v.detach().to("cpu", copy=True) for k, v in module.state_dict().items()}
-                   if return_state else None)
-    result: dict = {}
-    if env.main:
-        if not evals or evals[-1]["step"] != step:
-            run_eval(step)
-        model.load_state_dict(best["state"])
-        size = export_model(model, words, out / "model.safetensors", tcfg["export_dtype"],
-                            export_meta)
-        ckpt = {"model": best["state"], "model_config": mc.__dict__, "words": words,
-                "config": cfg, "step": best["step"]}
-        if export_meta:
-            ckpt["export_metadata"] = export_meta  # export.py writes it again
+    def log_record(self) -> float:
+        """Append the interval's mean losses, rates and loss weights to the history;
+        returns the time it was taken at."""
+        vals = {k: float(v) / self.n_sums for k, v in self.sums.items()}
+        step_tokens = vals.pop("stat/tokens") * self.n_sums * self.env.world
+        self.tokens_seen += int(step_tokens)
+        self.window_tokens += step_tokens
+        now = time.time()
+        rec = {"step": self.step, "lr": self.lr, "elapsed_s": round(now - self.t0, 1),
+               "tokens_per_s": self.window_tokens / max(1e-9, now - self.window_start)}
+        rec.update({f"loss/{k}": v for k, v in vals.items() if not k.startswith("stat/")})
+        rec.update({k: v for k, v in vals.items() if k.startswith("stat/")})
+        module = self.p.module
+        for i, task in enumerate(TASKS):
+            rec[f"weight/{task}"] = float(torch.exp(-module.log_vars[i].clamp(
+                min=module.min_log_var)).detach())
+        self.history.append(rec)
+        self.sums, self.n_sums = {}, 0
+        self.window_tokens, self.window_start = 0, now
+        if self.bar is not None:
+            self.bar.set_postfix(loss=f"{rec.get('loss/word', 0):.3f}",
+                                 tok_s=f"{rec['tokens_per_s']:.0f}")
+        return now
+
+    def rank0_decisions(self, now: float) -> list[float]:
+        """[time progress, stop for the budget, evaluate now] as rank 0 sees them (zeros on
+        the other ranks, which take rank 0's)."""
+        tp, stop_t, do_eval = 0.0, 0.0, 0.0
+        if self.env.main:
+            if self.budget_s:
+                end = self.t0 + self.budget_s - self.reserve_s
+                tp = (now - self.train_start) / max(1e-9, end - self.train_start)
+                stop_t = float(now >= end)
+            since = now - self.last_eval_time
+            do_eval = float(self.step % self.tcfg["eval_every_steps"] < self.tcfg["log_every"]
+                            or since >= 60 * self.tcfg["eval_every_min"])
+        return [tp, stop_t, do_eval]
+
+    # --- evaluation and output (rank 0) ---
+
+    def evaluate_step(self, step: int) -> bool:
+        """Evaluate, keep the best weights; True when patience is used up."""
+        p, tcfg = self.p, self.tcfg
+        t = time.time()
+        m = evaluate(p.model, p.dev_batches, self.env.device, p.module.letter,
+                     p.module.popup_first_hit, p.mc.intent_labels)
+        self.eval_seconds = time.time() - t
+        self.reserve_s = max(30.0, 2.0 * self.eval_seconds + 15.0)
+        self.last_eval_time = time.time()
+        m["step"] = step
+        m["elapsed_s"] = round(time.time() - self.t0, 1)
+        self.evals.append(m)
+        improved = m[self.metric_key] < self.best["metric"]
+        if improved:
+            self.best.update(metric=m[self.metric_key], step=step, metrics=m,
+                             state={k: v.detach().to("cpu", copy=True)
+                                    for k, v in p.model.state_dict().items()})
+            self.bad_evals = 0
+            if self.snapshot:
+                export_model(p.model, p.train_corpus.words, self.out / "model.safetensors",
+                             tcfg["export_dtype"], p.export_meta)
+                write_json(self.out / "model.json", {"command": self.command, "best_step": step,
+                                                     "dev_metrics": m, "snapshot": True})
+        else:
+            self.bad_evals += 1
+        self.info(f"eval step {step}: " + " ".join(
+            f"{k}={v:.4f}" for k, v in m.items() if isinstance(v, float) and k != "elapsed_s")
+            + f" intent_confusion={m['intent_confusion']}"
+            + (" *" if improved else ""))
+        write_json(self.out / "metrics.json", self.summary())
+        self.plot()
+        return self.bad_evals >= tcfg["early_stopping_patience"]
+
+    def summary(self) -> dict:
+        p, env = self.p, self.env
+        return {"config": self.cfg, "command": self.command, "world_size": env.world,
+                "device": str(env.device), "torch": torch.__version__,
+                "parameters": count_parameters(p.model), "vocab_size": p.mc.vocab_size,
+                "steps": self.step, "examples_seen": self.examples_seen,
+                "tokens_seen": self.tokens_seen,
+                "epochs_of_targets": self.examples_seen / max(1, p.data.epoch_tokens(
+                    p.train_corpus)),
+                "train_seconds": round(time.time() - self.train_start, 1),
+                "tokens_per_second": self.tokens_seen / max(1e-9, time.time() - self.train_start),
+                "stop_reason": self.stop_reason, "best_step": self.best["step"],
+                "best": self.best["metrics"], "history": self.history, "evals": self.evals}
+
+    def plot(self) -> None:
+        try:
+            plot_curves(self.history, self.evals, self.out / "curves.png")
+        except Exception as e:  # a plot must never stop training
+            self.info(f"plot failed: {e}")
+
+    def finish(self) -> dict:
+        """Rank 0: a last evaluation if the last step had none, then export the best
+        weights (model.safetensors, best.pt) and write metrics.json and model.json."""
+        p, tcfg, out, best = self.p, self.tcfg, self.out, self.best
+        if not self.evals or self.evals[-1]["step"] != self.step:
+            self.evaluate_step(self.step)
+        p.model.load_state_dict(best["state"])
+        size = export_model(p.model, p.train_corpus.words, out / "model.safetensors",
+                            tcfg["export_dtype"], p.export_meta)
+        ckpt = {"model": best["state"], "model_config": p.mc.__dict__,
+                "words": p.train_corpus.words, "config": self.cfg, "step": best["step"]}
+        if p.export_meta:
+            ckpt["export_metadata"] = p.export_meta  # export.py writes it again
         torch.save(ckpt, out / "best.pt")
-        result = summary()
+        result = self.summary()
         result["export"] = {"path": str(out / "model.safetensors"), "bytes": size,
                             "dtype": tcfg["export_dtype"]}
         write_json(out / "metrics.json", result)
-        write_json(out / "model.json", {"command": command, "best_step": best["step"],
+        write_json(out / "model.json", {"command": self.command, "best_step": best["step"],
                                         "dev_metrics": best["metrics"],
-                                        "config": mc.file_config(),
+                                        "config": p.mc.file_config(),
                                         "train_seconds": result["train_seconds"],
                                         "tokens_per_second": result["tokens_per_second"]})
-        try:
-            plot_curves(history, evals, out / "curves.png")
-        except Exception as e:
-            info(f"plot failed: {e}")
-        info(f"done: {step} steps ({stop_reason}), best step {best['step']} "
-             f"{metric_key}={best['metric']:.4f}, {result['tokens_per_second']:.0f} tokens/s, "
-             f"{size} bytes -> {out / 'model.safetensors'} "
-             f"({time.time() - t0:.0f} s since start)")
-    if final_state is not None:
-        result["state"] = final_state
-    del data_iter, loader  # stop the workers before the process group goes
-    del train_module  # the DDP reducer must let go of the process group before it is destroyed
-    gc.collect()
-    env.close()
-    return result
+        self.plot()
+        self.info(f"done: {self.step} steps ({self.stop_reason}), best step {best['step']} "
+                  f"{self.metric_key}={best['metric']:.4f}, "
+                  f"{result['tokens_per_second']:.0f} tokens/s, "
+                  f"{size} bytes -> {out / 'model.safetensors'} "
+                  f"({time.time() - self.t0:.0f} s since start)")
+        return result
 
 
 def main() -> None:
