@@ -112,7 +112,7 @@ def make_fixture(out: Path, steps: int = 40, log=print) -> dict:
         seq["expected"] = {k: _rounded(v[0]) for k, v in o.items()}
     fixture = {"model": model_path.name, "tolerance": 1e-4,
                "config": model.cfg.file_config(), "sequences": seqs,
-               "made_by": "training/make_parity_fixture.py", "torch": torch.__version__}
+               "made_by": "keydecide_train.make_parity_fixture", "torch": torch.__version__}
     (out / "parity.json").write_text(json.dumps(fixture, separators=(",", ":")) + "\n")
     log(f"{out}/tiny.safetensors and parity.json: {len(seqs)} sequences, "
         f"{sum(len(s['tokens']) for s in seqs)} positions, {time.time() - start:.1f} s")
