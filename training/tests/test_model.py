@@ -1,4 +1,4 @@
-"""training/model.py: shapes, names (= the weight file's), causality."""
+"""keydecide_train.model: shapes, names (= the weight file's), causality."""
 
 import pytest
 

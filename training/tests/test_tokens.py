@@ -1,4 +1,4 @@
-"""training/tokens.py: the Python mirror of keydecide::Tokenize and the contract's ids.
+"""keydecide_train.tokens: the Python mirror of keydecide::Tokenize and the contract's ids.
 The first cases are tests/tokenizer_test.cc's."""
 
 import random

@@ -1,4 +1,4 @@
-"""training/typing_sim.py and dataset.py: simulated sessions obey the contract."""
+"""keydecide_train.typing_sim and .dataset: simulated sessions obey the contract."""
 
 import copy
 import random
