@@ -67,8 +67,12 @@ class Client:
             fields["lang"] = lang
         return self.call("open_session", **fields)["session"]
 
-    def key(self, session, text, k=3):
-        return self.call("key", session=session, text=text, k=k)
+    def key(self, session, text, k=3, t_ms=None):
+        """Types `text`; t_ms: when the key was pressed (time.monotonic() * 1000), or None."""
+        fields = {"session": session, "text": text, "k": k}
+        if t_ms is not None:
+            fields["t_ms"] = int(t_ms)
+        return self.call("key", **fields)
 
     def backspace(self, session, count=1, k=3):
         return self.call("backspace", session=session, count=count, k=k)

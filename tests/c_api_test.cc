@@ -106,6 +106,51 @@ TEST_F(CApiTest, LocalAndDaemonDecideAlike) {
   kd_session_free(b);
 }
 
+// Key times reach the model in process and through the daemon alike: the same timed keys give
+// the same heads both ways, and a hesitant typist another state than an untimed one.
+TEST(CApiTimingTest, KeyTimesReachTheModelInProcessAndThroughTheDaemon) {
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  kd_engine* local = nullptr;
+  ASSERT_EQ(kd_engine_open(&p, &local), KD_OK) << kd_last_error();
+  EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(Engine::Open(o, &engine).ok());
+  ServerOptions so;
+  so.socket_path = testing::TempPath("capi_timing.sock");
+  std::unique_ptr<Server> server;
+  ASSERT_TRUE(Server::Start({engine.get()}, so, &server).ok());
+  kd_engine* remote = nullptr;
+  ASSERT_EQ(kd_engine_connect(so.socket_path.c_str(), &remote), KD_OK) << kd_last_error();
+  auto confidence = [](kd_engine* e, int64_t pause_ms) {  // pause < 0: untimed
+    kd_session_params sp = kd_session_default_params();
+    kd_session* s = nullptr;
+    EXPECT_EQ(kd_session_open(e, &sp, &s), KD_OK);
+    kd_decision d;
+    int64_t t = 1000;
+    for (const char* key : {"s", "e", "e", " ", "y", "o", "u", " ", "t", "o", "m", "o"}) {
+      t += pause_ms;
+      EXPECT_EQ(pause_ms < 0 ? kd_session_type(s, key, &d) : kd_session_type_at(s, key, t, &d),
+                KD_OK)
+          << kd_last_error();
+    }
+    const float c = d.autocorrect_confidence;
+    kd_session_free(s);
+    return c;
+  };
+  EXPECT_NEAR(confidence(local, 900), confidence(remote, 900), kWireScoreTolerance);
+  EXPECT_NE(confidence(local, 900), confidence(local, -1));
+  kd_session_params sp = kd_session_default_params();
+  kd_session* s = nullptr;
+  ASSERT_EQ(kd_session_open(local, &sp, &s), KD_OK);
+  EXPECT_EQ(kd_session_type_at(s, "a", -5, nullptr), KD_INVALID_ARGUMENT);
+  kd_session_free(s);
+  kd_engine_free(remote);
+  kd_engine_free(local);
+  server->Stop();
+}
+
 // Types `keys` one character at a time; the last decision is in *d.
 void TypeEach(kd_session* s, const std::string& keys, kd_decision* d) {
   for (size_t i = 0; i < keys.size(); ++i) {

@@ -1,12 +1,14 @@
 // Replay arithmetic on tiny texts, checked by hand against a scripted session.
 
 #include "tools/replay.h"
+#include "tools/typist.h"
 
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "keydecide/engine.h"
 #include "test_util.h"
@@ -21,10 +23,12 @@ class ScriptedSession : public Session {
   explicit ScriptedSession(std::map<std::string, size_t> needed) : needed_(std::move(needed)) {}
 
   using Session::Type;
-  Status Type(std::string_view t, std::optional<int64_t>) override {
+  Status Type(std::string_view t, std::optional<int64_t> t_ms) override {
     text_ += t;
+    times_.push_back(t_ms);
     return Status::OK();
   }
+  const std::vector<std::optional<int64_t>>& times() const { return times_; }
   Status Backspace() override { return Status::OK(); }
   Status Accept(std::string_view word) override {
     text_.resize(text_.size() - composition().size());
@@ -63,6 +67,7 @@ class ScriptedSession : public Session {
 
  private:
   std::map<std::string, size_t> needed_;
+  std::vector<std::optional<int64_t>> times_;
   std::string text_;
 };
 
@@ -146,6 +151,50 @@ TEST(ReplayTest, RealEngineSavesKeystrokes) {
   EXPECT_GE(r.ksr(), r.ksr_word_only());
   EXPECT_GE(r.next_word_top3, r.next_word_top1);
   EXPECT_LE(r.LatencyQuantile(0.5), r.LatencyQuantile(0.99));
+}
+
+TEST(SimulatedTypistTest, SeededIncreasingTimesWithPausesBeforeWords) {
+  KeyboardLayout layout;
+  ASSERT_TRUE(KeyboardLayout::Load(std::string(KD_MODELS_DIR) + "/layouts/qwerty.txt", &layout).ok());
+  SimulatedTypist a(layout, 7), b(layout, 7), c(layout, 8);
+  const std::string text = "the quick brown fox jumps over the lazy dog and the cat sat";
+  double word_start = 0, inner = 0;
+  int word_starts = 0, inners = 0;
+  int64_t prev = 0;
+  bool differs = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const std::string key = text.substr(i, 1);
+    const int64_t t = a.Press(key);
+    EXPECT_EQ(t, b.Press(key));  // same seed, same times
+    differs |= t != c.Press(key);
+    EXPECT_GE(t, prev);
+    if (i > 0 && key != " ") {
+      (text[i - 1] == ' ' ? word_start : inner) += static_cast<double>(t - prev);
+      (text[i - 1] == ' ' ? word_starts : inners) += 1;
+    }
+    prev = t;
+  }
+  EXPECT_TRUE(differs);
+  EXPECT_GT(word_start / word_starts, 1.5 * inner / inners);  // 2.2 medians against ~0.9
+  EXPECT_GT(a.median_ms(), 50);
+  EXPECT_LT(a.median_ms(), 600);
+}
+
+TEST(ReplayTest, TimedReplayPassesEveryKeyATime) {
+  KeyboardLayout layout;
+  ASSERT_TRUE(KeyboardLayout::Load(std::string(KD_MODELS_DIR) + "/layouts/qwerty.txt", &layout).ok());
+  SimulatedTypist typist(layout, 1);
+  ScriptedSession timed({{"hello", 2}}), untimed({{"hello", 2}});
+  ReplayOptions options;
+  options.progress = false;
+  ReplayResult r1, r2;
+  ASSERT_TRUE(Replay("hello world", &untimed, options, &r1).ok());
+  options.typist = &typist;
+  ASSERT_TRUE(Replay("hello world", &timed, options, &r2).ok());
+  EXPECT_EQ(r1.keystrokes, r2.keystrokes);
+  ASSERT_FALSE(timed.times().empty());
+  for (const auto& t : timed.times()) EXPECT_TRUE(t.has_value());
+  for (const auto& t : untimed.times()) EXPECT_FALSE(t.has_value());
 }
 
 }  // namespace

@@ -21,7 +21,10 @@ TEST(ProtocolTest, ParsesEveryOp) {
   EXPECT_EQ(r.app, AppType::kCode);
   EXPECT_FALSE(r.auto_capitalize);
   EXPECT_EQ(r.id, "");
+  ASSERT_TRUE(ParseRequest(R"({"op":"key","session":2,"text":"a","t_ms":12345})", &r, &e));
+  EXPECT_EQ(r.t_ms, 12345);
   ASSERT_TRUE(ParseRequest(R"({"id":3,"op":"key","session":2,"text":"é","k":5})", &r, &e));
+  EXPECT_FALSE(r.t_ms.has_value());  // untimed
   EXPECT_EQ(r.op, Op::kKey);
   EXPECT_EQ(r.session, 2u);
   EXPECT_EQ(r.text, "\xC3\xA9");
@@ -69,6 +72,9 @@ TEST(ProtocolTest, RefusesWithACode) {
   EXPECT_FALSE(ParseRequest(R"({"op":"backspace","session":1,"count":0})", &r, &e));
   EXPECT_STREQ(e.code, errors::kBadRequest);
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":""})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":-1})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":1.5})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":"now"})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":18446744073709551615,"text":"a"})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","decide":1})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"hello","id":")" + std::string(200, 'x') + "\"}", &r, &e));

@@ -1,8 +1,10 @@
 #include "tools/cli_common.h"
 
+#include <cstdlib>
 #include <iostream>
 
 #include "tools/text_file.h"
+#include "tools/typist.h"
 
 namespace keydecide {
 
@@ -64,6 +66,27 @@ std::string ReadOrDie(const std::string& path) {
     throw CLI::RuntimeError(1);
   }
   return text;
+}
+
+void TypistFlags::AddTo(CLI::App* cmd) {
+  cmd->add_flag("--timed", timed,
+                "Time every key as the training simulator's typist (tools/typist.h)");
+  cmd->add_option("--typist-seed", seed, "Seed of the simulated typist (with --timed)")
+      ->capture_default_str();
+}
+
+std::unique_ptr<SimulatedTypist> TypistFlags::MakeOrDie(const EngineFlags& engine) const {
+  if (!timed) return nullptr;
+  std::string path = engine.layout;
+  if (path.find('/') == std::string::npos && !path.ends_with(".txt")) {
+    std::string dir = engine.model_dir;
+    if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); dir.empty() && env && *env) dir = env;
+    if (dir.empty()) dir = KEYDECIDE_SOURCE_DIR "/models";
+    path = dir + "/layouts/" + path + ".txt";
+  }
+  KeyboardLayout layout;
+  CheckOrDie(KeyboardLayout::Load(path, &layout), "keyboard layout for --timed");
+  return std::make_unique<SimulatedTypist>(std::move(layout), seed);
 }
 
 }  // namespace keydecide

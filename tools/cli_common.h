@@ -31,6 +31,19 @@ struct EngineFlags {
   std::unique_ptr<Engine> OpenOrDie() const;
 };
 
+class SimulatedTypist;
+
+// --timed and --typist-seed: the simulated typist of tools/typist.h, on the engine's keyboard
+// layout (a file path, or a name under <model dir>/layouts/).
+struct TypistFlags {
+  bool timed = false;
+  uint64_t seed = 1;
+
+  void AddTo(CLI::App* cmd);
+  // Null when not --timed; else the typist, or the error and CLI::RuntimeError.
+  std::unique_ptr<SimulatedTypist> MakeOrDie(const EngineFlags& engine) const;
+};
+
 // Prints `status` to stderr and throws CLI::RuntimeError(1) unless it is ok.
 void CheckOrDie(const Status& status, const std::string& what);
 

@@ -14,6 +14,7 @@
 #include "tools/proc_status.h"
 #include "tools/quantile.h"
 #include "tools/text_file.h"
+#include "tools/typist.h"
 
 namespace keydecide {
 
@@ -23,6 +24,7 @@ void AddEvalCommand(CLI::App* app) {
 
   struct AutocorrectArgs {
     EngineFlags engine;
+    TypistFlags typist;
     std::string typos, text;
     size_t max_chars = 0;
     float threshold = SessionOptions().autocorrect_threshold;
@@ -31,6 +33,7 @@ void AddEvalCommand(CLI::App* app) {
   auto ac = std::make_shared<AutocorrectArgs>();
   auto* autocorrect = eval->add_subcommand("autocorrect", "Typos typed in context");
   ac->engine.AddTo(autocorrect);
+  ac->typist.AddTo(autocorrect);
   autocorrect->add_option("--typos", ac->typos, "misspelling<TAB>correction file")->required();
   autocorrect->add_option("--text", ac->text, "Text whose words get the typos")->required();
   autocorrect->add_option("--max-chars", ac->max_chars, "Use only the first N bytes (0 = all)");
@@ -51,7 +54,9 @@ void AddEvalCommand(CLI::App* app) {
     options.autocorrect_threshold = ac->threshold;
     auto session = engine->NewSession(options);
     AutocorrectEvalResult r;
-    CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r), "autocorrect eval");
+    const std::unique_ptr<SimulatedTypist> typist = ac->typist.MakeOrDie(ac->engine);
+    CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r, typist.get()),
+               "autocorrect eval");
     nlohmann::json out = {{"corrected_rate", r.corrected_rate()},
                           {"false_correction_rate", r.false_correction_rate()},
                           {"typos", r.typos},
@@ -61,7 +66,8 @@ void AddEvalCommand(CLI::App* app) {
                           {"false_corrections", r.false_corrections},
                           {"pairs", typo_of.size()},
                           {"pairs_skipped", skipped},
-                          {"scorer", engine->info().scorer}};
+                          {"scorer", engine->info().scorer},
+                          {"timed", typist != nullptr}};
     if (ac->json) {
       std::cout << out.dump(2) << "\n";
       return;

@@ -9,12 +9,14 @@
 #include "tools/commands.h"
 #include "tools/replay.h"
 #include "tools/text_file.h"
+#include "tools/typist.h"
 
 namespace keydecide {
 
 void AddReplayCommand(CLI::App* app) {
   struct Args {
     EngineFlags engine;
+    TypistFlags typist;
     std::string text_path;
     int suggestions = 3;
     size_t max_chars = 0;
@@ -23,6 +25,7 @@ void AddReplayCommand(CLI::App* app) {
   auto args = std::make_shared<Args>();
   auto* cmd = app->add_subcommand("replay", "Simulate a typist on a text: KSR and latency");
   args->engine.AddTo(cmd);
+  args->typist.AddTo(cmd);
   cmd->add_option("--text", args->text_path, "UTF-8 text file to type")->required();
   cmd->add_option("--suggestions", args->suggestions, "Candidates the typist looks at")
       ->check(CLI::Range(1, 200))
@@ -37,6 +40,8 @@ void AddReplayCommand(CLI::App* app) {
     auto session = engine->NewSession(SessionOptions());
     ReplayOptions options;
     options.suggestions = args->suggestions;
+    const std::unique_ptr<SimulatedTypist> typist = args->typist.MakeOrDie(args->engine);
+    options.typist = typist.get();
     ReplayResult r;
     CheckOrDie(Replay(text, session.get(), options, &r), "replay of " + args->text_path);
     if (args->json) {
@@ -44,6 +49,8 @@ void AddReplayCommand(CLI::App* app) {
       out["text"] = args->text_path;
       out["suggestions"] = args->suggestions;
       out["scorer"] = engine->info().scorer;
+      out["timed"] = typist != nullptr;
+      if (typist) out["typist"] = {{"seed", args->typist.seed}, {"median_ms", typist->median_ms()}};
       std::cout << out.dump(2) << "\n";
       return;
     }

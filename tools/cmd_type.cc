@@ -12,9 +12,11 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "tools/cli_common.h"
 #include "tools/commands.h"
@@ -27,8 +29,18 @@ namespace {
 constexpr int kShown = 3;
 constexpr int kShownPinyin = 5;
 
+
 struct termios g_saved_termios;
 bool g_raw = false;
+
+// When a key was read, on a terminal: the model reads the person's pace (Session::Type).
+// Keys from a pipe are untimed: they arrive all at once, at no person's pace.
+std::optional<int64_t> NowMs() {
+  if (!g_raw) return std::nullopt;
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 void RestoreTerminal() {
   if (g_raw) {
@@ -146,16 +158,16 @@ bool HandleKey(const std::string& key, bool pinyin, Session* session, const Deci
   if (pick >= 0) {
     if (static_cast<size_t>(pick) < d.candidates.size()) {
       CheckOrDie(session->Accept(d.candidates[pick].text), "accept");
-      CheckOrDie(session->Type(" "), "type");
+      CheckOrDie(session->Type(" ", NowMs()), "type");
     }
     return true;
   }
   if (c == 0x7F || c == 0x08) {
     CheckOrDie(session->Backspace(), "backspace");
   } else if (c == '\r' || c == '\n') {
-    CheckOrDie(session->Type("\n"), "type");
+    CheckOrDie(session->Type("\n", NowMs()), "type");
   } else if (c >= 0x20 || c == 0x09) {
-    const Status s = session->Type(key);
+    const Status s = session->Type(key, NowMs());
     if (!s.ok()) return true;  // an invalid byte from the terminal: ignore it
   }
   return true;

@@ -6,6 +6,7 @@
 
 #include "keydecide/engine.h"
 #include "tools/text_util.h"
+#include "tools/typist.h"
 
 namespace keydecide {
 
@@ -72,14 +73,18 @@ Status ParseTypoPairs(std::string_view tsv, std::unordered_map<std::string, std:
 
 Status EvalAutocorrect(std::string_view text,
                        const std::unordered_map<std::string, std::string>& typo_of,
-                       Session* session, AutocorrectEvalResult* result) {
+                       Session* session, AutocorrectEvalResult* result,
+                       SimulatedTypist* typist) {
   *result = AutocorrectEvalResult();
   Decision d;
+  auto type = [&](std::string_view keys) {
+    return typist ? session->Type(keys, typist->Press(keys)) : session->Type(keys);
+  };
   size_t pos = 0;
   while (pos < text.size()) {
     if (!IsAsciiLetter(text[pos])) {
       const size_t end = BoundaryAtOrAfter(text, pos + 1);  // one whole UTF-8 character
-      KD_RETURN_IF_ERROR(session->Type(text.substr(pos, end - pos)));
+      KD_RETURN_IF_ERROR(type(text.substr(pos, end - pos)));
       pos = end;
       continue;
     }
@@ -95,7 +100,7 @@ Status EvalAutocorrect(std::string_view text,
     if (it != typo_of.end() && std::isupper(static_cast<unsigned char>(word[0]))) {
       typed[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(typed[0])));
     }
-    KD_RETURN_IF_ERROR(session->Type(typed));
+    KD_RETURN_IF_ERROR(type(typed));
     KD_RETURN_IF_ERROR(session->Decide(3, &d));
     const bool apply = d.autocorrect.apply;
     if (it != typo_of.end()) {
@@ -106,7 +111,7 @@ Status EvalAutocorrect(std::string_view text,
         ++result->wrongly_corrected;
       }
       for (size_t i = 0; i < typed.size(); ++i) KD_RETURN_IF_ERROR(session->Backspace());
-      KD_RETURN_IF_ERROR(session->Type(word));  // the text goes on as written
+      KD_RETURN_IF_ERROR(type(word));  // the text goes on as written
     } else {
       ++result->correct_words;
       result->false_corrections += apply;

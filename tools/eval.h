@@ -19,6 +19,7 @@ namespace keydecide {
 
 class Engine;
 class Session;
+class SimulatedTypist;
 
 // correction (lower case) -> misspelling, from "misspelling<TAB>correction" lines. Pairs
 // whose sides are not single words of letters and apostrophes are skipped (counted in
@@ -40,9 +41,11 @@ struct AutocorrectEvalResult {
 // Types `text` (valid UTF-8) into `session`, every word (letters and inner apostrophes)
 // whose lower case is a key of typo_of replaced by its misspelling (first letter's case
 // kept), asks for a decision at the end of each word, then restores the true word.
+// With a typist, every key is timed (tools/typist.h).
 Status EvalAutocorrect(std::string_view text,
                        const std::unordered_map<std::string, std::string>& typo_of,
-                       Session* session, AutocorrectEvalResult* result);
+                       Session* session, AutocorrectEvalResult* result,
+                       SimulatedTypist* typist = nullptr);
 
 struct IntentEvalResult {
   struct PerLabel {

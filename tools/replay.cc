@@ -5,8 +5,9 @@
 #include <cmath>
 
 #include "keydecide/engine.h"
-#include "tools/text_util.h"
 #include "tools/progress_bar.h"
+#include "tools/text_util.h"
+#include "tools/typist.h"
 
 namespace keydecide {
 
@@ -107,13 +108,16 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
   ProgressBar progress(options.progress ? "replay" : "", options.progress ? text.size() : 0);
   const size_t k = static_cast<size_t>(options.suggestions);
   Decision decision;
+  auto type = [&](std::string_view keys) {
+    return options.typist ? session->Type(keys, options.typist->Press(keys)) : session->Type(keys);
+  };
   size_t pos = 0;
   while (pos < text.size()) {
     progress.Update(pos);
     if (!IsAsciiLetter(text[pos])) {
       // One keystroke for one character (a whole UTF-8 sequence).
       const size_t end = BoundaryAtOrAfter(text, pos + 1);
-      KD_RETURN_IF_ERROR(session->Type(text.substr(pos, end - pos)));
+      KD_RETURN_IF_ERROR(type(text.substr(pos, end - pos)));
       ++result->characters;
       ++result->keystrokes;
       ++result->keystrokes_word_only;
@@ -152,16 +156,16 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
         picked = true;
         // The pick completes the word as written in the text. Typing the rest (free of
         // keystrokes) leaves the session exactly where the text goes on.
-        KD_RETURN_IF_ERROR(session->Type(word.substr(i)));
+        KD_RETURN_IF_ERROR(type(word.substr(i)));
       } else {
-        KD_RETURN_IF_ERROR(session->Type(word.substr(i, 1)));
+        KD_RETURN_IF_ERROR(type(word.substr(i, 1)));
       }
     }
     pos = end;
     if (picked) {
       ++result->words_picked;
       if (pos < text.size() && text[pos] == ' ') {  // auto-space: the space comes free
-        KD_RETURN_IF_ERROR(session->Type(" "));
+        KD_RETURN_IF_ERROR(type(" "));
         ++result->characters;
         ++result->keystrokes_word_only;
         ++pos;

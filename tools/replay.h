@@ -26,9 +26,13 @@ namespace keydecide {
 
 class Session;
 
+class SimulatedTypist;
+
 struct ReplayOptions {
   int suggestions = 3;   // K candidates the typist looks at (1..200)
   bool progress = true;  // progress bar on a terminal
+  // Times every key (tools/typist.h) when set; untimed keys when null. Not owned.
+  SimulatedTypist* typist = nullptr;
 };
 
 struct ReplayResult {

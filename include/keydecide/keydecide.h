@@ -193,6 +193,12 @@ void kd_session_free(kd_session* session);
  *   KD_BUSY               the daemon's queue is full: the session is unchanged, retry
  *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed; the session state is unknown */
 int kd_session_type(kd_session* session, const char* text, kd_decision* out);
+/* As kd_session_type, with the time the key was pressed: `t_ms` in milliseconds of a
+ * monotonic clock (CLOCK_MONOTONIC; any origin), 0..2^53. The model reads the interval since
+ * the previous key, as it was trained to; kd_session_type types untimed (a typical pace).
+ * Return codes as for the edits, and KD_INVALID_ARGUMENT for t_ms out of range. Works with
+ * a daemon of any version that speaks protocol 1 (an older one ignores the time). */
+int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms, kd_decision* out);
 int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out);
 /* The person picked `word` for the word being typed (no space is added). */
 int kd_session_commit(kd_session* session, const char* word, kd_decision* out);

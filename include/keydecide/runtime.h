@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,6 +102,8 @@ enum class RequestKind : int {
 struct Request {
   RequestKind kind = RequestKind::kDecide;
   std::string text;        // kType, kAccept, kSetContext
+  // kType: when the key was pressed, ms of a monotonic clock (Session::Type); none: untimed.
+  std::optional<int64_t> t_ms;
   int count = 1;           // kBackspace: characters to delete (1..4096)
   bool decide = true;      // answer with a decision (else only "applied")
   int max_candidates = 3;  // candidates in the decision (0..200)

@@ -307,7 +307,7 @@ void ConcreteRuntime::SpinForWork(std::unique_lock<std::mutex>* lock) {
 Status ConcreteRuntime::Apply(Session* session, const Request& r) {
   switch (r.kind) {
     case RequestKind::kType:
-      return session->Type(r.text);
+      return session->Type(r.text, r.t_ms);
     case RequestKind::kBackspace:
       for (int i = 0; i < r.count; ++i) KD_RETURN_IF_ERROR(session->Backspace());
       return Status::OK();

@@ -279,7 +279,9 @@ int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
 
 enum class Edit { kType, kBackspace, kCommit, kSetContext, kDecide };
 
-int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, kd_decision* out) {
+// t_ms: kType's key time (monotonic ms), or a negative value for untimed.
+int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_ms,
+           kd_decision* out) {
   if (s == nullptr) return Fail(KD_INVALID_ARGUMENT, "no session");
   if (edit != Edit::kBackspace && edit != Edit::kDecide && text == nullptr) {
     return Fail(KD_INVALID_ARGUMENT, "no text");
@@ -292,7 +294,7 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, kd_decisio
     Status st;
     switch (edit) {
       case Edit::kType:
-        st = session->Type(text);
+        st = t_ms >= 0 ? session->Type(text, t_ms) : session->Type(text);
         break;
       case Edit::kBackspace:
         for (int32_t i = 0; i < count && st.ok(); ++i) st = session->Backspace();
@@ -321,6 +323,7 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, kd_decisio
         req = {{"op", "decide"}};
       } else {
         req = {{"op", "key"}, {"text", text}};
+        if (t_ms >= 0) req["t_ms"] = t_ms;
       }
       break;
     case Edit::kBackspace:
@@ -519,20 +522,26 @@ void kd_session_free(kd_session* session) {
   }
 
 int kd_session_type(kd_session* session, const char* text, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, out));
+  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, -1, out));
+}
+int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms, kd_decision* out) {
+  if (t_ms < 0 || t_ms > (int64_t{1} << 53)) {
+    return Fail(KD_INVALID_ARGUMENT, "t_ms must be in 0..2^53");
+  }
+  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, t_ms, out));
 }
 int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kBackspace, nullptr, count, out));
+  KD_GUARDED(DoEdit(session, Edit::kBackspace, nullptr, count, -1, out));
 }
 int kd_session_commit(kd_session* session, const char* word, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kCommit, word, 0, out));
+  KD_GUARDED(DoEdit(session, Edit::kCommit, word, 0, -1, out));
 }
 int kd_session_set_context(kd_session* session, const char* text, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kSetContext, text, 0, out));
+  KD_GUARDED(DoEdit(session, Edit::kSetContext, text, 0, -1, out));
 }
 int kd_session_decide(kd_session* session, kd_decision* out) {
   if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
-  KD_GUARDED(DoEdit(session, Edit::kDecide, nullptr, 0, out));
+  KD_GUARDED(DoEdit(session, Edit::kDecide, nullptr, 0, -1, out));
 }
 
 }  // extern "C"

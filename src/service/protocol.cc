@@ -169,6 +169,11 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
     case Op::kKey:
       if (!RequiredString(j, "text", &out->text, error)) return false;
       if (out->text.empty()) return Fail(error, errors::kBadRequest, "\"text\" is empty");
+      if (j.contains("t_ms")) {  // integer milliseconds, at most 2^53 (exact in a double)
+        v = 0;
+        if (!OptionalInt(j, "t_ms", 0, int64_t{1} << 53, &v, error)) return false;
+        out->t_ms = v;
+      }
       break;
     case Op::kCommit:
       if (!RequiredString(j, "word", &out->text, error)) return false;

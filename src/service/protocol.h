@@ -6,6 +6,7 @@
 #define KEYDECIDE_SERVICE_PROTOCOL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,7 @@ struct ProtocolRequest {
   Op op = Op::kHello;
   uint64_t session = 0;          // every op on a session
   std::string text;              // key: the typed text; commit: the word; set_context: the text
+  std::optional<int64_t> t_ms;   // key: when it was pressed (monotonic ms); absent: untimed
   int count = 1;                 // backspace: characters to delete
   int k = 3;                     // candidates wanted (0..kMaxRequestCandidates)
   bool decide = true;            // edits: answer with a decision

@@ -427,6 +427,7 @@ void ConcreteServer::HandleSessionOp(Conn* c, const ProtocolRequest& req) {
   switch (req.op) {
     case Op::kKey:
       r.kind = RequestKind::kType;
+      r.t_ms = req.t_ms;
       break;
     case Op::kBackspace:
       r.kind = RequestKind::kBackspace;
