@@ -3,10 +3,10 @@
 //
 // The autocorrect head is trained to say "the typed word is wrong and the model's best word is
 // right", where the best word is the argmax over the vocabulary at the last keystroke
-// (training/train.py). So the replacement is read off the same place, not off the lexicon
-// search's candidates, which stop at two slips and rarely reach a wrong first letter ("dthe",
-// "vas" for "was"). A bound on the edit distance keeps the model from replacing a word it does
-// not know with a frequent one it does ("softball" -> "software").
+// (training/keydecide_train/train.py). So the replacement is read off the same place, not off
+// the lexicon search's candidates, which stop at two slips and rarely reach a wrong first letter
+// ("dthe", "vas" for "was"). A bound on the edit distance keeps the model from replacing a word
+// it does not know with a frequent one it does ("softball" -> "software").
 //
 // Reading the vocabulary costs one product with the word table, so the engine asks only when
 // the head has already fired.

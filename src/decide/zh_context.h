@@ -1,8 +1,9 @@
 // ZhContext: the committed text of a Chinese session as the zh model's context words, the way
-// training/zh_tokens.py's ZhTokenizer reads its training text (docs/MODEL.md, "Chinese model").
-// A run of Han characters is split into its most probable words (log P from the lexicon's count
-// of the word under its reading; ties to the longer word); a character no vocabulary word covers
-// is <unk>. Text between Han runs is read as English context is (AppendContextWords).
+// training/keydecide_train/zh_tokens.py's ZhTokenizer reads its training text (docs/MODEL.md,
+// "Chinese model"). A run of Han characters is split into its most probable words (log P from
+// the lexicon's count of the word under its reading; ties to the longer word); a character no
+// vocabulary word covers is <unk>. Text between Han runs is read as English context is
+// (AppendContextWords).
 //
 // One difference from training, by design: the words of the split are the model's vocabulary
 // words, where training splits over every lexicon word and maps the rare ones to <unk>. A word
