@@ -21,8 +21,22 @@ TEST(LetterCaseTest, LowerAndUpperAcrossScripts) {
   EXPECT_EQ(ToUpper(U'\u4E2D'), U'\u4E2D');  // no case
   EXPECT_EQ(ToLower(U'\u0178'), U'\u00FF');  // Ÿ pairs with Latin-1 ÿ
   EXPECT_EQ(ToUpper(U'\u00FF'), U'\u0178');
-  EXPECT_EQ(ToUpper(U'\u017F'), U'\u017F');  // long s: left alone
+  EXPECT_EQ(ToUpper(U'\u017F'), U'S');       // long s: Unicode's simple mapping
+  EXPECT_EQ(ToLower(U'\u01C4'), U'\u01C6');  // Ǆ: Latin Extended-B has case too
+  EXPECT_EQ(ToLower(U'\u0531'), U'\u0561');  // Armenian
+  EXPECT_EQ(ToLower(U'\u1F08'), U'\u1F00');  // accented Greek capital
   EXPECT_EQ(ToLower(U'\u017D'), U'\u017E');  // Ž
+}
+
+// A composed and a decomposed "é" are one key; the marks belong to their letter.
+TEST(LetterCaseTest, LowerCaseIsNfc) {
+  EXPECT_EQ(ToLowerUtf8("Caf\u00C9"), "caf\u00E9");
+  EXPECT_EQ(ToLowerUtf8("CafE\u0301"), "caf\u00E9");  // E + combining acute -> é
+  EXPECT_EQ(ToLowerUtf8("a\u0323\u0307"), ToLowerUtf8("a\u0307\u0323"));  // canonical order
+  EXPECT_TRUE(IsLetter(U'\u0301'));
+  EXPECT_EQ(ToLowerUtf8("ABC\xff"), "abc\xff");  // invalid bytes copied, the rest lowered
+  const std::string long_word(300, 'A');
+  EXPECT_EQ(ToLowerUtf8(long_word + "\u00C9"), std::string(300, 'a') + "\u00E9");
 }
 
 TEST(LetterCaseTest, Classes) {

@@ -1,4 +1,12 @@
+// Letter classes and case from utf8proc's Unicode tables; the loops that walk UTF-8 and the
+// NFC step of AppendLowerUtf8 are ours, so that the hot path (lower-casing the typed word on
+// every keystroke) stays allocation-free: utf8proc's own string functions malloc.
+
 #include "text/letter_case.h"
+
+#include <utf8proc.h>
+
+#include <utility>
 
 #include "text/utf8.h"
 
@@ -6,71 +14,84 @@ namespace keydecide {
 
 namespace {
 
-// Latin Extended-A pairs upper/lower as even/odd code points, except the ranges below
-// where the pairing is shifted by one (U+0139..U+0148, U+0179..U+017E).
-bool OddIsUpperInLatinExtA(char32_t cp) {
-  return (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E);
+bool IsMark(utf8proc_category_t c) {
+  return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC || c == UTF8PROC_CATEGORY_ME;
+}
+
+// Code points of one string the NFC step holds at a time; a longer non-ASCII string is
+// lower-cased without it (no typed word, lexicon key or model word comes near).
+constexpr size_t kNfcCodePoints = 256;
+
+// Appends the lower case of s in NFC; false, with nothing appended, when s has invalid UTF-8
+// or does not fit in kNfcCodePoints.
+bool AppendLowerNfc(std::string_view s, std::string* out) {
+  utf8proc_int32_t scratch[kNfcCodePoints];
+  utf8proc_ssize_t n = 0;
+  size_t pos = 0;
+  while (pos < s.size()) {
+    char32_t cp;
+    if (!utf8::Decode(s, &pos, &cp)) return false;  // invalid bytes: the caller copies them
+    // Canonical decomposition of one code point into what is left of the buffer.
+    int last_boundclass = 0;
+    const utf8proc_ssize_t got = utf8proc_decompose_char(
+        static_cast<utf8proc_int32_t>(cp), scratch + n, static_cast<utf8proc_ssize_t>(kNfcCodePoints) - n,
+        UTF8PROC_DECOMPOSE, &last_boundclass);
+    if (got < 0 || n + got > static_cast<utf8proc_ssize_t>(kNfcCodePoints)) return false;
+    n += got;
+  }
+  // Canonical order: marks sorted by combining class (a stable insertion sort, as Unicode's
+  // algorithm), then composition in place (utf8proc_normalize_utf32 does not allocate).
+  auto ccc = [](utf8proc_int32_t cp) { return utf8proc_get_property(cp)->combining_class; };
+  for (utf8proc_ssize_t i = 1; i < n; ++i) {
+    for (utf8proc_ssize_t j = i; j > 0 && ccc(scratch[j]) != 0 && ccc(scratch[j - 1]) > ccc(scratch[j]);
+         --j) {
+      std::swap(scratch[j], scratch[j - 1]);
+    }
+  }
+  n = utf8proc_normalize_utf32(scratch, n, static_cast<utf8proc_option_t>(UTF8PROC_COMPOSE));
+  if (n < 0) return false;
+  for (utf8proc_ssize_t i = 0; i < n; ++i) {
+    utf8::Append(ToLower(static_cast<char32_t>(scratch[i])), out);
+  }
+  return true;
 }
 
 }  // namespace
 
 bool IsLetter(char32_t cp) {
   if (cp < 0x80) return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
-  if (cp < 0xC0) return cp == 0xAA || cp == 0xB5 || cp == 0xBA;
-  if (cp <= 0x24F) return cp != 0xD7 && cp != 0xF7;
-  if (cp >= 0x370 && cp <= 0x3FF) return cp >= 0x386 && cp != 0x387 && cp != 0x3F6;
-  if (cp >= 0x400 && cp <= 0x52F) return !(cp >= 0x482 && cp <= 0x489);
-  if (cp >= 0x1E00 && cp <= 0x1FFF) return true;         // Latin/Greek extended
-  if (cp >= 0x3040 && cp <= 0x30FF) return true;         // kana
-  if (cp >= 0x3400 && cp <= 0x9FFF) return true;         // CJK ideographs
-  if (cp >= 0xAC00 && cp <= 0xD7A3) return true;         // Hangul syllables
-  if (cp >= 0x0590 && cp <= 0x06FF) return cp >= 0x5D0;  // Hebrew and Arabic letters
-  return false;
+  const utf8proc_category_t c = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
+  return (c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) || IsMark(c);
 }
 
 bool IsDigit(char32_t cp) { return cp >= '0' && cp <= '9'; }
 
 bool IsSpace(char32_t cp) {
-  return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
-         cp == 0x205F || cp == 0x3000;
+  if (cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85) return true;
+  if (cp < 0xA0) return false;
+  const utf8proc_category_t c = utf8proc_category(static_cast<utf8proc_int32_t>(cp));
+  return c == UTF8PROC_CATEGORY_ZS || c == UTF8PROC_CATEGORY_ZL || c == UTF8PROC_CATEGORY_ZP;
 }
 
 char32_t ToLower(char32_t cp) {
   if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
-  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;
-  if ((cp >= 0x100 && cp <= 0x177 && cp != 0x130 && cp != 0x138 && cp != 0x149) ||
-      (cp >= 0x179 && cp <= 0x17E)) {
-    const bool upper = OddIsUpperInLatinExtA(cp) ? (cp & 1) : !(cp & 1);
-    return upper ? cp + 1 : cp;
-  }
-  if (cp == 0x130) return 'i';
-  if (cp == 0x178) return 0xFF;                                   // Ÿ
-  if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) return cp + 32;  // Greek
-  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;                 // Cyrillic basic
-  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;                 // Cyrillic Ѐ..Џ
-  return cp;
+  return static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(cp)));
 }
 
 char32_t ToUpper(char32_t cp) {
   if (cp < 0x80) return (cp >= 'a' && cp <= 'z') ? cp - 32 : cp;
-  if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 32;
-  if (cp == 0xFF) return 0x178;  // ÿ
-  if (cp >= 0x100 && cp <= 0x17E && cp != 0x131 && cp != 0x138 && cp != 0x149) {
-    const bool lower = OddIsUpperInLatinExtA(cp) ? !(cp & 1) : (cp & 1);
-    return lower ? cp - 1 : cp;
-  }
-  if (cp >= 0x3B1 && cp <= 0x3CB && cp != 0x3C2) return cp - 32;
-  if (cp >= 0x430 && cp <= 0x44F) return cp - 32;
-  if (cp >= 0x450 && cp <= 0x45F) return cp - 80;
-  return cp;
+  return static_cast<char32_t>(utf8proc_toupper(static_cast<utf8proc_int32_t>(cp)));
 }
 
 void AppendLowerUtf8(std::string_view s, std::string* out) {
+  size_t ascii = 0;
+  while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+  if (ascii < s.size() && AppendLowerNfc(s, out)) return;
+  // ASCII (the usual word), or a string the NFC step cannot take: code point by code point.
   size_t pos = 0;
   while (pos < s.size()) {
     const unsigned char b = static_cast<unsigned char>(s[pos]);
-    if (b < 0x80) {  // fast path: ASCII
+    if (b < 0x80) {
       out->push_back(static_cast<char>((b >= 'A' && b <= 'Z') ? b + 32 : b));
       ++pos;
       continue;

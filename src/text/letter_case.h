@@ -1,8 +1,7 @@
-// Letter classes and case mapping for the scripts keydecide types: Latin (ASCII, Latin-1,
-// Latin Extended-A), basic Greek and basic Cyrillic. Other letters (Latin Extended-B,
-// accented Greek capitals, historic Cyrillic, scripts without case) keep their case; they
-// are classified by block. Locale-independent on purpose: the same input always gives the same
-// lexicon key on every machine.
+// Letter classes and case mapping, from Unicode's tables (utf8proc, Debian libutf8proc-dev):
+// simple one-to-one case mapping, so a lower-cased string keeps its length in code points.
+// Locale-independent on purpose: the same input always gives the same lexicon key on every
+// machine.
 
 #ifndef KEYDECIDE_TEXT_LETTER_CASE_H_
 #define KEYDECIDE_TEXT_LETTER_CASE_H_
@@ -12,6 +11,8 @@
 
 namespace keydecide {
 
+// Letters (Unicode L*) and combining marks (M*: a mark belongs to the letter before it, so a
+// decomposed "é" is one word).
 bool IsLetter(char32_t cp);
 bool IsDigit(char32_t cp);  // ASCII digits only
 bool IsSpace(char32_t cp);  // ASCII and Unicode white space
@@ -19,7 +20,9 @@ bool IsSpace(char32_t cp);  // ASCII and Unicode white space
 char32_t ToLower(char32_t cp);
 char32_t ToUpper(char32_t cp);
 
-// Lower-cases every letter. Invalid UTF-8 bytes are copied through unchanged.
+// Lower-cases every letter, in NFC (a composed and a decomposed "é" give the same key).
+// Invalid UTF-8 bytes are copied through unchanged (and the string is then not normalised);
+// so is a non-ASCII string of more than 256 code points. Does not allocate beyond `out`.
 std::string ToLowerUtf8(std::string_view s);
 void AppendLowerUtf8(std::string_view s, std::string* out);
 
