@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "lexicon/lexicon_format.h"
@@ -49,6 +50,118 @@ void AppendRaw(const std::vector<T>& items, std::string* out) {
   if (!items.empty()) std::memcpy(out->data() + at, items.data(), items.size() * sizeof(T));
 }
 
+using Counts = std::unordered_map<std::string, double>;
+
+// The keys (lower-cased spellings) that reach options.min_count, each with its spellings, most
+// frequent first (ties by key, so the output is deterministic), at most options.max_words.
+std::vector<KeyInfo> RankedKeys(const Counts& counts, const Counts& keyed_counts,
+                                const LexiconBuilder::Options& options) {
+  std::unordered_map<std::string, KeyInfo> by_key;
+  auto add = [&](std::string key, std::string spelling, double weighted) {
+    const uint64_t count = static_cast<uint64_t>(std::llround(weighted));
+    if (count == 0 || key.size() > lexicon::kMaxKeyBytes) return;
+    KeyInfo& info = by_key[key];
+    info.count += count;
+    info.spellings.emplace_back(std::move(spelling), count);
+  };
+  for (const auto& [spelling, weighted] : counts) add(ToLowerUtf8(spelling), spelling, weighted);
+  for (const auto& [id, weighted] : keyed_counts) {  // key + '\0' + spelling
+    const size_t nul = id.find('\0');
+    add(id.substr(0, nul), id.substr(nul + 1), weighted);
+  }
+  std::vector<KeyInfo> keys;
+  for (auto& [key, info] : by_key) {
+    if (info.count < options.min_count) continue;
+    info.key = key;
+    keys.push_back(std::move(info));
+  }
+  std::sort(keys.begin(), keys.end(), [](const KeyInfo& a, const KeyInfo& b) {
+    return a.count != b.count ? a.count > b.count : a.key < b.key;
+  });
+  if (keys.size() > options.max_words) keys.resize(options.max_words);
+  return keys;
+}
+
+// The string pool, entries and variants of the file.
+struct Tables {
+  std::string pool;
+  std::vector<Entry> entries;
+  std::vector<Variant> variants;
+  uint64_t total = 0;
+};
+
+// Sorts each key's spellings (most frequent first) and keeps those the options allow.
+Tables MakeTables(std::vector<KeyInfo>* keys, const LexiconBuilder::Options& options) {
+  Tables t;
+  for (KeyInfo& info : *keys) {
+    std::sort(info.spellings.begin(), info.spellings.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    Entry e{};
+    e.key_offset = static_cast<uint32_t>(t.pool.size());
+    e.key_length = static_cast<uint16_t>(info.key.size());
+    t.pool += info.key;
+    e.count = ClampCount(info.count);
+    e.first_variant = static_cast<uint32_t>(t.variants.size());
+    for (const auto& [spelling, count] : info.spellings) {
+      const size_t kept = t.variants.size() - e.first_variant;
+      const bool keep = kept == 0 || (options.keep_all_keyed_variants && kept < 0xFFFF) ||
+                        (count >= options.min_variant_share * static_cast<double>(info.count) &&
+                         kept < std::min<uint32_t>(options.max_variants, 0xFFFF));
+      if (!keep) continue;
+      Variant v{};
+      v.count = ClampCount(count);
+      v.length = static_cast<uint32_t>(spelling.size());
+      if (spelling == info.key) {
+        v.offset = e.key_offset;
+      } else {
+        v.offset = static_cast<uint32_t>(t.pool.size());
+        t.pool += spelling;
+      }
+      t.variants.push_back(v);
+    }
+    e.variant_count = static_cast<uint16_t>(t.variants.size() - e.first_variant);
+    t.entries.push_back(e);
+    t.total += e.count;
+  }
+  return t;
+}
+
+// The trie over the keys' bytes, flattened breadth-first: each node's children are written as
+// one block when the node is dequeued, ordered by max_count (descending) for the best-first
+// search.
+std::vector<TrieNode> FlattenTrie(const std::vector<KeyInfo>& keys) {
+  BuildNode root;
+  for (uint32_t id = 0; id < keys.size(); ++id) {
+    BuildNode* node = &root;
+    for (char c : keys[id].key) {
+      auto& child = node->children[static_cast<uint8_t>(c)];
+      if (!child) child = std::make_unique<BuildNode>();
+      node = child.get();
+    }
+    node->entry = id;
+  }
+  ComputeMaxCount(&root, keys);
+  std::vector<TrieNode> nodes;
+  std::vector<const BuildNode*> queue{&root};
+  nodes.push_back({0, root.entry, root.max_count, 0, 0, 0});
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const BuildNode* node = queue[head];
+    std::vector<std::pair<uint8_t, const BuildNode*>> kids;
+    for (const auto& [label, child] : node->children) kids.emplace_back(label, child.get());
+    std::stable_sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) {
+      return a.second->max_count > b.second->max_count;
+    });
+    nodes[head].first_child = static_cast<uint32_t>(nodes.size());
+    nodes[head].child_count = static_cast<uint16_t>(kids.size());
+    for (const auto& [label, child] : kids) {
+      nodes.push_back({0, child->entry, child->max_count, 0, label, 0});
+      queue.push_back(child);
+    }
+  }
+  return nodes;
+}
+
 }  // namespace
 
 void LexiconBuilder::AddText(std::string_view text, double weight) {
@@ -88,124 +201,25 @@ void LexiconBuilder::AddKeyedWord(std::string_view key, std::string_view spellin
 
 Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
   if (options.max_words == 0) return Status::InvalidArgument("max_words is 0");
-  // Group spellings by lower-cased key.
-  std::unordered_map<std::string, KeyInfo> by_key;
-  for (const auto& [spelling, weighted] : counts_) {
-    const uint64_t count = static_cast<uint64_t>(std::llround(weighted));
-    if (count == 0) continue;
-    std::string key = ToLowerUtf8(spelling);
-    if (key.size() > lexicon::kMaxKeyBytes) continue;
-    KeyInfo& info = by_key[key];
-    info.count += count;
-    info.spellings.emplace_back(spelling, count);
-  }
-  for (const auto& [id, weighted] : keyed_counts_) {
-    const uint64_t count = static_cast<uint64_t>(std::llround(weighted));
-    if (count == 0) continue;
-    const size_t nul = id.find('\0');
-    std::string key = id.substr(0, nul);
-    if (key.size() > lexicon::kMaxKeyBytes) continue;
-    KeyInfo& info = by_key[key];
-    info.count += count;
-    info.spellings.emplace_back(id.substr(nul + 1), count);
-  }
-  std::vector<KeyInfo> keys;
-  for (auto& [key, info] : by_key) {
-    if (info.count < options.min_count) continue;
-    info.key = key;
-    keys.push_back(std::move(info));
-  }
+  std::vector<KeyInfo> keys = RankedKeys(counts_, keyed_counts_, options);
   if (keys.empty()) return Status::InvalidArgument("no word reaches the minimum count");
-  // Most frequent first; ties by key so the output is deterministic.
-  std::sort(keys.begin(), keys.end(), [](const KeyInfo& a, const KeyInfo& b) {
-    return a.count != b.count ? a.count > b.count : a.key < b.key;
-  });
-  if (keys.size() > options.max_words) keys.resize(options.max_words);
-
-  // String pool, entries and variants.
-  std::string pool;
-  std::vector<Entry> entries;
-  std::vector<Variant> variants;
-  uint64_t total = 0;
-  for (KeyInfo& info : keys) {
-    std::sort(info.spellings.begin(), info.spellings.end(), [](const auto& a, const auto& b) {
-      return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
-    Entry e{};
-    e.key_offset = static_cast<uint32_t>(pool.size());
-    e.key_length = static_cast<uint16_t>(info.key.size());
-    pool += info.key;
-    e.count = ClampCount(info.count);
-    e.first_variant = static_cast<uint32_t>(variants.size());
-    for (const auto& [spelling, count] : info.spellings) {
-      const size_t kept = variants.size() - e.first_variant;
-      const bool keep = kept == 0 || (options.keep_all_keyed_variants && kept < 0xFFFF) ||
-                        (count >= options.min_variant_share * static_cast<double>(info.count) &&
-                         kept < std::min<uint32_t>(options.max_variants, 0xFFFF));
-      if (!keep) continue;
-      Variant v{};
-      v.count = ClampCount(count);
-      v.length = static_cast<uint32_t>(spelling.size());
-      if (spelling == info.key) {
-        v.offset = e.key_offset;
-      } else {
-        v.offset = static_cast<uint32_t>(pool.size());
-        pool += spelling;
-      }
-      variants.push_back(v);
-    }
-    e.variant_count = static_cast<uint16_t>(variants.size() - e.first_variant);
-    entries.push_back(e);
-    total += e.count;
-  }
-
-  // Trie over key bytes.
-  BuildNode root;
-  for (uint32_t id = 0; id < keys.size(); ++id) {
-    BuildNode* node = &root;
-    for (char c : keys[id].key) {
-      auto& child = node->children[static_cast<uint8_t>(c)];
-      if (!child) child = std::make_unique<BuildNode>();
-      node = child.get();
-    }
-    node->entry = id;
-  }
-  ComputeMaxCount(&root, keys);
-
-  // Breadth-first flattening: each node's children are written as one block when the node
-  // is dequeued, ordered by max_count (descending) for the best-first search.
-  std::vector<TrieNode> nodes;
-  std::vector<const BuildNode*> queue{&root};
-  nodes.push_back({0, root.entry, root.max_count, 0, 0, 0});
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const BuildNode* node = queue[head];
-    std::vector<std::pair<uint8_t, const BuildNode*>> kids;
-    for (const auto& [label, child] : node->children) kids.emplace_back(label, child.get());
-    std::stable_sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) {
-      return a.second->max_count > b.second->max_count;
-    });
-    nodes[head].first_child = static_cast<uint32_t>(nodes.size());
-    nodes[head].child_count = static_cast<uint16_t>(kids.size());
-    for (const auto& [label, child] : kids) {
-      nodes.push_back({0, child->entry, child->max_count, 0, label, 0});
-      queue.push_back(child);
-    }
-  }
+  const Tables tables = MakeTables(&keys, options);
+  const std::vector<TrieNode> nodes = FlattenTrie(keys);
 
   lexicon::Header header;
   header.node_count = static_cast<uint32_t>(nodes.size());
-  header.entry_count = static_cast<uint32_t>(entries.size());
-  header.variant_count = static_cast<uint32_t>(variants.size());
-  header.pool_size = static_cast<uint32_t>(pool.size());
-  header.total_count = total;
+  header.entry_count = static_cast<uint32_t>(tables.entries.size());
+  header.variant_count = static_cast<uint32_t>(tables.variants.size());
+  header.pool_size = static_cast<uint32_t>(tables.pool.size());
+  header.total_count = tables.total;
   header.language = options.language;
   header.file_size = header.expected_file_size();
 
   std::string payload;
   AppendRaw(nodes, &payload);
-  AppendRaw(entries, &payload);
-  AppendRaw(variants, &payload);
-  payload += pool;
+  AppendRaw(tables.entries, &payload);
+  AppendRaw(tables.variants, &payload);
+  payload += tables.pool;
   header.EncodeTo(out);
   *out += payload;
   lexicon::SealFile(out);

@@ -105,8 +105,10 @@ Status StandardShape(const std::string& name, ModelShape* out) {
   return Status::OK();
 }
 
-Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* result) {
-  if (o.threads < 1 || o.threads > 64) return Status::InvalidArgument("threads must be 1..64");
+namespace {
+
+// The random model of the shape in its weight format, loaded (temporary files removed).
+Status MakeShapeModel(const ShapeBenchOptions& o, std::unique_ptr<Transformer>* model) {
   const bool temporary = o.model_path.empty();
   const std::string float_path =
       temporary ? (std::filesystem::temp_directory_path() /
@@ -129,96 +131,115 @@ Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* 
     QuantizeReport report;
     KD_RETURN_IF_ERROR(QuantizeModel(float_path, path, q, &report));
   }
-  std::unique_ptr<Transformer> model;
-  const Status loaded = Transformer::Open(path, &model);
+  const Status loaded = Transformer::Open(path, model);
   if (temporary) {
     std::filesystem::remove(float_path);
     if (path != float_path) std::filesystem::remove(path);
   }
-  KD_RETURN_IF_ERROR(loaded);
-  const ModelConfig& c = model->config();
-  std::mt19937 rng(o.seed);
-  result->clear();
+  return loaded;
+}
 
-  // One forward of `tokens` plus the last position's word logits, on the caller's buffers.
-  struct Buffers {
-    explicit Buffers(const ModelConfig& config)
-        : cache(config),
-          y(static_cast<size_t>(config.max_len) * config.d_model),
-          logits(config.n_words()) {}
-    KvCache cache;
-    std::vector<float> y, logits;
-  };
-  auto forward = [&](const std::vector<TokenInput>& tokens, Buffers* b) {
-    model->Encode(tokens, &b->cache, b->y.data());
-    model->WordLogits(b->y.data() + (tokens.size() - 1) * c.d_model, b->logits.data());
-  };
-  auto time_us = [](auto&& fn) {
-    const auto t0 = Clock::now();
-    fn();
-    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-  };
-  const int big = o.shape.d_model >= 768;
-  Buffers buffers(c);
-  const auto tokens = RandomTokens(kSequence, c.vocab_size, &rng);
+// One forward's buffers: the cache, the hidden states, the word logits.
+struct ShapeBuffers {
+  explicit ShapeBuffers(const ModelConfig& config)
+      : cache(config),
+        y(static_cast<size_t>(config.max_len) * config.d_model),
+        logits(config.n_words()) {}
+  KvCache cache;
+  std::vector<float> y, logits;
+};
 
-  ScenarioTiming a{"a",
-                   "one 32-token forward + word logits",
-                   o.iterations ? o.iterations : (big ? 40 : 300),
-                   {},
-                   0,
-                   0,
-                   0};
-  for (int i = 0; i < 3; ++i) forward(tokens, &buffers);  // warm-up
-  for (int i = 0; i < a.iterations; ++i)
-    a.times_us.push_back(time_us([&] { forward(tokens, &buffers); }));
+// One forward of `tokens` plus the last position's word logits.
+void Forward(const Transformer& model, const std::vector<TokenInput>& tokens, ShapeBuffers* b) {
+  model.Encode(tokens, &b->cache, b->y.data());
+  model.WordLogits(b->y.data() + (tokens.size() - 1) * model.config().d_model, b->logits.data());
+}
 
-  ScenarioTiming b{"b",
-                   "one decode step with 31 cached + word logits",
-                   o.iterations ? o.iterations : (big ? 300 : 3000),
-                   {},
-                   0,
-                   0,
-                   0};
-  forward(tokens, &buffers);
+template <typename Fn>
+double TimeUs(Fn&& fn) {
+  const auto t0 = Clock::now();
+  fn();
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+ScenarioTiming Scenario(const char* name, const char* what, int iterations) {
+  return {name, what, iterations, {}, 0, 0, 0};
+}
+
+// a: one 32-token forward.
+ScenarioTiming TimeForward(const Transformer& model, const std::vector<TokenInput>& tokens,
+                           int iterations) {
+  ScenarioTiming a = Scenario("a", "one 32-token forward + word logits", iterations);
+  ShapeBuffers buffers(model.config());
+  for (int i = 0; i < 3; ++i) Forward(model, tokens, &buffers);  // warm-up
+  for (int i = 0; i < a.iterations; ++i) {
+    a.times_us.push_back(TimeUs([&] { Forward(model, tokens, &buffers); }));
+  }
+  return a;
+}
+
+// b: one decode step after 31 cached tokens.
+ScenarioTiming TimeStep(const Transformer& model, const std::vector<TokenInput>& tokens,
+                        int iterations) {
+  ScenarioTiming b = Scenario("b", "one decode step with 31 cached + word logits", iterations);
+  ShapeBuffers buffers(model.config());
+  Forward(model, tokens, &buffers);
   for (int i = 0; i < b.iterations + 10; ++i) {
     buffers.cache.Truncate(kSequence - 1);
-    const double t = time_us([&] {
-      model->Step(tokens.back(), &buffers.cache, buffers.y.data());
-      model->WordLogits(buffers.y.data(), buffers.logits.data());
+    const double t = TimeUs([&] {
+      model.Step(tokens.back(), &buffers.cache, buffers.y.data());
+      model.WordLogits(buffers.y.data(), buffers.logits.data());
     });
     if (i >= 10) b.times_us.push_back(t);  // the first ten warm up
   }
+  return b;
+}
 
-  ScenarioTiming cs{"c",
-                    "64 sequences x 32 tokens (forward + last logits each)",
-                    o.iterations ? std::max(1, o.iterations / 100) : (big ? 2 : 8),
-                    {},
-                    0,
-                    0,
-                    0};
+// c: 64 sequences spread over `threads` threads.
+ScenarioTiming TimeBatch(const Transformer& model, std::mt19937* rng, int threads,
+                         int iterations) {
+  ScenarioTiming cs =
+      Scenario("c", "64 sequences x 32 tokens (forward + last logits each)", iterations);
   std::vector<std::vector<TokenInput>> sequences;
-  for (int s = 0; s < kSequences; ++s)
-    sequences.push_back(RandomTokens(kSequence, c.vocab_size, &rng));
-  std::vector<std::unique_ptr<Buffers>> per_thread;
-  for (int t = 0; t < o.threads; ++t) per_thread.push_back(std::make_unique<Buffers>(c));
+  for (int s = 0; s < kSequences; ++s) {
+    sequences.push_back(RandomTokens(kSequence, model.config().vocab_size, rng));
+  }
+  std::vector<std::unique_ptr<ShapeBuffers>> per_thread;
+  for (int t = 0; t < threads; ++t) {
+    per_thread.push_back(std::make_unique<ShapeBuffers>(model.config()));
+  }
   auto run_all = [&] {
     std::vector<std::thread> workers;
-    for (int t = 1; t < o.threads; ++t) {
+    for (int t = 1; t < threads; ++t) {
       workers.emplace_back([&, t] {
-        for (int s = t; s < kSequences; s += o.threads) forward(sequences[s], per_thread[t].get());
+        for (int s = t; s < kSequences; s += threads) {
+          Forward(model, sequences[s], per_thread[t].get());
+        }
       });
     }
-    for (int s = 0; s < kSequences; s += o.threads) forward(sequences[s], per_thread[0].get());
+    for (int s = 0; s < kSequences; s += threads) Forward(model, sequences[s], per_thread[0].get());
     for (auto& w : workers) w.join();
   };
   run_all();  // warm-up
-  for (int i = 0; i < cs.iterations; ++i) cs.times_us.push_back(time_us(run_all));
+  for (int i = 0; i < cs.iterations; ++i) cs.times_us.push_back(TimeUs(run_all));
+  return cs;
+}
 
-  for (ScenarioTiming* s : {&a, &b, &cs}) {
-    Summarize(s);
-    result->push_back(std::move(*s));
-  }
+}  // namespace
+
+Status BenchModelShape(const ShapeBenchOptions& o, std::vector<ScenarioTiming>* result) {
+  if (o.threads < 1 || o.threads > 64) return Status::InvalidArgument("threads must be 1..64");
+  std::unique_ptr<Transformer> model;
+  KD_RETURN_IF_ERROR(MakeShapeModel(o, &model));
+  std::mt19937 rng(o.seed);
+  result->clear();
+  const bool big = o.shape.d_model >= 768;
+  const auto tokens = RandomTokens(kSequence, model->config().vocab_size, &rng);
+  result->push_back(TimeForward(*model, tokens, o.iterations ? o.iterations : (big ? 40 : 300)));
+  result->push_back(TimeStep(*model, tokens, o.iterations ? o.iterations : (big ? 300 : 3000)));
+  result->push_back(TimeBatch(*model, &rng, o.threads,
+                              o.iterations ? std::max(1, o.iterations / 100) : (big ? 2 : 8)));
+  for (ScenarioTiming& s : *result) Summarize(&s);
   return Status::OK();
 }
 

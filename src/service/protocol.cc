@@ -118,6 +118,56 @@ bool RequiredString(const Json& j, const char* name, std::string* out, ProtocolE
   return true;
 }
 
+// The fields of out->op (after the common ones).
+bool ParseOpFields(const Json& j, ProtocolRequest* out, ProtocolError* error) {
+  int64_t v = 0;
+  switch (out->op) {
+    case Op::kKey:
+      if (!RequiredString(j, "text", &out->text, error)) return false;
+      if (out->text.empty()) return Fail(error, errors::kBadRequest, "\"text\" is empty");
+      if (j.contains("t_ms")) {  // integer milliseconds, at most 2^53 (exact in a double)
+        v = 0;
+        if (!OptionalInt(j, "t_ms", 0, int64_t{1} << 53, &v, error)) return false;
+        out->t_ms = v;
+      }
+      break;
+    case Op::kCommit:
+      if (!RequiredString(j, "word", &out->text, error)) return false;
+      break;
+    case Op::kSetContext:
+      if (!RequiredString(j, "text", &out->text, error)) return false;
+      break;
+    case Op::kBackspace:
+      v = 1;
+      if (!OptionalInt(j, "count", 1, 4096, &v, error)) return false;
+      out->count = static_cast<int>(v);
+      break;
+    case Op::kOpenSession: {
+      if (auto it = j.find("app"); it != j.end()) {
+        if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"app\" must be a string");
+        bool found = false;
+        for (const AppEntry& e : kApps) {
+          if (it->get_ref<const std::string&>() == e.name) out->app = e.app, found = true;
+        }
+        if (!found) {
+          return Fail(error, errors::kBadRequest,
+                      "\"app\" must be one of chat, search, code, editor, url");
+        }
+      }
+      if (auto it = j.find("lang"); it != j.end()) {
+        if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"lang\" must be a string");
+        out->lang = it->get<std::string>();
+        if (out->lang.empty()) return Fail(error, errors::kBadRequest, "\"lang\" is empty");
+      }
+      if (!OptionalBool(j, "auto_capitalize", &out->auto_capitalize, error)) return false;
+      break;
+    }
+    default:
+      break;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* error) {
@@ -165,51 +215,7 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
   out->k = static_cast<int>(v);
   if (!OptionalBool(j, "decide", &out->decide, error)) return false;
 
-  switch (out->op) {
-    case Op::kKey:
-      if (!RequiredString(j, "text", &out->text, error)) return false;
-      if (out->text.empty()) return Fail(error, errors::kBadRequest, "\"text\" is empty");
-      if (j.contains("t_ms")) {  // integer milliseconds, at most 2^53 (exact in a double)
-        v = 0;
-        if (!OptionalInt(j, "t_ms", 0, int64_t{1} << 53, &v, error)) return false;
-        out->t_ms = v;
-      }
-      break;
-    case Op::kCommit:
-      if (!RequiredString(j, "word", &out->text, error)) return false;
-      break;
-    case Op::kSetContext:
-      if (!RequiredString(j, "text", &out->text, error)) return false;
-      break;
-    case Op::kBackspace:
-      v = 1;
-      if (!OptionalInt(j, "count", 1, 4096, &v, error)) return false;
-      out->count = static_cast<int>(v);
-      break;
-    case Op::kOpenSession: {
-      if (auto it = j.find("app"); it != j.end()) {
-        if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"app\" must be a string");
-        bool found = false;
-        for (const AppEntry& e : kApps) {
-          if (it->get_ref<const std::string&>() == e.name) out->app = e.app, found = true;
-        }
-        if (!found) {
-          return Fail(error, errors::kBadRequest,
-                      "\"app\" must be one of chat, search, code, editor, url");
-        }
-      }
-      if (auto it = j.find("lang"); it != j.end()) {
-        if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"lang\" must be a string");
-        out->lang = it->get<std::string>();
-        if (out->lang.empty()) return Fail(error, errors::kBadRequest, "\"lang\" is empty");
-      }
-      if (!OptionalBool(j, "auto_capitalize", &out->auto_capitalize, error)) return false;
-      break;
-    }
-    default:
-      break;
-  }
-  return true;
+  return ParseOpFields(j, out, error);
 }
 
 void AppendJsonString(std::string_view s, std::string* out) {
