@@ -154,3 +154,42 @@ if(NOT rc EQUAL 0)
 endif()
 expect_contains("${out}" "key=o composition=zhongguo preedit=zhong'guo candidates=中国")
 expect_contains("${out}" "key=  composition= candidates=")
+
+# Files that are not what they claim (issue 19): a FIFO as a model, lexicon, layout or text is
+# refused at once (a FIFO with no writer reads as an empty text), never waited on; /dev/zero is
+# refused; a FIFO or a pipe that is written to is read.
+function(expect_refused what)
+  execute_process(COMMAND ${ARGN} TIMEOUT 20 RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 1)
+    message(FATAL_ERROR "${what}: expected exit 1 at once, got '${rc}': ${err}")
+  endif()
+  set(ERR "${err}" PARENT_SCOPE)
+endfunction()
+set(FIFO ${WORK}/input.fifo)
+execute_process(COMMAND mkfifo ${FIFO} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mkfifo ${FIFO} failed")
+endif()
+foreach(flag --model --lexicon --layout)
+  expect_refused("${flag} FIFO" ${KEYDECIDE} predict --model-dir ${MODELS} ${flag} ${FIFO}
+                 --prefix tomo)
+  expect_contains("${ERR}" "${FIFO} is a FIFO or pipe, not a regular file")
+endforeach()
+expect_refused("--text FIFO" ${KEYDECIDE} replay ${ENGINE} --text ${FIFO})
+expect_contains("${ERR}" "${FIFO} is empty")
+expect_refused("--text /dev/zero" ${KEYDECIDE} replay ${ENGINE} --text /dev/zero)
+expect_contains("${ERR}" "/dev/zero is a character device")
+run_ok(${KEYDECIDE} replay ${ENGINE} --text ${FIXTURES}/tiny_corpus.txt)
+set(from_file "${OUT}")
+string(REGEX REPLACE "latency[^\n]*" "" from_file "${from_file}")
+foreach(writer "cat ${FIXTURES}/tiny_corpus.txt > ${FIFO} & exec \"$0\" \"$@\" --text ${FIFO}"
+               "exec \"$0\" \"$@\" --text <(cat ${FIXTURES}/tiny_corpus.txt)")
+  execute_process(COMMAND bash -c "${writer}" ${KEYDECIDE} replay ${ENGINE} TIMEOUT 60
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX REPLACE "latency[^\n]*" "" out "${out}")
+  if(NOT rc EQUAL 0 OR NOT out STREQUAL from_file)
+    message(FATAL_ERROR "replay --text from a pipe (${writer}): '${rc}' ${err}\n${out}")
+  endif()
+endforeach()
+file(REMOVE ${FIFO})

@@ -61,10 +61,9 @@ void CheckOrDie(const Status& status, const std::string& what) {
 
 std::string ReadOrDie(const std::string& path) {
   std::string text;
-  if (!ReadTextFile(path, &text)) {
-    std::cerr << "keydecide: cannot read " << path << "\n";
-    throw CLI::RuntimeError(1);
-  }
+  CheckOrDie(ReadTextFile(path, &text), "cannot read a text input");
+  // Nothing any command reads has meaning when empty; a FIFO that no one writes reads so.
+  if (text.empty()) CheckOrDie(Status::InvalidArgument(path + " is empty"), "no text to read");
   return text;
 }
 

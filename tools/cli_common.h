@@ -47,7 +47,9 @@ struct TypistFlags {
 // Prints `status` to stderr and throws CLI::RuntimeError(1) unless it is ok.
 void CheckOrDie(const Status& status, const std::string& what);
 
-// The whole file, or an error on stderr and CLI::RuntimeError(1).
+// The whole file (tools/text_file.h: a regular file or a pipe, at most kMaxTextFileBytes), or
+// the error (naming the path and why: also when it is empty) on stderr and
+// CLI::RuntimeError(1).
 std::string ReadOrDie(const std::string& path);
 
 }  // namespace keydecide

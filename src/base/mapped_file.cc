@@ -19,10 +19,25 @@ Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
   return err == ENOENT ? Status::NotFound(msg) : Status::IOError(msg);
 }
 
+// For the error that refuses a file that is not a regular one.
+const char* FileTypeName(mode_t mode) {
+  switch (mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFDIR: return "a directory";
+    case S_IFIFO: return "a FIFO or pipe";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    case S_IFSOCK: return "a socket";
+    default: return "of an unknown type";
+  }
+}
+
 }  // namespace
 
 Status MappedFile::Open(const std::string& path, std::unique_ptr<MappedFile>* out) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever and
+  // deaf to signals handled on this thread; it changes nothing for a regular file.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return ErrnoStatus("cannot open", path, errno);
   struct stat st;
   if (::fstat(fd, &st) != 0) {
@@ -32,7 +47,7 @@ Status MappedFile::Open(const std::string& path, std::unique_ptr<MappedFile>* ou
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return Status::IOError("not a regular file: " + path);
+    return Status::IOError(path + " is " + FileTypeName(st.st_mode) + ", not a regular file");
   }
   size_t size = static_cast<size_t>(st.st_size);
   void* addr = nullptr;

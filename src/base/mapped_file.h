@@ -18,6 +18,8 @@ class MappedFile {
  public:
   // Maps `path` read-only. On success stores the map in *out; on failure returns NotFound or
   // IOError naming the path and leaves *out untouched. An empty file maps to an empty view.
+  // Only regular files are mapped: a FIFO, device, directory or socket is refused at once
+  // (opened without blocking, then fstat), never waited on.
   static Status Open(const std::string& path, std::unique_ptr<MappedFile>* out);
 
   ~MappedFile();
