@@ -11,6 +11,8 @@ import argparse
 import json
 import os
 import socket
+import stat
+import struct
 import sys
 
 
@@ -28,11 +30,28 @@ class KeydecideError(Exception):
 
 
 class Client:
-    """One connection; one request in flight at a time."""
+    """One connection; one request in flight at a time.
 
-    def __init__(self, path=None):
+    Before sending anything it checks that the socket file and the process listening on it
+    belong to this user (SO_PEERCRED), so that a socket squatted by another local user never
+    sees a key (PermissionError). Every answer is awaited at most `timeout` seconds."""
+
+    def __init__(self, path=None, timeout=10.0):
+        path = path or default_socket_path()
+        st = os.lstat(path)
+        if not stat.S_ISSOCK(st.st_mode) or st.st_uid != os.geteuid():
+            raise PermissionError("%s is not a socket of this user (uid %d): refusing it"
+                                  % (path, st.st_uid))
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.connect(path or default_socket_path())
+        self._sock.settimeout(timeout)
+        self._sock.connect(path)
+        creds = self._sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                      struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", creds)
+        if uid != os.geteuid():
+            self._sock.close()
+            raise PermissionError("the process on %s runs as uid %d, not this user: refusing it"
+                                  % (path, uid))
         self._file = self._sock.makefile("rwb")
         self._next_id = 1
 

@@ -54,6 +54,51 @@ wait $PID || rc=$?
 [[ $rc == 0 ]] || { echo "FAIL: daemon exit status $rc after SIGTERM"; exit 1; }
 [[ ! -e $SOCK ]] || { echo "FAIL: socket left behind"; exit 1; }
 
+# A local stranger (nobody) squatting a socket in a folder anyone may write: neither client
+# sends it a byte, and the daemon refuses to put its own socket in such a folder.
+if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
+  SQ=$(mktemp -d /tmp/kd-squat.XXXXXX)
+  chmod 0777 "$SQ"
+  setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 -c '
+import select, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1] + "/k.sock")
+s.listen(8)
+open(sys.argv[1] + "/ready", "w").close()
+got = 0
+while select.select([s], [], [], 3)[0]:
+    c, _ = s.accept()
+    c.settimeout(1)
+    try:
+        while True:
+            b = c.recv(4096)
+            if not b:
+                break
+            got += len(b)
+    except OSError:
+        pass
+open(sys.argv[1] + "/count", "w").write(str(got))
+' "$SQ" &
+  SQPID=$!
+  for _ in $(seq 1 100); do [[ -e $SQ/ready ]] && break; sleep 0.05; done
+  if "$C_CLIENT" --socket "$SQ/k.sock" "my pin is 4711" 2>"$WORK/err"; then
+    echo "FAIL: c_client talked to a squatter"; exit 1
+  fi
+  check c_client_squatter "$(cat "$WORK/err")" "refusing to talk to it"
+  if /usr/bin/python3 "$PY_CLIENT" --socket "$SQ/k.sock" "my pin is 4711" 2>"$WORK/err"; then
+    echo "FAIL: python_client talked to a squatter"; exit 1
+  fi
+  check python_client_squatter "$(cat "$WORK/err")" "refusing it"
+  wait $SQPID
+  [[ $(cat "$SQ/count") == 0 ]] || { echo "FAIL: the squatter received $(cat "$SQ/count") bytes"; exit 1; }
+  rc=0
+  "$KEYDECIDED" --socket "$SQ/d.sock" --model-dir "$MODELS" --model none --quiet \
+    2>"$WORK/err" || rc=$?
+  [[ $rc == 1 ]] || { echo "FAIL: keydecided in a 0777 folder: exit status $rc"; exit 1; }
+  check keydecided_open_folder "$(cat "$WORK/err")" "writable by other users and not sticky"
+  rm -rf "$SQ"
+fi
+
 # A language asked for that cannot be opened: exit 1 at start, a clear message, no socket.
 rc=0
 "$KEYDECIDED" --socket "$SOCK" --model-dir "$MODELS" --model none --lang en,xx \

@@ -4,10 +4,14 @@
 
 #include "keydecide/keydecide.h"
 
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 
 #include <string>
@@ -409,6 +413,144 @@ TEST(CApiFakeDaemonTest, MalformedDecisionsDoNotCrash) {
   EXPECT_EQ(kd_session_type(s, "d", &d), KD_ERR_IO);        // it hung up
   kd_session_free(s);
   kd_engine_free(e);
+}
+
+// A local stranger (uid nobody) listens where the client would connect: in a folder anyone
+// can write, on the daemon's path. The client refuses before sending a byte, whether the
+// socket file is the stranger's or (chowned to us) only the process behind it is.
+class Squatter {
+ public:
+  // Forks a child that, as nobody, listens on `path`, accepts one connection for up to
+  // 1.5 s and reports through a pipe how many bytes it received.
+  Squatter(const std::string& path, bool chown_to_us) {
+    int ready[2], counted[2];
+    EXPECT_EQ(::pipe(ready), 0);
+    EXPECT_EQ(::pipe(counted), 0);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::close(ready[0]);
+      ::close(counted[0]);
+      if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+      const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+      sockaddr_un addr{};
+      addr.sun_family = AF_UNIX;
+      std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+      if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || ::listen(fd, 4)) {
+        ::_exit(3);
+      }
+      char one = 1;
+      if (::write(ready[1], &one, 1) != 1) ::_exit(4);
+      pollfd p{fd, POLLIN, 0};
+      int64_t got = 0;
+      if (::poll(&p, 1, 1500) == 1) {
+        const int c = ::accept(fd, nullptr, nullptr);
+        char buf[4096];
+        pollfd q{c, POLLIN, 0};
+        while (::poll(&q, 1, 1000) == 1) {
+          const ssize_t n = ::recv(c, buf, sizeof(buf), 0);
+          if (n <= 0) break;
+          got += n;
+        }
+      }
+      if (::write(counted[1], &got, sizeof(got)) != sizeof(got)) ::_exit(5);
+      ::_exit(0);
+    }
+    ::close(ready[1]);
+    ::close(counted[1]);
+    char one = 0;
+    EXPECT_EQ(::read(ready[0], &one, 1), 1);  // listening
+    ::close(ready[0]);
+    if (chown_to_us) {
+      EXPECT_EQ(::chown(path.c_str(), ::geteuid(), ::getegid()), 0);
+    }
+    counted_ = counted[0];
+  }
+  // Bytes the squatter received (waits for it to finish).
+  int64_t BytesReceived() {
+    int64_t got = -1;
+    EXPECT_EQ(::read(counted_, &got, sizeof(got)), static_cast<ssize_t>(sizeof(got)));
+    ::close(counted_);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    return got;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int counted_ = -1;
+};
+
+TEST(CApiTrustTest, AStrangerOnTheSocketNeverReceivesAByte) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run a squatter as nobody";
+  char dir_template[] = "/tmp/kd-squat-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);  // anyone may write here (and squat)
+  for (bool chowned : {false, true}) {
+    const std::string path = dir + (chowned ? "/chowned.sock" : "/squat.sock");
+    Squatter squatter(path, chowned);
+    kd_engine* e = nullptr;
+    EXPECT_EQ(kd_engine_connect(path.c_str(), &e), KD_ERR_PERMISSION) << kd_last_error();
+    EXPECT_EQ(e, nullptr);
+    EXPECT_NE(std::string(kd_last_error()).find(chowned ? "runs as uid 65534" : "uid 65534"),
+              std::string::npos)
+        << kd_last_error();
+    EXPECT_EQ(squatter.BytesReceived(), 0);
+    ::unlink(path.c_str());
+  }
+  ::rmdir(dir.c_str());
+}
+
+// A daemon that accepts and never answers, or answers without end: the client's waits end.
+TEST(CApiFakeDaemonTest, SilentAndEndlessDaemonsTimeOut) {
+  const std::string path = testing::TempPath("silent.sock");
+  ::unlink(path.c_str());
+  const int listen_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  ASSERT_EQ(::bind(listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::listen(listen_fd, 4), 0);
+  kd_connect_params p = kd_connect_default_params();
+  p.answer_timeout_ms = 200;
+  kd_engine* e = nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(kd_engine_connect_with(path.c_str(), &p, &e), KD_ERR_IO);  // accepted, never answered
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_NE(std::string(kd_last_error()).find("no answer"), std::string::npos) << kd_last_error();
+  ::close(::accept(listen_fd, nullptr, nullptr));  // the silent one's connection
+  // Bytes without a newline, forever: the answer's length bound ends it.
+  std::thread flood([&] {
+    const int fd = ::accept(listen_fd, nullptr, nullptr);
+    const std::string junk(1 << 20, 'x');
+    for (int i = 0; i < 40; ++i) {
+      if (::send(fd, junk.data(), junk.size(), MSG_NOSIGNAL) < 0) break;
+    }
+    ::close(fd);
+  });
+  p.answer_timeout_ms = 10000;
+  EXPECT_EQ(kd_engine_connect_with(path.c_str(), &p, &e), KD_ERR_PROTOCOL);
+  EXPECT_NE(std::string(kd_last_error()).find("longer than"), std::string::npos)
+      << kd_last_error();
+  flood.join();
+  p.answer_timeout_ms = 0;
+  EXPECT_EQ(kd_engine_connect_with(path.c_str(), &p, &e), KD_INVALID_ARGUMENT);
+  ::close(listen_fd);
+  ::unlink(path.c_str());
+}
+
+// A request longer than the daemon's line limit is refused before it is sent; the connection
+// and its sessions live on.
+TEST_F(CApiTest, OverlongRequestsAreRefusedAndTheConnectionLivesOn) {
+  kd_session* s = nullptr;
+  ASSERT_EQ(kd_session_open(remote_, nullptr, &s), KD_OK);
+  const std::string huge(100 * 1024, 'a');
+  kd_decision d;
+  EXPECT_EQ(kd_session_set_context(s, huge.c_str(), &d), KD_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kd_last_error()).find("not sent"), std::string::npos) << kd_last_error();
+  ASSERT_EQ(kd_session_type(s, "tomo", &d), KD_OK) << kd_last_error();
+  EXPECT_STREQ(d.composition, "tomo");
+  kd_session_free(s);
 }
 
 TEST(CApiOpenTest, MissingThingsAreNotFound) {

@@ -745,6 +745,66 @@ TEST_F(ServerTest, RecoversFromRunningOutOfDescriptors) {
   EXPECT_EQ(d.Call({{"op", "hello"}})["protocol"], 1);
 }
 
+// A socket in a folder other users may write (and that is not sticky) could be replaced by
+// them: the daemon refuses such a path; a sticky one like /tmp is fine.
+TEST_F(ServerTest, RefusesASocketFolderOthersCouldReplaceItIn) {
+  char tmpl[] = "/tmp/kd-open-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+  options_.socket_path = dir + "/keydecided.sock";
+  std::unique_ptr<Server> server;
+  const Status s = Server::Start(engine_.get(), options_, &server);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("writable by other users and not sticky"), std::string::npos)
+      << s.ToString();
+  struct stat st;
+  EXPECT_NE(::lstat(options_.socket_path.c_str(), &st), 0);  // no socket file left behind
+  ASSERT_EQ(::chmod(dir.c_str(), 01777), 0);  // sticky: others cannot remove our socket
+  ASSERT_TRUE(Server::Start(engine_.get(), options_, &server).ok());
+  server->Stop();
+  server->Wait();
+  server.reset();
+  ::rmdir(dir.c_str());
+}
+
+// A daemon whose socket file is replaced (or removed) stops serving instead of running on
+// unreachable while someone else answers at its path.
+TEST_F(ServerTest, StopsWhenItsSocketIsReplaced) {
+  Start();
+  Client before(path_);
+  ASSERT_TRUE(before.connected());
+  ASSERT_EQ(::unlink(path_.c_str()), 0);
+  const int impostor = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+  ASSERT_EQ(::bind(impostor, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  server_->Wait();  // the loop notices within a tick and stops
+  EXPECT_TRUE(before.ReadsToEof());
+  struct stat st;
+  EXPECT_EQ(::lstat(path_.c_str(), &st), 0);  // the impostor's file is not ours to remove
+  ::close(impostor);
+  ::unlink(path_.c_str());
+}
+
+// Connections that hold no session and say nothing are closed after idle_timeout_ms; one
+// with a session stays however long it pauses.
+TEST_F(ServerTest, IdleConnectionsWithoutSessionsAreClosed) {
+  options_.idle_timeout_ms = 300;
+  Start();
+  Client idle(path_), typing(path_);
+  ASSERT_TRUE(idle.connected());
+  const Json opened = typing.Call({{"op", "open_session"}});
+  ASSERT_TRUE(opened.value("ok", false)) << opened.dump();
+  const Json bye = idle.Read();  // waits for the daemon's goodbye
+  EXPECT_EQ(ErrorCode(bye), "timeout") << bye.dump();
+  EXPECT_TRUE(idle.ReadsToEof());
+  std::this_thread::sleep_for(std::chrono::milliseconds(900));
+  const Json answer = typing.Call({{"op", "key"}, {"session", opened["session"]}, {"text", "a"}});
+  EXPECT_TRUE(answer.value("ok", false)) << answer.dump();
+}
+
 TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {
   const char* old = std::getenv("XDG_RUNTIME_DIR");
   const std::string saved = old ? old : "";

@@ -61,6 +61,8 @@ enum kd_status {
                                 engine (and its sessions) and connect again */
   KD_ERR_PROTOCOL = -5,      /* the daemon answered something this library does not understand */
   KD_ERR_INTERNAL = -6,
+  KD_ERR_PERMISSION = -7,    /* the daemon's socket, or the process behind it, belongs to another
+                                user: refused before anything was sent */
 };
 
 /* Kinds of text field (kd_session_params.app). */
@@ -149,15 +151,31 @@ const char* kd_last_error(void);
  * On failure *out is set to NULL and nothing stays open; the message names the language. */
 int kd_engine_open(const kd_engine_params* params, kd_engine** out);
 
+/* Connecting to the daemon: how long to wait. */
+typedef struct kd_connect_params {
+  int32_t connect_timeout_ms; /* connecting and checking the peer (default 2000; >= 1) */
+  int32_t answer_timeout_ms;  /* each answer; past it the connection counts as broken
+                                 (KD_ERR_IO) (default 10000; >= 1) */
+} kd_connect_params;
+
+kd_connect_params kd_connect_default_params(void);
+
 /* Connects to the keydecided daemon at `socket_path` (NULL or "": the default path,
  * $XDG_RUNTIME_DIR/keydecided.sock, else /tmp/keydecide-<uid>/keydecided.sock) and checks
- * its protocol version.
- *   0                 *out holds the connection
- *   KD_ERR_NOT_FOUND  no daemon listens there
- *   KD_ERR_IO         the daemon refused us (other user, too many clients) or hung up
- *   KD_ERR_PROTOCOL   it speaks another protocol version
- * On failure *out is set to NULL. */
+ * its protocol version. Before anything is sent it checks that the socket file is owned by
+ * this user and that the process listening on it runs as this user (SO_PEERCRED): a socket
+ * squatted by another local user never sees a key.
+ *   0                  *out holds the connection
+ *   KD_ERR_NOT_FOUND   no daemon listens there
+ *   KD_ERR_PERMISSION  the socket or the process behind it belongs to another user
+ *   KD_ERR_IO          the daemon refused us (too many clients), hung up, or timed out
+ *   KD_ERR_PROTOCOL    it speaks another protocol version
+ * On failure *out is set to NULL. Requests longer than the daemon's line limit are refused
+ * with KD_INVALID_ARGUMENT before they are sent. */
 int kd_engine_connect(const char* socket_path, kd_engine** out);
+/* As kd_engine_connect with the given timeouts (KD_INVALID_ARGUMENT for a timeout < 1). */
+int kd_engine_connect_with(const char* socket_path, const kd_connect_params* params,
+                           kd_engine** out);
 
 /* Frees the engine or closes the connection. REQUIRES: its sessions are freed first.
  * NULL is ignored. */

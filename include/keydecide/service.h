@@ -66,6 +66,11 @@ struct ServerOptions {
   // process is frozen) is disconnected. 0: never.
   int write_stall_timeout_ms = 10000;
 
+  // A connection that holds no session and sends no request this long is closed, so that
+  // idle connections cannot take every client slot (max_clients). One with a session open
+  // is kept however long the person pauses. 0: never.
+  int idle_timeout_ms = 60000;
+
   // The worker queue and latency governor behind the socket.
   RuntimeOptions runtime;
 };

@@ -19,6 +19,8 @@
 
 #include "keydecide/engine.h"
 #include "keydecide/service.h"
+#include "service/daemon_client.h"
+#include "service/json_fields.h"
 #include "service/protocol.h"
 
 namespace {
@@ -53,133 +55,18 @@ int FromStatus(const Status& s) {
   return KD_ERR_INTERNAL;
 }
 
-// A daemon error code (docs/PROTOCOL.md) as a kd_status.
-int FromErrorCode(const std::string& code) {
-  namespace errors = keydecide::service::errors;
-  if (code == errors::kInvalidText || code == errors::kBadRequest ||
-      code == errors::kTooManySessions || code == errors::kLineTooLong) {
-    return KD_INVALID_ARGUMENT;
-  }
-  if (code == errors::kBusy) return KD_BUSY;
-  if (code == errors::kNotSupported) return KD_ERR_NOT_SUPPORTED;
-  if (code == errors::kPermissionDenied || code == errors::kTooManyClients ||
-      code == errors::kShuttingDown || code == errors::kTimeout) {
-    return KD_ERR_IO;
-  }
-  return KD_ERR_PROTOCOL;
+using keydecide::service::BoolField;
+using keydecide::service::DaemonClient;
+using keydecide::service::Field;
+using keydecide::service::FloatField;
+using keydecide::service::StringField;
+
+// A DaemonClient call with its failure reported as the C ABI's last error.
+int Call(DaemonClient* client, Json request, Json* reply) {
+  std::string error;
+  const int rc = client->Call(std::move(request), reply, &error);
+  return rc == KD_OK ? rc : Fail(rc, std::move(error));
 }
-
-// Reading a daemon answer defensively: a missing or mistyped field reads as its default
-// (a misbehaving daemon must not crash or throw into the host).
-const Json& Field(const Json& j, const char* key) {
-  static const Json kNull;
-  if (!j.is_object()) return kNull;
-  const auto it = j.find(key);
-  return it == j.end() ? kNull : *it;
-}
-std::string StringField(const Json& j, const char* key) {
-  const Json& v = Field(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
-float FloatField(const Json& j, const char* key) {
-  const Json& v = Field(j, key);
-  return v.is_number() ? v.get<float>() : 0.0f;
-}
-bool BoolField(const Json& j, const char* key, bool otherwise) {
-  const Json& v = Field(j, key);
-  return v.is_boolean() ? v.get<bool>() : otherwise;
-}
-
-class Connection {
- public:
-  ~Connection() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  int Connect(const std::string& path) {
-    sockaddr_un addr{};
-    if (path.size() >= sizeof(addr.sun_path))
-      return Fail(KD_INVALID_ARGUMENT, "socket path too long");
-    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd_ < 0) return Fail(KD_ERR_IO, std::string("socket: ") + std::strerror(errno));
-    addr.sun_family = AF_UNIX;
-    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-      const int err = errno;
-      return Fail(err == ENOENT || err == ECONNREFUSED ? KD_ERR_NOT_FOUND : KD_ERR_IO,
-                  "connect " + path + ": " + std::strerror(err));
-    }
-    return KD_OK;
-  }
-
-  // Sends `request` (an "id" is added) and reads its answer into *reply. Returns KD_OK when
-  // the daemon answered ok, else the mapped error (message in kd_last_error).
-  int Call(Json request, Json* reply) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (broken_) return Fail(KD_ERR_IO, "the connection to the daemon is broken");
-    const uint64_t id = next_id_++;
-    request["id"] = id;
-    std::string line;
-    try {
-      line = request.dump() + "\n";  // strict: invalid UTF-8 is the caller's error
-    } catch (const Json::type_error&) {
-      return Fail(KD_INVALID_ARGUMENT, "text is not valid UTF-8");
-    }
-    size_t off = 0;
-    while (off < line.size()) {
-      const ssize_t n = ::send(fd_, line.data() + off, line.size() - off, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return Broken("send");
-      off += static_cast<size_t>(n);
-    }
-    for (;;) {  // one request in flight: the next line with our id is the answer
-      std::string got;
-      if (!ReadLine(&got)) return Broken("the daemon closed the connection");
-      *reply = Json::parse(got, nullptr, false);
-      if (!reply->is_object()) return Fail(KD_ERR_PROTOCOL, "unreadable answer: " + got);
-      const Json& rid = Field(*reply, "id");
-      if (rid.is_null() && !BoolField(*reply, "ok", true)) break;  // a refusal without an id
-      if (rid.is_number_unsigned() && rid.get<uint64_t>() == id) break;
-    }
-    if (!BoolField(*reply, "ok", false)) {
-      const Json& e = Field(*reply, "error");
-      const std::string code = StringField(e, "code");
-      const int rc = FromErrorCode(code);
-      if (rc == KD_ERR_IO) broken_ = true;
-      return Fail(rc, "daemon: " + code + ": " + StringField(e, "message"));
-    }
-    return KD_OK;
-  }
-
- private:
-  int Broken(const char* what) {
-    broken_ = true;
-    return Fail(KD_ERR_IO,
-                std::string(what) + (errno ? std::string(": ") + std::strerror(errno) : ""));
-  }
-  bool ReadLine(std::string* line) {
-    for (;;) {
-      const size_t nl = buf_.find('\n');
-      if (nl != std::string::npos) {
-        line->assign(buf_, 0, nl);
-        buf_.erase(0, nl + 1);
-        return true;
-      }
-      char tmp[8192];
-      errno = 0;
-      const ssize_t n = ::recv(fd_, tmp, sizeof(tmp), 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      buf_.append(tmp, static_cast<size_t>(n));
-    }
-  }
-
-  int fd_ = -1;
-  std::mutex mu_;
-  std::string buf_;
-  uint64_t next_id_ = 1;
-  bool broken_ = false;
-};
 
 // Storage behind a kd_decision: the strings its pointers point to.
 struct DecisionStore {
@@ -193,7 +80,7 @@ struct DecisionStore {
 
 struct kd_engine {
   std::vector<std::unique_ptr<keydecide::Engine>> local;  // one per language, default first
-  std::unique_ptr<Connection> remote;
+  std::unique_ptr<DaemonClient> remote;
   std::string languages;  // comma-separated, default first (kd_engine_languages)
 };
 
@@ -343,7 +230,7 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
   req["k"] = s->n_candidates;
   if (edit != Edit::kDecide) req["decide"] = out != nullptr;
   Json reply;
-  const int rc = s->engine->remote->Call(std::move(req), &reply);
+  const int rc = Call(s->engine->remote.get(), std::move(req), &reply);
   if (rc != KD_OK) return rc;
   return out != nullptr ? FillFromRemote(s, reply, out) : KD_OK;
 }
@@ -402,25 +289,48 @@ int kd_engine_open(const kd_engine_params* params, kd_engine** out) {
   return KD_OK;
 }
 
+kd_connect_params kd_connect_default_params(void) {
+  const DaemonClient::Options o;
+  kd_connect_params p;
+  p.connect_timeout_ms = o.connect_timeout_ms;
+  p.answer_timeout_ms = o.answer_timeout_ms;
+  return p;
+}
+
 int kd_engine_connect(const char* socket_path, kd_engine** out) {
+  const kd_connect_params p = kd_connect_default_params();
+  return kd_engine_connect_with(socket_path, &p, out);
+}
+
+int kd_engine_connect_with(const char* socket_path, const kd_connect_params* params,
+                           kd_engine** out) {
   if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
   *out = nullptr;
+  if (params == nullptr || params->connect_timeout_ms < 1 || params->answer_timeout_ms < 1) {
+    return Fail(KD_INVALID_ARGUMENT, "connect params: timeouts must be at least 1 ms");
+  }
   const std::string path = socket_path != nullptr && socket_path[0] != '\0'
                                ? std::string(socket_path)
                                : keydecide::DefaultSocketPath();
+  DaemonClient::Options options;
+  options.connect_timeout_ms = params->connect_timeout_ms;
+  options.answer_timeout_ms = params->answer_timeout_ms;
   auto engine = std::make_unique<kd_engine>();
-  engine->remote = std::make_unique<Connection>();
+  engine->remote = std::make_unique<DaemonClient>(options);
   try {
-    int rc = engine->remote->Connect(path);
-    if (rc != KD_OK) return rc;
+    std::string error;
+    int rc = engine->remote->Connect(path, &error);
+    if (rc != KD_OK) return Fail(rc, std::move(error));
     Json reply;
-    rc = engine->remote->Call({{"op", "hello"}}, &reply);
+    rc = Call(engine->remote.get(), {{"op", "hello"}}, &reply);
     if (rc != KD_OK) return rc == KD_INVALID_ARGUMENT ? KD_ERR_PROTOCOL : rc;
     const Json& protocol = Field(reply, "protocol");
     if (!protocol.is_number_integer() ||
         protocol.get<int64_t>() != keydecide::service::kProtocolVersion) {
       return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " + protocol.dump());
     }
+    const Json& max_line = Field(reply, "max_line_bytes");
+    if (max_line.is_number_unsigned()) engine->remote->set_max_request_bytes(max_line.get<size_t>());
     // "languages" (a daemon from before it served several has only "language").
     const Json& languages = Field(reply, "languages");
     if (languages.is_array()) {
@@ -483,7 +393,7 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
                       {"auto_capitalize", p.auto_capitalize != 0}};
       if (!default_language) request["lang"] = language;  // omitted: the daemon's default
       Json reply;
-      const int rc = engine->remote->Call(std::move(request), &reply);
+      const int rc = Call(engine->remote.get(), std::move(request), &reply);
       if (rc != KD_OK) return rc;
       s->remote_id = Field(reply, "session").is_number_unsigned()
                          ? Field(reply, "session").get<uint64_t>()
@@ -506,8 +416,8 @@ void kd_session_free(kd_session* session) {
   if (session->remote_id != 0) {
     try {
       Json reply;
-      session->engine->remote->Call({{"op", "close_session"}, {"session", session->remote_id}},
-                                    &reply);
+      Call(session->engine->remote.get(),
+           {{"op", "close_session"}, {"session", session->remote_id}}, &reply);
     } catch (const std::exception&) {  // closing is best effort: the daemon cleans up anyway
     }
   }

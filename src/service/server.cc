@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -72,6 +73,7 @@ struct Conn {
   bool writing = false;                // EPOLLOUT armed
   Clock::time_point partial_since{};   // when `in` last became non-empty
   Clock::time_point write_progress{};  // last time the client took some of `out`
+  Clock::time_point last_request{};    // connected, or its last complete request line
   size_t unsent() const { return out.size() - out_off; }
 };
 
@@ -233,6 +235,12 @@ void ConcreteServer::Loop() {
     DeliverMailbox();
     if (Clock::now() - last_tick > std::chrono::milliseconds(kTickMs)) {
       last_tick = Clock::now();
+      if (!service::SocketFileIsOurs(path_, listener_)) {
+        // Someone removed or replaced our socket: new clients would reach them, not us.
+        std::fprintf(stderr, "keydecided: the socket %s was removed or replaced; stopping\n",
+                     path_.c_str());
+        break;
+      }
       CheckStalled();
       PauseAccepting(false);  // retry descriptors freed elsewhere in the process
     }
@@ -288,6 +296,7 @@ void ConcreteServer::Accept() {
     auto c = std::make_unique<Conn>();
     c->fd = fd;
     c->id = next_conn_++;
+    c->last_request = Clock::now();
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLRDHUP;
     ev.data.u64 = c->id;
@@ -331,7 +340,10 @@ void ConcreteServer::OnReadable(Conn* c) {
         c->close_after_flush = true;
         break;
       }
-      if (!line.empty()) HandleLine(c, line);
+      if (!line.empty()) {
+        c->last_request = Clock::now();
+        HandleLine(c, line);
+      }
       start = nl + 1;
       if (c->close_after_flush) break;
     }
@@ -585,9 +597,13 @@ void ConcreteServer::CheckStalled() {
   const Clock::time_point now = Clock::now();
   const int line_ms = options_.partial_line_timeout_ms;
   const int write_ms = options_.write_stall_timeout_ms;
-  std::vector<uint64_t> half_lines, not_reading;
+  const int idle_ms = options_.idle_timeout_ms;
+  std::vector<uint64_t> half_lines, not_reading, idle;
   for (auto& [id, c] : conns_) {
-    if (line_ms > 0 && !c->in.empty() &&
+    if (idle_ms > 0 && c->sessions.empty() && c->in.empty() && c->unsent() == 0 &&
+        c->in_flight == 0 && now - c->last_request > std::chrono::milliseconds(idle_ms)) {
+      idle.push_back(id);  // holding nothing and saying nothing: its slot goes to others
+    } else if (line_ms > 0 && !c->in.empty() &&
         now - c->partial_since > std::chrono::milliseconds(line_ms)) {
       half_lines.push_back(id);
     } else if (write_ms > 0 && c->unsent() > 0 &&
@@ -603,6 +619,13 @@ void ConcreteServer::CheckStalled() {
     c->close_after_flush = true;
     Flush(c);
     // Whether or not the error could be written, a stalled client is not kept.
+    CloseConn(id);
+  }
+  for (uint64_t id : idle) {
+    Conn* c = conns_[id].get();
+    SendError(c, "", errors::kTimeout, "idle connection without sessions closed");
+    c->close_after_flush = true;
+    Flush(c);
     CloseConn(id);
   }
   for (uint64_t id : not_reading) {  // its answers cannot even be written: just let it go

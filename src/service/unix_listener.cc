@@ -34,6 +34,29 @@ Status PreparePrivateFolder(const std::string& dir) {
   return Status::OK();
 }
 
+// Every folder from `dir` up to / must be owned by root or this user, and one that others
+// may write must be sticky (others cannot then remove or rename our socket), as OpenSSH
+// checks the paths it trusts. Otherwise another user could replace the socket and read
+// every key typed.
+Status CheckSafeFolders(std::string dir) {
+  while (!dir.empty()) {
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) return Errno("stat " + dir);
+    if (st.st_uid != 0 && st.st_uid != ::geteuid()) {
+      return Status::InvalidArgument(dir + " belongs to uid " + std::to_string(st.st_uid) +
+                                     ": another user could replace the socket there");
+    }
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0) {
+      return Status::InvalidArgument(dir + " is writable by other users and not sticky: "
+                                     "another user could replace the socket there");
+    }
+    if (dir == "/") break;
+    const size_t slash = dir.rfind('/');
+    dir = slash == 0 ? "/" : slash == std::string::npos ? std::string() : dir.substr(0, slash);
+  }
+  return Status::OK();
+}
+
 // Removes a socket file left by a daemon that is gone; refuses to touch anything else or
 // to take over from a live daemon.
 Status ClearStaleSocket(const std::string& path, const sockaddr_un& addr) {
@@ -63,6 +86,9 @@ Status ListenUnix(const std::string& path, bool private_parent, int backlog, Uni
       KD_RETURN_IF_ERROR(PreparePrivateFolder(path.substr(0, slash)));
     }
   }
+  if (const size_t slash = path.rfind('/'); slash != std::string::npos) {
+    KD_RETURN_IF_ERROR(CheckSafeFolders(slash == 0 ? "/" : path.substr(0, slash)));
+  }
   KD_RETURN_IF_ERROR(ClearStaleSocket(path, addr));
 
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -90,6 +116,11 @@ Status ListenUnix(const std::string& path, bool private_parent, int backlog, Uni
   out->dev = st.st_dev;
   out->ino = st.st_ino;
   return Status::OK();
+}
+
+bool SocketFileIsOurs(const std::string& path, const UnixListener& l) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && st.st_dev == l.dev && st.st_ino == l.ino;
 }
 
 void RemoveSocketFile(const std::string& path, const UnixListener& l) {

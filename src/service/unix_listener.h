@@ -21,10 +21,15 @@ struct UnixListener {
 
 // Binds and listens on `path`. With `private_parent`, first creates the parent folder
 // with mode 0700 and refuses it unless it is a folder owned by this user and closed to
-// others. On failure returns the reason (InvalidArgument: a path that is too long, not a
-// socket, or served by a live daemon; IOError: the system refused) and leaves no socket
-// file behind.
+// others. Any path: every folder above the socket must belong to root or this user, and
+// one that others may write must be sticky (/tmp is; a 0777 folder is not). On failure
+// returns the reason (InvalidArgument: a path that is too long, not a socket, served by a
+// live daemon, or in a folder another user could replace it in; IOError: the system
+// refused) and leaves no socket file behind.
 Status ListenUnix(const std::string& path, bool private_parent, int backlog, UnixListener* out);
+
+// Whether the file at `path` is still the socket `l` created (not removed or replaced).
+bool SocketFileIsOurs(const std::string& path, const UnixListener& l);
 
 // Removes the socket file at `path` if it is still the one `l` created.
 void RemoveSocketFile(const std::string& path, const UnixListener& l);
