@@ -19,6 +19,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -803,6 +804,80 @@ TEST_F(ServerTest, IdleConnectionsWithoutSessionsAreClosed) {
   std::this_thread::sleep_for(std::chrono::milliseconds(900));
   const Json answer = typing.Call({{"op", "key"}, {"session", opened["session"]}, {"text", "a"}});
   EXPECT_TRUE(answer.value("ok", false)) << answer.dump();
+}
+
+size_t RssBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// 100 clients x 32 sessions, one key each, on the shipped English model: the session memory
+// budget refuses sessions beyond it (over_budget) so RSS stays under 512 MB, and once every
+// client is gone it comes back near where it was.
+TEST(ServerMemoryTest, HundredClientsTimesThirtyTwoSessionsStayWithinTheBudget) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizers' allocators neither report heap use nor keep RSS plain";
+#endif
+  EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(Engine::Open(o, &engine).ok());
+  ServerOptions so;
+  so.socket_path = testing::TempPath("memory.sock");
+  std::unique_ptr<Server> server;
+  ASSERT_TRUE(Server::Start(engine.get(), so, &server).ok());
+  {  // one session typed and closed first: the idle level includes what one use warms up
+    Client warm(so.socket_path);
+    const Json opened = warm.Call({{"op", "open_session"}});
+    warm.Call({{"op", "key"}, {"session", opened["session"]}, {"text", "a"}});
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  const size_t idle = RssBytes();
+  size_t peak = idle, opened = 0, refused = 0;
+  Client typist(so.socket_path);  // a well-behaved client, its session opened first
+  const Json mine = typist.Call({{"op", "open_session"}});
+  ASSERT_TRUE(mine.value("ok", false));
+  std::vector<double> key_ms;  // its keys' round trips while the others pile up
+  {
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 100; ++i) {
+      clients.push_back(std::make_unique<Client>(so.socket_path));
+      Client& c = *clients.back();
+      for (int k = 0; k < 32; ++k) {
+        const Json answer = c.Call({{"op", "open_session"}});
+        if (!answer.value("ok", false)) {
+          EXPECT_EQ(ErrorCode(answer), "over_budget") << answer.dump();
+          ++refused;
+          continue;
+        }
+        ++opened;
+        const Json typed = c.Call({{"op", "key"}, {"session", answer["session"]}, {"text", "a"}});
+        EXPECT_TRUE(typed.value("ok", false)) << typed.dump();
+      }
+      peak = std::max(peak, RssBytes());
+      const auto t0 = std::chrono::steady_clock::now();
+      const Json typed = typist.Call({{"op", "key"}, {"session", mine["session"]}, {"text", "e"}});
+      key_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      EXPECT_TRUE(typed.value("ok", false)) << typed.dump();
+    }
+  }
+  typist.Close();
+  std::sort(key_ms.begin(), key_ms.end());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // closed, trimmed at a tick
+  const size_t after = RssBytes();
+  server->Stop();
+  server->Wait();
+  std::printf("sessions opened %zu, refused %zu; RSS idle %.1f MB, peak %.1f MB, after %.1f MB; "
+              "the typist's keys: median %.2f ms, max %.2f ms\n",
+              opened, refused, idle / 1048576.0, peak / 1048576.0, after / 1048576.0,
+              key_ms[key_ms.size() / 2], key_ms.back());
+  EXPECT_GT(opened, 100u);
+  EXPECT_GT(refused, 0u);
+  EXPECT_LE(peak, size_t{512} << 20);
+  EXPECT_LE(after, idle + (size_t{32} << 20));
 }
 
 TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {

@@ -51,6 +51,12 @@ struct ServerOptions {
   // Sessions one client may hold open; open_session beyond gets too_many_sessions.
   size_t max_sessions_per_client = 32;
 
+  // Memory all open sessions may take, in bytes: each costs what one session of its language
+  // allocated when the daemon started (English with the model ~0.9 MB, Chinese ~3 MB).
+  // open_session beyond gets over_budget (retry after others close). With the engines'
+  // mapped files and buffers the daemon stays under 512 MB however clients behave.
+  size_t session_memory_budget_bytes = size_t{384} << 20;
+
   // --- Performance and robustness ---
 
   // Responses a client has not read yet, in bytes. Past half of this the daemon stops

@@ -67,7 +67,7 @@ int KdStatusOfErrorCode(const std::string& code) {
       code == errors::kTooManySessions || code == errors::kLineTooLong) {
     return KD_INVALID_ARGUMENT;
   }
-  if (code == errors::kBusy) return KD_BUSY;
+  if (code == errors::kBusy || code == errors::kOverBudget) return KD_BUSY;
   if (code == errors::kNotSupported) return KD_ERR_NOT_SUPPORTED;
   if (code == errors::kPermissionDenied || code == errors::kTooManyClients ||
       code == errors::kShuttingDown || code == errors::kTimeout) {

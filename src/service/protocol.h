@@ -54,6 +54,7 @@ inline constexpr const char* kBadRequest = "bad_request";
 inline constexpr const char* kUnknownOp = "unknown_op";
 inline constexpr const char* kUnknownSession = "unknown_session";
 inline constexpr const char* kTooManySessions = "too_many_sessions";
+inline constexpr const char* kOverBudget = "over_budget";  // the session memory budget
 inline constexpr const char* kLineTooLong = "line_too_long";
 inline constexpr const char* kBusy = "busy";
 inline constexpr const char* kInvalidText = "invalid_text";

@@ -13,6 +13,7 @@
 #include "keydecide/service.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -63,7 +64,11 @@ struct Conn {
   std::string in;
   std::string out;
   size_t out_off = 0;                                         // bytes of `out` already written
-  std::unordered_map<uint64_t, Runtime::SessionId> sessions;  // client's id -> runtime's
+  struct OpenSession {
+    Runtime::SessionId rid;
+    size_t bytes;  // its share of the session memory budget
+  };
+  std::unordered_map<uint64_t, OpenSession> sessions;  // client's id -> the runtime's
   uint64_t next_session = 1;
   size_t in_flight = 0;                // submitted to the runtime, not yet answered
   bool eof = false;                    // the client closed its sending side
@@ -76,6 +81,19 @@ struct Conn {
   Clock::time_point last_request{};    // connected, or its last complete request line
   size_t unsent() const { return out.size() - out_off; }
 };
+
+// What one session of `engine` allocates (heap bytes, by mallinfo2, with a margin for the
+// runtime's per-session state): its share of ServerOptions::session_memory_budget_bytes.
+size_t MeasureSessionBytes(const Engine& engine) {
+  constexpr size_t kRuntimeMargin = 64 << 10;
+  const size_t before = ::mallinfo2().uordblks;
+  auto session = engine.NewSession(SessionOptions());
+  Decision d;
+  (void)session->Type("a");
+  (void)session->Decide(3, &d);
+  const size_t after = ::mallinfo2().uordblks;
+  return (after > before ? after - before : 0) + kRuntimeMargin;
+}
 
 class ConcreteServer : public Server {
  public:
@@ -112,8 +130,13 @@ class ConcreteServer : public Server {
   // The served language named `lang` ("" names the default); nullptr if none.
   const std::string* FindLanguage(std::string_view lang) const;
 
+  void ReleaseSession(const Conn::OpenSession& open);
+
   const std::vector<const Engine*> engines_;  // one per language, default first
   std::vector<std::string> languages_;        // engines_[i]->info().language
+  std::vector<size_t> session_bytes_;         // one session's cost, per language
+  size_t session_bytes_used_ = 0;             // by the open sessions (loop thread only)
+  bool trim_pending_ = false;                 // sessions closed since the last trim
   std::string scorer_;                        // of the default language
   const ServerOptions options_;
   std::string path_;
@@ -149,6 +172,7 @@ Status ConcreteServer::Init() {
   allowed_uid_ = options_.allowed_uid >= 0 ? static_cast<uid_t>(options_.allowed_uid) : ::geteuid();
   KD_RETURN_IF_ERROR(Runtime::Create(engines_, options_.runtime, &runtime_));
   languages_ = runtime_->languages();
+  for (const Engine* engine : engines_) session_bytes_.push_back(MeasureSessionBytes(*engine));
   scorer_ = engines_.front()->info().scorer;
   // The fallback folder under /tmp is shared ground: make sure it is ours and private.
   const bool private_parent =
@@ -242,6 +266,10 @@ void ConcreteServer::Loop() {
         break;
       }
       CheckStalled();
+      if (trim_pending_) {  // give closed sessions' memory back to the system (glibc keeps it)
+        ::malloc_trim(0);
+        trim_pending_ = false;
+      }
       PauseAccepting(false);  // retry descriptors freed elsewhere in the process
     }
   }
@@ -388,6 +416,14 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
                   "this daemon does not serve that language; it serves: " + served);
         return;
       }
+      const size_t bytes = session_bytes_[lang - languages_.data()];
+      if (session_bytes_used_ + bytes > options_.session_memory_budget_bytes) {
+        SendError(c, req.id, errors::kOverBudget,
+                  "the daemon's session memory budget (" +
+                      std::to_string(options_.session_memory_budget_bytes >> 20) +
+                      " MiB) is spent: close a session or retry later");
+        return;
+      }
       SessionOptions so;
       so.app = req.app;
       so.auto_capitalize = req.auto_capitalize;
@@ -401,7 +437,8 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
         return;
       }
       const uint64_t local = c->next_session++;
-      c->sessions.emplace(local, rid);
+      c->sessions.emplace(local, Conn::OpenSession{rid, bytes});
+      session_bytes_used_ += bytes;
       sessions_.fetch_add(1, std::memory_order_relaxed);
       std::string answer = "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
                            ",\"ok\":true,\"session\":" + std::to_string(local) + ",\"lang\":";
@@ -416,7 +453,7 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
         SendError(c, req.id, errors::kUnknownSession, "no such session on this connection");
         return;
       }
-      runtime_->CloseSession(it->second);
+      ReleaseSession(it->second);
       c->sessions.erase(it);
       sessions_.fetch_sub(1, std::memory_order_relaxed);
       Send(c, "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
@@ -474,7 +511,7 @@ void ConcreteServer::HandleSessionOp(Conn* c, const ProtocolRequest& req) {
       [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof(one));
     }
   };
-  const Admission a = runtime_->Submit(it->second, std::move(r), std::move(done));
+  const Admission a = runtime_->Submit(it->second.rid, std::move(r), std::move(done));
   switch (a) {
     case Admission::kAccepted:
       ++c->in_flight;
@@ -571,11 +608,17 @@ void ConcreteServer::MaybeClose(Conn* c) {
   if (fatal || finished || c->hung_up) CloseConn(c->id);
 }
 
+void ConcreteServer::ReleaseSession(const Conn::OpenSession& open) {
+  runtime_->CloseSession(open.rid);
+  session_bytes_used_ -= open.bytes;
+  trim_pending_ = true;
+}
+
 void ConcreteServer::CloseConn(uint64_t id) {
   auto it = conns_.find(id);
   if (it == conns_.end()) return;
   Conn* c = it->second.get();
-  for (const auto& [local, rid] : c->sessions) runtime_->CloseSession(rid);
+  for (const auto& [local, open] : c->sessions) ReleaseSession(open);
   sessions_.fetch_sub(c->sessions.size(), std::memory_order_relaxed);
   ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, c->fd, nullptr);
   ::close(c->fd);
