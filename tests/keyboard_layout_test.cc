@@ -30,6 +30,14 @@ TEST(KeyboardLayoutTest, QwertyGeometry) {
   EXPECT_LT(layout.Distance(U'q', U'\u00E9'), 0.0f);   // not on the layout
 }
 
+TEST(KeyboardLayoutTest, AByteOrderMarkIsIgnored) {
+  KeyboardLayout layout;
+  const Status s = KeyboardLayout::Parse("\xEF\xBB\xBFname = bom\nrow 0 q w e\n", &layout);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(layout.name(), "bom");
+  EXPECT_FLOAT_EQ(layout.Distance(U'q', U'w'), 1.0f);
+}
+
 TEST(KeyboardLayoutTest, MalformedFilesAreRefused) {
   KeyboardLayout layout;
   EXPECT_FALSE(KeyboardLayout::Parse("", &layout).ok());

@@ -73,6 +73,9 @@ TEST(ProtocolTest, RefusesWithACode) {
   EXPECT_STREQ(e.code, errors::kBadRequest);
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":""})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":-1})", &r, &e));
+  constexpr char kWithNul[] = "{\"op\":\"hello\"}\0garbage";
+  EXPECT_FALSE(ParseRequest(std::string_view(kWithNul, sizeof(kWithNul) - 1), &r, &e));
+  EXPECT_EQ(e.code, std::string(errors::kBadJson));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":1.5})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":"now"})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":18446744073709551615,"text":"a"})", &r, &e));

@@ -606,6 +606,29 @@ TEST_F(ServerTest, ClientThatNeverReadsIsDisconnected) {
   EXPECT_EQ(other.Call({{"op", "hello"}})["protocol"], 1);
 }
 
+// A pipelining client that reads every answer is not cut off as slow, even when its answers
+// together are far larger than the output limit: it is judged by what it leaves unread.
+TEST_F(ServerTest, PipeliningClientThatReadsEverythingIsKept) {
+  options_.max_output_bytes = 4096;
+  Start();
+  Client fast(path_);
+  const std::string line = Json({{"op", "hello"}, {"id", std::string(100, 'i')}}).dump() + "\n";
+  constexpr int kRequests = 20000;  // ~6 MB of answers through a 4 KB limit
+  size_t answers = 0;
+  std::thread reader([&] {
+    std::string got;
+    while (answers < kRequests && fast.ReadLine(&got)) {  // steadily, a little slower than sent
+      if (++answers % 200 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  std::string burst;
+  for (int i = 0; i < kRequests; ++i) burst += line;
+  EXPECT_TRUE(fast.Send(burst));
+  reader.join();
+  EXPECT_EQ(answers, static_cast<size_t>(kRequests));
+  EXPECT_EQ(server_->stats().slow_disconnects, 0u);
+}
+
 TEST_F(ServerTest, KeysArrivingWhileBusyAreCoalescedOverTheWire) {
   std::mutex mu;
   std::condition_variable cv;

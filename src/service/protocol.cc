@@ -175,6 +175,10 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
   if (NestingDepth(line, kMaxJsonDepth) > kMaxJsonDepth) {
     return Fail(error, errors::kBadJson, "nested too deeply");
   }
+  // A NUL would end the text for many readers (and did end it for the parser): refuse it.
+  if (line.find('\0') != std::string_view::npos) {
+    return Fail(error, errors::kBadJson, "a NUL byte in the request line");
+  }
   const Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Fail(error, errors::kBadJson, "not valid JSON");
   if (!j.is_object()) return Fail(error, errors::kBadRequest, "a request is a JSON object");

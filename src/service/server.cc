@@ -51,6 +51,10 @@ constexpr uint64_t kWakeKey = 1;
 constexpr uint64_t kFirstConnId = 2;
 constexpr size_t kReadChunk = 16 * 1024;
 constexpr size_t kMaxReadPerEvent = 256 * 1024;  // then let other clients have a turn
+constexpr int kReadingWithinMs = 1000;  // a client that took bytes this recently is reading
+// Bytes beyond max_output_bytes a reading client may be behind by: the answers to the requests
+// it had sent before its reading paused (a read buffer's worth of lines).
+constexpr size_t kOutputSlackBytes = size_t{16} << 20;
 constexpr int kTickMs = 500;                     // how often stalled lines are checked
 constexpr int kListenBacklog = 256;
 
@@ -577,7 +581,14 @@ void ConcreteServer::Flush(Conn* c) {
     c->out_off = 0;
   }
   if (c->unsent() > 0 && (progress || !was_waiting)) c->write_progress = Clock::now();
-  if (c->unsent() > options_.max_output_bytes) {  // it stopped reading: let it go
+  // Over the limit, a client that is reading (it took bytes within the last second) is only
+  // behind on answers it already asked for: its requests are no longer read (UpdateInterest),
+  // so what is still to come is bounded by its in-flight requests, and kOutputSlackBytes
+  // bounds even that. One that stopped reading is let go.
+  const bool reading =
+      Clock::now() - c->write_progress < std::chrono::milliseconds(kReadingWithinMs);
+  if (c->unsent() > options_.max_output_bytes &&
+      (!reading || c->unsent() > options_.max_output_bytes + kOutputSlackBytes)) {
     slow_disconnects_.fetch_add(1, std::memory_order_relaxed);
     c->eof = true;
     c->out.clear();

@@ -44,6 +44,7 @@ Status LineError(int line, const std::string& what) {
 
 Status KeyboardLayout::Parse(std::string_view text, KeyboardLayout* out) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a BOM some editors write
   KeyboardLayout layout;
   int line_no = 0;
   int row = 0;
