@@ -15,13 +15,6 @@ constexpr float kNatsPerPoint = 0.35f;  // search and baseline: one 10-point sli
 
 }  // namespace
 
-Status OpenEnEngine(const EngineOptions& options, std::unique_ptr<Engine>* out) {
-  auto engine = std::make_unique<EnEngine>();
-  KD_RETURN_IF_ERROR(engine->Init(options));
-  *out = std::move(engine);
-  return Status::OK();
-}
-
 std::unique_ptr<Session> EnEngine::NewSession(const SessionOptions& options) const {
   return std::make_unique<EnSession>(&pack_, options);
 }

@@ -12,16 +12,14 @@
 
 namespace keydecide {
 
-// Opens the "en" pack: <model_dir>/en/lexicon.kdlex (or options.lexicon_path), the keyboard
-// layout, and the model (ResolveModelPath; "none" for the count baseline). A lexicon or model
-// for another language fails the open.
-Status OpenEnEngine(const EngineOptions& options, std::unique_ptr<Engine>* out);
-
 class EnEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
   Info info() const override { return info_; }
 
+  // Loads the "en" pack: <model_dir>/en/lexicon.kdlex (or options.lexicon_path), the
+  // keyboard layout, and the model (ResolveModelPath; "none" for the count baseline). A
+  // lexicon or model for another language fails it.
   Status Init(const EngineOptions& options);
 
  private:

@@ -9,9 +9,18 @@ namespace keydecide {
 
 namespace {
 
+// A pack's engine, opened: PackEngine::Init(options) loads it.
+template <typename PackEngine>
+Status OpenPack(const EngineOptions& options, std::unique_ptr<Engine>* out) {
+  auto engine = std::make_unique<PackEngine>();
+  KD_RETURN_IF_ERROR(engine->Init(options));
+  *out = std::move(engine);
+  return Status::OK();
+}
+
 constexpr LanguagePack kPacks[] = {
-    {"en", OpenEnEngine},
-    {"zh", OpenZhEngine},
+    {"en", OpenPack<EnEngine>},
+    {"zh", OpenPack<ZhEngine>},
 };
 
 }  // namespace

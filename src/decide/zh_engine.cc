@@ -43,13 +43,6 @@ Status ParseFuzzyPinyin(std::string_view spec, uint8_t* bits) {
 
 }  // namespace
 
-Status OpenZhEngine(const EngineOptions& options, std::unique_ptr<Engine>* out) {
-  auto engine = std::make_unique<ZhEngine>();
-  KD_RETURN_IF_ERROR(engine->Init(options));
-  *out = std::move(engine);
-  return Status::OK();
-}
-
 std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) const {
   return std::make_unique<ZhSession>(lexicon_.get(), bigram_.get(), search_options_,
                                      sentence_options_, session_model_, options.app);

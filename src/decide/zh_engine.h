@@ -20,17 +20,15 @@
 
 namespace keydecide {
 
-// Opens the "zh" pack: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
-// pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
-// malformed one, or one built for another lexicon, fails the open), and the zh model
-// (ResolveModelPath; a model for another language fails the open).
-Status OpenZhEngine(const EngineOptions& options, std::unique_ptr<Engine>* out);
-
 class ZhEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
   Info info() const override { return info_; }
 
+  // Loads the "zh" pack: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
+  // pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
+  // malformed one, or one built for another lexicon, fails the open), and the zh model
+  // (ResolveModelPath; a model for another language fails the open).
   Status Init(const EngineOptions& options);
 
  private:
