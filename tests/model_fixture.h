@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model_config.h"
+#include "model/weight_checksum.h"
+#include "model/weight_format.h"
 
 namespace keydecide::testing {
 
@@ -26,7 +28,25 @@ struct TinyModelSpec {
   std::vector<std::string> readings;
   std::vector<std::string> intent_labels = {"prose", "code", "url", "command"};
   std::vector<float> intent_bias;  // replaces heads.intent.bias (one per label) when set
+  bool checksum = true;  // metadata "tensor_crc32" (files from before issue 19 have none)
+  // Applied to each tensor's values before writing (e.g. to make some weights huge).
+  void (*edit_values)(const std::string& name, std::vector<float>* values) = nullptr;
 };
+
+// Rewrites the "tensor_crc32" metadata value (8 hex digits, in place: the header keeps its
+// length) to match the tensor data, for tests that damage the data on purpose to reach the
+// checks behind the checksum.
+inline void ResealTensorCrc32(std::string* file) {
+  uint64_t header_len;
+  std::memcpy(&header_len, file->data(), 8);
+  std::string key(1, '"');  // built by appends: GCC 12 misreads the `+` chain (-Wrestrict)
+  key.append(weight_format::kMetaTensorCrc32).append("\":\"");
+  const size_t at = file->find(key);
+  if (at == std::string::npos || at > 8 + header_len) return;
+  const std::string_view data = std::string_view(*file).substr(8 + header_len);
+  const std::string crc = FormatTensorCrc32(TensorDataCrc32(data));
+  file->replace(at + key.size(), crc.size(), crc);
+}
 
 // Returns the bytes of a model file; `edit` may change the header JSON before writing.
 inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
@@ -50,6 +70,7 @@ inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
     std::vector<float> v(n);
     for (float& x : v) x = is_norm_weight ? 1.0f + 0.1f * normal(rng) : normal(rng);
     if (name == "heads.intent.bias" && !spec.intent_bias.empty()) v = spec.intent_bias;
+    if (spec.edit_values) spec.edit_values(name, &v);
     header[name] = {
         {"dtype", "F32"}, {"shape", shape}, {"data_offsets", {data.size(), data.size() + n * 4}}};
     data.append(reinterpret_cast<const char*>(v.data()), n * 4);
@@ -77,6 +98,10 @@ inline std::string TinyModelBytes(const TinyModelSpec& spec = {},
     for (size_t i = 0; i < spec.readings.size(); ++i) pinyin += (i ? "\n" : "") + spec.readings[i];
     header["__metadata__"]["language"] = spec.language;
     header["__metadata__"]["pinyin"] = pinyin;
+  }
+  if (spec.checksum) {
+    header["__metadata__"][std::string(weight_format::kMetaTensorCrc32)] =
+        FormatTensorCrc32(TensorDataCrc32(data));
   }
   if (edit) edit(&header);
   std::string h = header.dump();

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "keydecide/engine.h"
@@ -100,6 +102,52 @@ TEST(ModelSessionTest, LongTypingOverflowsTheWindowSafely) {
   std::string word(40, 'q');  // a composition longer than the window's keystroke share
   ASSERT_TRUE(session->Type(" " + word).ok());
   ASSERT_TRUE(session->Decide(3, &d).ok());
+}
+
+// Positions the load-time probe does not reach (it reads 30 tokens) overflow float32: each
+// decision the model cannot serve falls to the lexicon tier, and no NaN or infinite score,
+// probability or confidence ever reaches a Decision.
+void ExpectFinite(const Decision& d) {
+  for (const Candidate& c : d.candidates) ASSERT_TRUE(std::isfinite(c.score)) << c.text;
+  ASSERT_TRUE(std::isfinite(d.popup.probability));
+  ASSERT_TRUE(std::isfinite(d.autocorrect.confidence));
+  for (const float p : d.intent.probabilities) ASSERT_TRUE(std::isfinite(p));
+}
+
+TEST(ModelSessionTest, AModelThatOverflowsFallsToTheLexiconTier) {
+  testing::TinyModelSpec spec = Spec(64);
+  spec.edit_values = +[](const std::string& name, std::vector<float>* v) {
+    if (name == "pos_emb.weight") std::fill(v->begin() + 30 * 16, v->end(), 3e38f);
+  };
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes(spec));
+  ASSERT_NE(engine, nullptr);
+  auto session = engine->NewSession(SessionOptions());
+  Decision d;
+  const std::string text = testing::ReadFixture("tiny_corpus.txt");
+  int served = 0, fell = 0;
+  for (size_t i = 0; i < 600 && i < text.size(); ++i) {
+    ASSERT_TRUE(session->Type(text.substr(i, 1)).ok());
+    ASSERT_TRUE(session->Decide(200, &d).ok());
+    ExpectFinite(d);
+    if (d.tier == Tier::kLexiconOnly) {
+      ++fell;
+      EXPECT_FALSE(d.has_model);
+      EXPECT_TRUE(d.intent.probabilities.empty());
+    } else {
+      ++served;
+      EXPECT_TRUE(d.has_model);
+    }
+  }
+  // A long word takes the keystrokes past the probed positions whatever the context.
+  for (const char c : std::string(" ") + std::string(30, 'e')) {
+    ASSERT_TRUE(session->Type(std::string(1, c)).ok());
+    ASSERT_TRUE(session->Decide(200, &d).ok());
+    ExpectFinite(d);
+    (d.tier == Tier::kLexiconOnly ? fell : served) += 1;
+  }
+  EXPECT_EQ(d.tier, Tier::kLexiconOnly);
+  EXPECT_GT(served, 0);  // the first words, within the probed positions
+  EXPECT_GT(fell, 0);
 }
 
 }  // namespace

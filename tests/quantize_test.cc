@@ -11,6 +11,8 @@
 #include "model/quantize.h"
 #include "model/safetensors.h"
 #include "model/transformer.h"
+#include "model/weight_checksum.h"
+#include "model/weight_format.h"
 #include "model_fixture.h"
 #include "test_util.h"
 
@@ -224,10 +226,32 @@ TEST(QuantizeTest, NonFiniteScalesAreRefused) {
   const uint64_t at = header["layers.0.mlp.fc1.weight.scales"]["data_offsets"][0];
   const float nan = NAN;
   std::memcpy(q8.data() + 8 + header_len + at, &nan, 4);
+  testing::ResealTensorCrc32(&q8);  // past the checksum, to the check of the scales
   std::unique_ptr<Transformer> m;
   const Status s = LoadBytes(q8, &m);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("NaN"), std::string::npos) << s.message();
+}
+
+// Quantize writes the checksum of what it wrote (whatever the input had), and refuses an
+// input whose tensor data fail theirs.
+TEST(QuantizeTest, OutputIsSealedAndDamagedInputIsRefused) {
+  const std::string q8 = testing::QuantizedModelBytes(testing::TinyModelBytes(Spec()), {});
+  std::unique_ptr<SafetensorsFile> file;
+  ASSERT_TRUE(SafetensorsFile::FromBytes(q8, &file).ok());
+  EXPECT_EQ(file->Metadata(weight_format::kMetaTensorCrc32),
+            FormatTensorCrc32(TensorDataCrc32(file->tensor_data())));
+  std::string damaged = testing::TinyModelBytes(Spec());
+  damaged[damaged.size() - 3] ^= 0x40;
+  const std::string in = testing::TempPath("damaged.safetensors");
+  const std::string out = testing::TempPath("damaged_q8.safetensors");
+  testing::WriteFile(in, damaged);
+  QuantizeReport report;
+  const Status s = QuantizeModel(in, out, QuantizeOptions(), &report);
+  EXPECT_EQ(s.code(), Status::Code::kCorruption) << s.ToString();
+  EXPECT_NE(s.message().find(in), std::string::npos) << s.ToString();
+  EXPECT_NE(s.message().find("checksum mismatch"), std::string::npos) << s.ToString();
+  std::remove(in.c_str());
 }
 
 }  // namespace

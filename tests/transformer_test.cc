@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 
 #include "model/safetensors.h"
+#include "model/weight_checksum.h"
+#include "model/weight_format.h"
 #include "model_fixture.h"
 
 namespace keydecide {
@@ -161,6 +165,108 @@ TEST(TransformerTest, MalformedFilesAreRefused) {
   EXPECT_EQ(Load(std::string("\x02\0\0\0\0\0\0\0[]", 10), &s), nullptr);  // not an object
   std::unique_ptr<Transformer> m;
   EXPECT_EQ(Transformer::Open("/nonexistent.safetensors", &m).code(), Status::Code::kNotFound);
+}
+
+// The tensor data are checked against the file's checksum (model/weight_checksum.h): flipped
+// bytes anywhere in them are refused with a clear error, and files from before the checksum
+// (no tensor_crc32) still load.
+TEST(TransformerTest, DamagedTensorDataAreRefused) {
+  const std::string good = testing::TinyModelBytes();
+  uint64_t header_len;
+  std::memcpy(&header_len, good.data(), 8);
+  ASSERT_NE(good.find("\"tensor_crc32\":\""), std::string::npos);
+  const size_t data = 8 + header_len;
+  Status s;
+  for (size_t at = data; at < good.size(); at += (good.size() - data) / 7) {
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    EXPECT_EQ(Load(bad, &s), nullptr) << "byte " << at;
+    EXPECT_EQ(s.code(), Status::Code::kCorruption);
+    EXPECT_NE(s.message().find("checksum mismatch"), std::string::npos) << s.message();
+  }
+  std::string appended = good + "x";  // bytes after the tensors are covered too
+  EXPECT_EQ(Load(appended, &s), nullptr);
+  EXPECT_EQ(s.code(), Status::Code::kCorruption);
+  // Without the checksum, the same file loads (and so would its damaged copies).
+  testing::TinyModelSpec unsealed;
+  unsealed.checksum = false;
+  EXPECT_NE(Load(testing::TinyModelBytes(unsealed), &s), nullptr) << s.ToString();
+  using Edit = void (*)(nlohmann::json*);
+  for (const Edit edit : {
+           +[](nlohmann::json* h) { (*h)["__metadata__"]["tensor_crc32"] = "1234"; },
+           +[](nlohmann::json* h) { (*h)["__metadata__"]["tensor_crc32"] = "ABCDEF01"; },
+           +[](nlohmann::json* h) { (*h)["__metadata__"]["tensor_crc32"] = "0x123456"; },
+       }) {
+    EXPECT_EQ(Load(testing::TinyModelBytes({}, edit), &s), nullptr);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << s.ToString();
+  }
+}
+
+TEST(TransformerTest, ChecksumIsZlibCrc32OfTheTensorData) {
+  EXPECT_EQ(TensorDataCrc32(""), 0u);
+  EXPECT_EQ(TensorDataCrc32("123456789"), 0xCBF43926u);  // the CRC-32 check value
+  EXPECT_EQ(TensorDataCrc32("6789", TensorDataCrc32("12345")), 0xCBF43926u);
+  EXPECT_EQ(FormatTensorCrc32(0xCBF43926u), "cbf43926");
+  EXPECT_EQ(FormatTensorCrc32(0x0000000Au), "0000000a");
+  EXPECT_TRUE(VerifyTensorChecksum("cbf43926", "123456789").ok());
+  EXPECT_TRUE(VerifyTensorChecksum("", "anything").ok());
+  EXPECT_EQ(VerifyTensorChecksum("cbf43927", "123456789").code(), Status::Code::kCorruption);
+}
+
+// Finite weights so large that float32 overflows in the forward pass (3e38, near float's
+// largest, in an embedding, a norm or a head) are refused at load, not turned into NaN scores.
+// (fp16's largest, 65504, everywhere, gives huge but finite scores: it loads.)
+TEST(TransformerTest, WeightsThatOverflowAreRefused) {
+  using EditValues = void (*)(const std::string&, std::vector<float>*);
+  for (const EditValues edit : {
+           +[](const std::string& name, std::vector<float>* v) {
+             if (name == "tok_emb.weight") std::fill(v->begin(), v->end(), 3e38f);
+           },
+           +[](const std::string& name, std::vector<float>* v) {
+             if (name == "ln_f.weight") std::fill(v->begin(), v->end(), 3e38f);
+           },
+           +[](const std::string& name, std::vector<float>* v) {
+             if (name == "heads.intent.weight") std::fill(v->begin(), v->end(), 3e38f);
+           },
+           +[](const std::string& name, std::vector<float>* v) {  // after a backspace only
+             if (name == "bs_emb.weight") std::fill(v->begin() + v->size() / 2, v->end(), 3e38f);
+           },
+       }) {
+    testing::TinyModelSpec spec;
+    spec.edit_values = edit;
+    Status s;
+    EXPECT_EQ(Load(testing::TinyModelBytes(spec), &s), nullptr);
+    EXPECT_EQ(s.code(), Status::Code::kCorruption) << s.ToString();
+    EXPECT_NE(s.message().find("not finite"), std::string::npos) << s.message();
+  }
+  testing::TinyModelSpec fp16_max;
+  fp16_max.edit_values = +[](const std::string&, std::vector<float>* v) {
+    std::fill(v->begin(), v->end(), 65504.0f);
+  };
+  Status s;
+  EXPECT_NE(Load(testing::TinyModelBytes(fp16_max), &s), nullptr) << s.ToString();
+}
+
+// The shipped models carry the checksum, and the damage of issue 19 (998 random bytes of the
+// int8 model changed, which used to load and answer) is refused.
+TEST(TransformerTest, ShippedModelsAreSealedAndRefusedWhenDamaged) {
+  for (const char* name : {"en/model.safetensors", "en/model.q8.safetensors",
+                           "zh/model.safetensors", "zh/model.q8.safetensors"}) {
+    const std::string path = std::string(KD_MODELS_DIR) + "/" + name;
+    std::unique_ptr<SafetensorsFile> file;
+    ASSERT_TRUE(SafetensorsFile::Open(path, &file).ok()) << path;
+    EXPECT_EQ(file->Metadata(weight_format::kMetaTensorCrc32).size(), 8u) << path;
+    std::string bytes(file->tensor_data());
+    std::mt19937 rng(19);
+    for (int i = 0; i < 998; ++i) bytes[rng() % bytes.size()] = static_cast<char>(rng());
+    EXPECT_EQ(VerifyTensorChecksum(file->Metadata(weight_format::kMetaTensorCrc32), bytes).code(),
+              Status::Code::kCorruption)
+        << path;
+    EXPECT_TRUE(
+        VerifyTensorChecksum(file->Metadata(weight_format::kMetaTensorCrc32), file->tensor_data())
+            .ok())
+        << path;
+  }
 }
 
 }  // namespace

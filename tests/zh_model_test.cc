@@ -430,5 +430,38 @@ TEST(PinyinModelEngineTest, ShippedEngineSurvivesRandomEditing) {
   }
 }
 
+// Positions the load-time probe does not reach overflow float32: a long committed context
+// pushes the keystrokes and the sentences there, and the decision is then the bigram's, at the
+// lexicon tier, with finite scores; a short one is still served by the model.
+TEST(PinyinModelEngineTest, AModelThatOverflowsFallsToTheLexiconTier) {
+  testing::TinyModelSpec spec = ZhSpec();
+  spec.max_len = 48;
+  spec.edit_values = +[](const std::string& name, std::vector<float>* v) {
+    if (name == "pos_emb.weight") std::fill(v->begin() + 32 * 16, v->end(), 3e38f);
+  };
+  const ZhFiles files;
+  const std::string path = testing::TempPath("zh_model_overflow.safetensors");
+  testing::WriteFile(path, testing::TinyModelBytes(spec));
+  std::unique_ptr<Engine> engine;
+  const Status s = files.Open(path, 2.0f, &engine);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  for (const bool long_context : {false, true}) {
+    auto session = engine->NewSession(SessionOptions());
+    std::string context;
+    for (int i = 0; long_context && i < 30; ++i) context += "你好中国人";
+    ASSERT_TRUE(session->SetContext(context).ok());
+    ASSERT_TRUE(session->Type("nihaozhongguo").ok());
+    Decision d;
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+    ASSERT_FALSE(d.candidates.empty());
+    for (const Candidate& c : d.candidates) EXPECT_TRUE(std::isfinite(c.score)) << c.text;
+    EXPECT_TRUE(std::isfinite(d.popup.probability));
+    for (const float p : d.intent.probabilities) EXPECT_TRUE(std::isfinite(p));
+    EXPECT_EQ(d.has_model, !long_context);
+    EXPECT_EQ(d.tier == Tier::kLexiconOnly, long_context);
+  }
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace keydecide

@@ -1,5 +1,8 @@
 #include "decide/decision_fill.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "decide/text_limits.h"
 
 namespace keydecide {
@@ -11,6 +14,18 @@ void ClearModelOutputs(Decision* out) {
   out->autocorrect.confidence = 0;
   out->intent.label.clear();
   out->intent.probabilities.clear();
+}
+
+bool AllFinite(std::span<const float> values) {
+  return std::all_of(values.begin(), values.end(), [](float x) { return std::isfinite(x); });
+}
+
+bool ModelOutputsFinite(const Decision& d) {
+  for (const Candidate& c : d.candidates) {
+    if (!std::isfinite(c.score)) return false;
+  }
+  return std::isfinite(d.popup.probability) && std::isfinite(d.autocorrect.confidence) &&
+         AllFinite(d.intent.probabilities);
 }
 
 CandidateSlots::CandidateSlots() : spare_(kMaxCandidatesLimit) {

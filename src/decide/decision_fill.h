@@ -5,6 +5,7 @@
 #define KEYDECIDE_DECIDE_DECISION_FILL_H_
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "keydecide/decision.h"
@@ -27,6 +28,13 @@ class CandidateSlots {
 // A Decision's outputs when no model served it: the bar shows whenever there are
 // candidates; no autocorrect, no intent.
 void ClearModelOutputs(Decision* out);
+
+// Whether no value is NaN or infinite. A model whose weights are finite can still overflow
+// on some input (Transformer::Load's probe refuses the ones that overflow on its tokens);
+// the sessions check what it gave and serve that decision at the lexicon tier instead.
+bool AllFinite(std::span<const float> values);
+// The same over a Decision's scores and model outputs (popup, autocorrect, intent).
+bool ModelOutputsFinite(const Decision& d);
 
 }  // namespace keydecide
 

@@ -203,6 +203,31 @@ void EnSession::WriteCandidates(size_t k, bool capitalize, Decision* out) {
   }
 }
 
+// Scoring, then the post stage: the top candidates and, with `hidden`, the heads. Adds the
+// time of each to out->timings (heads_us, post_us), from *t on.
+void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capitalize,
+                             Clock::time_point* t, Decision* out) {
+  const Scorer& scorer = hidden != nullptr ? engine_->scorer() : engine_->baseline();
+  scorer.Score({typed_, history_.size(), hidden}, scored_);
+  out->timings.heads_us += MicrosSince(t);
+  const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), scored_.size(),
+                                     static_cast<size_t>(kMaxCandidatesLimit)});
+  WriteCandidates(k, capitalize, out);
+  const std::string_view word = composition();
+  out->composition.assign(word);
+  out->preedit.assign(word);
+  out->has_model = hidden != nullptr;
+  if (hidden != nullptr) {
+    FillHeads(hidden, capitalize, out);
+  } else {
+    ClearModelOutputs(out);
+  }
+  out->tier = hidden == nullptr           ? Tier::kLexiconOnly
+              : tier_ == Tier::kFullModel ? Tier::kFullModel
+                                          : Tier::kNoVocabProposals;
+  out->timings.post_us += MicrosSince(t);
+}
+
 Status EnSession::Decide(int max_candidates, Decision* out) {
   if (max_candidates < 0) return Status::InvalidArgument("max_candidates < 0");
   Clock::time_point t = Clock::now();
@@ -230,35 +255,28 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
 
   // Model: one step per new token; at a word start, its own proposals. Below the model
   // rungs (no smaller model exists yet) the track is left behind; it catches up on the
-  // next Sync.
+  // next Sync. A hidden state that overflowed serves no one: the lexicon tier does.
+  const size_t gathered = scored_.size();
   const float* hidden = nullptr;
   if (track_ && searchable && tier_ < Tier::kSmallModel) {
     hidden = track_->Sync(text_);
-    if (word.empty() && tier_ == Tier::kFullModel) AddModelProposals(hidden);
+    if (!AllFinite({hidden, static_cast<size_t>(engine_->model()->config().d_model)})) {
+      hidden = nullptr;
+    }
+    if (hidden != nullptr && word.empty() && tier_ == Tier::kFullModel) {
+      AddModelProposals(hidden);
+    }
   }
   timings.model_us = MicrosSince(&t);
 
-  // Scoring.
-  const Scorer& scorer = hidden != nullptr ? engine_->scorer() : engine_->baseline();
-  scorer.Score({typed_, history_.size(), hidden}, scored_);
-  timings.heads_us = MicrosSince(&t);
-
-  // Post.
-  const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), scored_.size(),
-                                     static_cast<size_t>(kMaxCandidatesLimit)});
-  WriteCandidates(k, capitalize, out);
-  out->composition.assign(word);
-  out->preedit.assign(word);
-  out->has_model = hidden != nullptr;
-  if (hidden != nullptr) {
-    FillHeads(hidden, capitalize, out);
-  } else {
-    ClearModelOutputs(out);
+  // Scoring, then the post stage.
+  timings.heads_us = timings.post_us = 0;
+  ScoreAndPost(hidden, max_candidates, capitalize, &t, out);
+  if (hidden != nullptr && !ModelOutputsFinite(*out)) {
+    // A logit or a head overflowed on this input: the decision without the model.
+    scored_.resize(gathered);
+    ScoreAndPost(nullptr, max_candidates, capitalize, &t, out);
   }
-  out->tier = hidden == nullptr           ? Tier::kLexiconOnly
-              : tier_ == Tier::kFullModel ? Tier::kFullModel
-                                          : Tier::kNoVocabProposals;
-  timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();
 }

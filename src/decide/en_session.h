@@ -19,6 +19,7 @@
 #include "decide/model_track.h"
 #include "decide/scorer.h"
 #include "decide/session_history.h"
+#include "decide/stage_clock.h"
 #include "decide/typed_text.h"
 #include "keydecide/engine.h"
 #include "lexicon/candidate_search.h"
@@ -53,6 +54,8 @@ class EnSession : public Session {
   void AddModelProposals(const float* hidden);
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
+  void ScoreAndPost(const float* hidden, int max_candidates, bool capitalize,
+                    Clock::time_point* t, Decision* out);
 
   const EnPack* engine_;
   SessionOptions options_;

@@ -135,6 +135,7 @@ void ZhSession::UpdateModelContext() {
 void ZhSession::RankSentences() {
   const std::span<const PinyinSentence> found = sentence_search_.sentences();
   ranked_.assign(found.begin(), found.end());
+  sentences_model_failed_ = false;
   const size_t rescored = std::min(ranked_.size(), ZhSession::kSentencesRescored);
   if (!UseModel() || model_.sentence_weight == 0 || rescored < 2) return;
   const Transformer& model = *model_.model;
@@ -150,7 +151,13 @@ void ZhSession::RankSentences() {
             std::log(static_cast<float>(std::max<uint32_t>(count, 1))) - model_.log_oov_count;
       }
     }
-    s.score += model_.sentence_weight * (lm_->Score(sentence_words_) + oov_share);
+    const float log_p = lm_->Score(sentence_words_);
+    if (!std::isfinite(log_p)) {  // the model overflowed on these words: the bigram's order
+      ranked_.assign(found.begin(), found.end());
+      sentences_model_failed_ = true;
+      return;
+    }
+    s.score += model_.sentence_weight * (log_p + oov_share);
   }
   // Only the rescored ones change places; the others, unscored, stay behind them. (An insertion
   // sort: stable, and unlike std::stable_sort it needs no buffer.)
@@ -325,8 +332,17 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
   const float* hidden = ReadKeystrokes();
   timings.model_us = MicrosSince(&t);
   bool latin = false;
+  float popup = 0;
+  bool overflowed = false;
   if (hidden != nullptr) {
     model_.model->Intent(hidden, intent_.data());
+    popup = model_.model->Popup(hidden);
+    // A model that overflowed on these keys serves no one: the lexicon tier does.
+    const size_t d = static_cast<size_t>(model_.model->config().d_model);
+    overflowed = !AllFinite({hidden, d}) || !AllFinite(intent_) || !std::isfinite(popup);
+    if (overflowed) hidden = nullptr;
+  }
+  if (hidden != nullptr) {
     latin = model_.latin_label >= 0 && typed.size() >= kMinLatinKeys &&
             intent_[model_.latin_label] > kLatinThreshold;
   }
@@ -341,14 +357,15 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
   ClearModelOutputs(out);
   out->has_model = hidden != nullptr;
   if (hidden != nullptr) {
-    out->popup.probability = model_.model->Popup(hidden);
+    out->popup.probability = popup;
     const std::vector<std::string>& labels = model_.model->config().intent_labels;
     out->intent.probabilities.assign(intent_.begin(), intent_.end());
     out->intent.label = labels[std::max_element(intent_.begin(), intent_.end()) - intent_.begin()];
   }
   // The model's rung served it when the model ran: on the keystrokes, or (past kMaxModelKeys
-  // letters) on the sentences alone.
-  out->tier = UseModel() && !typed.empty() ? tier_ : Tier::kLexiconOnly;
+  // letters) on the sentences alone; not when it overflowed on either.
+  const bool model_served = !overflowed && !sentences_model_failed_;
+  out->tier = UseModel() && !typed.empty() && model_served ? tier_ : Tier::kLexiconOnly;
   timings.post_us = MicrosSince(&t);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();

@@ -131,6 +131,7 @@ class ZhSession : public Session {
   std::string searched_;       // the composition both searches last ran on
   uint32_t searched_context_ = 0;
   bool search_valid_ = false;  // their results are those of searched_ and searched_context_
+  bool sentences_model_failed_ = false;  // the model overflowed on ranked_: the bigram's order
   struct NextWord {
     uint32_t word;
     uint32_t count;

@@ -10,6 +10,8 @@
 #include "model/quantize.h"
 #include "model/kernels/kernels.h"
 #include "model/safetensors.h"
+#include "model/weight_checksum.h"
+#include "model/weight_format.h"
 #include "model/weight_matrix.h"
 
 namespace keydecide {
@@ -84,6 +86,9 @@ Status QuantizeModel(const std::string& input, const std::string& output,
   if (!file->Metadata("quantization").empty()) {
     return Status::InvalidArgument(input + " is already quantized: quantize the float model");
   }
+  KD_RETURN_IF_ERROR(VerifyTensorChecksum(file->Metadata(weight_format::kMetaTensorCrc32),
+                                          file->tensor_data())
+                         .Annotated(input));
   *report = QuantizeReport();
   report->input_bytes = file->size_bytes();
 

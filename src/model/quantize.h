@@ -40,9 +40,10 @@ struct QuantizeReport {
 // Reads an fp32/fp16 keydecide model and writes a quantized one (docs/MODEL.md, "Quantized
 // files"): the projections of every layer at `bits`, the embedding table at
 // `embedding_bits`; norms, position/timing embeddings and the decision heads stay as they
-// are. InvalidArgument for bad options or an input that is not a float keydecide model
-// (e.g. already quantized); IOError when the output cannot be written (nothing is left
-// half-written).
+// are. The output carries the checksum of its tensor data (model/weight_checksum.h).
+// InvalidArgument for bad options or an input that is not a float keydecide model
+// (e.g. already quantized); Corruption when the input's tensor data fail its checksum;
+// IOError when the output cannot be written (nothing is left half-written).
 Status QuantizeModel(const std::string& input, const std::string& output,
                      const QuantizeOptions& options, QuantizeReport* report);
 

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/mapped_file.h"
+#include "model/weight_checksum.h"
+#include "model/weight_format.h"
 
 namespace keydecide {
 
@@ -44,6 +46,7 @@ Status SafetensorsFile::Parse() {
     return Status::Corruption("bad safetensors header length " + std::to_string(header_len));
   }
   const std::string_view data = bytes_.substr(8 + header_len);
+  tensor_data_ = data;
   nlohmann::json header = nlohmann::json::parse(bytes_.substr(8, header_len), nullptr,
                                                 /*allow_exceptions=*/false);
   if (header.is_discarded() || !header.is_object()) {
@@ -163,6 +166,9 @@ Status WriteSafetensors(const std::string& path, const std::map<std::string, std
   auto round_up = [](size_t n) { return (n + kAlign - 1) / kAlign * kAlign; };
   nlohmann::json header;
   header["__metadata__"] = metadata;
+  uint32_t crc = 0;
+  for (const TensorToWrite& t : tensors) crc = TensorDataCrc32(t.bytes, crc);
+  header["__metadata__"][std::string(weight_format::kMetaTensorCrc32)] = FormatTensorCrc32(crc);
   size_t offset = 0;
   for (const TensorToWrite& t : tensors) {
     header[t.name] = {{"dtype", t.dtype},

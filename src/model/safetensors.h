@@ -47,6 +47,9 @@ class SafetensorsFile {
   // "" when absent.
   std::string_view Metadata(std::string_view key) const;
   uint64_t size_bytes() const { return bytes_.size(); }
+  // Every byte after the header: the tensors' data (what weight_format::kMetaTensorCrc32
+  // covers). Valid while this object lives.
+  std::string_view tensor_data() const { return tensor_data_; }
 
  private:
   SafetensorsFile() = default;
@@ -55,6 +58,7 @@ class SafetensorsFile {
   std::unique_ptr<MappedFile> file_;
   std::string owned_;
   std::string_view bytes_;
+  std::string_view tensor_data_;
   std::map<std::string, Tensor> tensors_;
   std::map<std::string, std::string> metadata_;
 };
@@ -69,6 +73,8 @@ struct TensorToWrite {
 
 // Writes a safetensors file, tensors in the given order with no gaps (other readers refuse
 // holes); the header is padded with spaces so the data starts at a multiple of 64 bytes.
+// The metadata written is `metadata` plus weight_format::kMetaTensorCrc32, the checksum of
+// the tensor data written (a value given for it is replaced).
 // Written to `path`.tmp, then renamed: a failure never leaves a half-written file.
 // IOError on failure.
 Status WriteSafetensors(const std::string& path, const std::map<std::string, std::string>& metadata,

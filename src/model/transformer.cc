@@ -7,6 +7,7 @@
 #include "model/kernels/kernels.h"
 #include "model/kernels/targets.h"
 #include "model/safetensors.h"
+#include "model/weight_checksum.h"
 #include "model/weight_format.h"
 #include "model/weight_reader.h"
 
@@ -64,6 +65,8 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
   const SafetensorsFile& f = *file;
   KD_RETURN_IF_ERROR(CheckFormat(f));
+  KD_RETURN_IF_ERROR(
+      VerifyTensorChecksum(f.Metadata(weight_format::kMetaTensorCrc32), f.tensor_data()));
   std::unique_ptr<Transformer> m(new Transformer());
   m->file_ = file;
   KD_RETURN_IF_ERROR(
@@ -76,7 +79,40 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
   KD_RETURN_IF_ERROR(m->LoadHeads(reader));
   KD_RETURN_IF_ERROR(reader.CheckAllQuantizedRead());
   m->weight_format_ = reader.FormatsRead();
+  KD_RETURN_IF_ERROR(m->CheckFiniteOutputs());
   *out = std::move(m);
+  return Status::OK();
+}
+
+// Finite weights can still overflow float32 in the forward pass (a head of 3e38s, a layer
+// whose LayerNorm variance is infinite). A probe of four tokens (<bos>, an app, two letters,
+// one after a backspace) must give finite hidden states, heads and first word logits. It is
+// short because it runs at every load (0.1 ms int8, 0.5 ms fp32 for the English model);
+// inputs that overflow only elsewhere (another letter's row, a later position, a word
+// token) are caught per decision: the sessions fall to the lexicon tier.
+Status Transformer::CheckFiniteOutputs() const {
+  std::vector<TokenInput> probe = {{ModelConfig::kBos},
+                                   {ModelConfig::kFirstApp},
+                                   {ModelConfig::kFirstChar + 't' - 'a', 3, 0},
+                                   {ModelConfig::kFirstChar + 'e' - 'a', 5, 1}};
+  probe.resize(std::min<size_t>(probe.size(), config_.max_len));
+  const size_t d = config_.d_model;
+  KvCache cache(config_);
+  std::vector<float> y(probe.size() * d);
+  Encode(probe, &cache, y.data());
+  std::vector<float> heads(config_.intent_labels.size() + 2 + kProbedWords);
+  const float* last = y.data() + (probe.size() - 1) * d;
+  heads[0] = Popup(last);
+  heads[1] = Autocorrect(last);
+  Intent(last, heads.data() + 2);
+  const int words = std::min(kProbedWords, n_words());
+  WordLogits(last, words, heads.data() + 2 + config_.intent_labels.size());
+  heads.resize(2 + config_.intent_labels.size() + words);
+  const auto finite = [](float x) { return std::isfinite(x); };
+  if (!std::all_of(y.begin(), y.end(), finite) || !std::all_of(heads.begin(), heads.end(), finite)) {
+    return Status::Corruption(
+        "the model's outputs are not finite (weights so large that float32 overflows)");
+  }
   return Status::OK();
 }
 

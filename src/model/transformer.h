@@ -36,7 +36,8 @@ class Transformer {
   // Reads the config and vocabulary metadata and every tensor of the contract
   // (model/weight_format.h), checking names, shapes and dtypes. F16/F32 weights are widened
   // to fp32 copies; quantized ones (metadata "quantization") are used in place, so `file` is
-  // kept open.
+  // kept open. The tensor data must match the file's checksum when it has one
+  // (model/weight_checksum.h), and a probe of a few tokens must give finite outputs.
   // InvalidArgument/Corruption/NotSupported naming the first problem.
   static Status Load(std::shared_ptr<const SafetensorsFile> file,
                      std::unique_ptr<Transformer>* out);
@@ -102,6 +103,9 @@ class Transformer {
   Status LoadLayers(WeightReader* reader);
   Status LoadHeads(const WeightReader& reader);
   Status ReadNorm(const WeightReader& reader, const std::string& name, Norm* n) const;
+  // Corruption when a probe's hidden states, heads or first kProbedWords logits overflow.
+  Status CheckFiniteOutputs() const;
+  static constexpr int kProbedWords = 64;
   void Embed(const TokenInput& t, int pos, float* x) const;
   void Forward(std::span<const TokenInput> tokens, KvCache* cache) const;
   void Attend(int layer, int pos, const float* q, const KvCache& cache, float* scores,

@@ -22,6 +22,10 @@ inline constexpr std::string_view kMetaLanguage = "language";  // "en" (when abs
 inline constexpr std::string_view kMetaPinyin = "pinyin";  // zh: one reading per word
 // Quantized files: JSON object {tensor name: "q8" | "q4g32" | "q4g64" | "f32"}.
 inline constexpr std::string_view kMetaQuantization = "quantization";
+// zlib crc32 of every byte after the header (the tensor data in file order), as 8 lower-case
+// hex digits (model/weight_checksum.h). Absent from files written before it existed, which
+// load unchecked.
+inline constexpr std::string_view kMetaTensorCrc32 = "tensor_crc32";
 
 // Tensors. A layer's are kLayerPrefix + index + "." + one of the layer names, then a suffix.
 inline constexpr std::string_view kTokEmb = "tok_emb.weight";  // [vocab_size, d]

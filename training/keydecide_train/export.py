@@ -9,10 +9,17 @@ Tensors follow the contract's order, except that the few whose byte size is not 
 multiple of 8 (the one-element head biases) go last, so every other tensor starts
 8-byte aligned in an mmapped file.
 
+The metadata's `tensor_crc32` is zlib's crc32 of every byte after the header (the tensor
+data, as 8 lower-case hex digits; src/model/weight_checksum.h): the engine refuses a file
+whose data do not match it. `--stamp` adds it to a file written before it existed without
+changing a tensor byte.
+
 Usage (from the repository root, PYTHONPATH=training):
   python3 -m keydecide_train.export CHECKPOINT.pt OUT.safetensors [--dtype f16|f32]
       (CHECKPOINT: a train.py best.pt)
   python3 -m keydecide_train.export --verify FILE.safetensors
+  python3 -m keydecide_train.export --stamp FILE.safetensors [FILE ...]
+      (adds or refreshes tensor_crc32 in place; float and quantized files alike)
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import struct
+import zlib
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -29,6 +37,7 @@ from . import tokens as T
 
 FORMAT = "keydecide-model"
 FORMAT_VERSION = "1"
+META_TENSOR_CRC32 = "tensor_crc32"
 _DTYPES = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2")}
 _MAX_HEADER = 64 << 20  # a sane bound: the vocabulary is well under 1 MB
 
@@ -87,9 +96,14 @@ def write_safetensors(path: str | Path, tensors: Mapping[str, np.ndarray], confi
         "config": json.dumps(dict(config), separators=(",", ":")),
         "words": "\n".join(words)}}
     for key, value in (metadata or {}).items():
-        if key in header["__metadata__"] or not isinstance(value, str):
+        if key in header["__metadata__"] or key == META_TENSOR_CRC32 \
+                or not isinstance(value, str):
             raise ValueError(f"metadata {key!r}: a contract key, or not a string")
         header["__metadata__"][key] = value
+    crc = 0
+    for name in order:
+        crc = zlib.crc32(arrays[name].tobytes(), crc)
+    header["__metadata__"][META_TENSOR_CRC32] = f"{crc:08x}"
     offset = 0
     for name in order:
         n = arrays[name].nbytes
@@ -130,6 +144,7 @@ def read_safetensors(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str,
     if not all(isinstance(v, str) for v in meta.values()):
         raise ValueError("metadata values must be strings")
     body = memoryview(data)[8 + n:]
+    check_tensor_crc32(meta, body)
     spans = []
     tensors = {}
     for name, info in header.items():
@@ -153,6 +168,46 @@ def read_safetensors(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str,
     if pos != len(body):
         raise ValueError("trailing bytes after the tensor data")
     return tensors, meta
+
+
+def check_tensor_crc32(meta: Mapping[str, str], body) -> None:
+    """Raise ValueError when the tensor data `body` do not match the metadata's tensor_crc32
+    (a file without one passes, as in the engine)."""
+    stored = meta.get(META_TENSOR_CRC32)
+    if stored is None:
+        return
+    computed = f"{zlib.crc32(body):08x}"
+    if stored != computed:
+        raise ValueError(f"tensor data checksum mismatch (stored {stored}, computed {computed})")
+
+
+def stamp_checksum(path: str | Path) -> tuple[str, bool]:
+    """Add or refresh tensor_crc32 in the file at `path`, rewriting only its header: the
+    tensor bytes stay as they are, and the header is padded so that they start at the same
+    alignment as before (64 bytes for files the C++ writer made, else 8). Works on any
+    safetensors file (quantized ones too). Returns (the checksum, whether the file changed)."""
+    path = Path(path)
+    data = path.read_bytes()
+    (n,) = struct.unpack_from("<Q", data, 0)
+    if n > _MAX_HEADER or 8 + n > len(data):
+        raise ValueError(f"header length {n} out of range")
+    header = json.loads(data[8:8 + n].decode("utf-8"))
+    body = data[8 + n:]
+    crc = f"{zlib.crc32(body):08x}"
+    meta = header.setdefault("__metadata__", {})
+    if meta.get(META_TENSOR_CRC32) == crc:
+        return crc, False
+    meta[META_TENSOR_CRC32] = crc
+    align = 64 if (8 + n) % 64 == 0 else 8
+    blob = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    blob += b" " * ((align - (8 + len(blob)) % align) % align)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(struct.pack("<Q", len(blob)))
+        f.write(blob)
+        f.write(body)
+    tmp.replace(path)
+    return crc, True
 
 
 def verify_model_file(path: str | Path) -> tuple[dict[str, np.ndarray], dict, list[str]]:
@@ -210,7 +265,14 @@ def main() -> None:
     ap.add_argument("out", nargs="?", type=Path, help="output .safetensors")
     ap.add_argument("--dtype", choices=["f16", "f32"], default="f16")
     ap.add_argument("--verify", type=Path, help="check a model file and print a summary")
+    ap.add_argument("--stamp", type=Path, nargs="+", metavar="FILE",
+                    help="add tensor_crc32 to model files in place (tensor bytes unchanged)")
     args = ap.parse_args()
+    if args.stamp:
+        for path in args.stamp:
+            crc, changed = stamp_checksum(path)
+            print(f"{path}: tensor_crc32 {crc}" + ("" if changed else " (already there)"))
+        return
     if args.verify:
         tensors, config, words = verify_model_file(args.verify)
         n = sum(t.size for t in tensors.values())

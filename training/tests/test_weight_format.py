@@ -9,6 +9,7 @@ its language/pinyin metadata), and reads the file's safetensors header by hand.
 import json
 import re
 import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,8 @@ def check_file(path: Path, header_path: Path = HEADER, zh: bool = False) -> None
     meta = header.pop("__metadata__")
     assert meta[k["kMetaFormat"]] == k["kFormatName"]
     assert meta[k["kMetaFormatVersion"]] == k["kFormatVersion"]
-    allowed = {k["kMetaFormat"], k["kMetaFormatVersion"], k["kMetaConfig"], k["kMetaWords"]}
+    allowed = {k["kMetaFormat"], k["kMetaFormatVersion"], k["kMetaConfig"], k["kMetaWords"],
+               k["kMetaTensorCrc32"]}
     if zh:
         allowed |= {k["kMetaLanguage"], k["kMetaPinyin"]}
         assert meta[k["kMetaLanguage"]] == "zh"
@@ -105,17 +107,27 @@ def check_file(path: Path, header_path: Path = HEADER, zh: bool = False) -> None
                                  f"missing: {sorted(want - set(header))}")
     assert config["interval_edges_ms"] == arrays["kIntervalEdgesMs"]
     assert config["n_interval_buckets"] == len(arrays["kIntervalEdgesMs"]) + 2
+    assert meta[k["kMetaTensorCrc32"]] == f"{zlib.crc32(tensor_bytes(path)):08x}"
+
+
+def tensor_bytes(path: Path) -> bytes:
+    """Every byte after the safetensors header: what tensor_crc32 covers."""
+    data = path.read_bytes()
+    (n,) = struct.unpack_from("<Q", data, 0)
+    return data[8 + n:]
 
 
 def test_header_parses():
     k, arrays = parse_header()
     for name in ("kMetaFormat", "kFormatName", "kMetaFormatVersion", "kFormatVersion",
-                 "kMetaConfig", "kMetaWords", "kMetaLanguage", "kMetaPinyin", "kTokEmb",
+                 "kMetaConfig", "kMetaWords", "kMetaLanguage", "kMetaPinyin",
+                 "kMetaTensorCrc32", "kTokEmb",
                  "kPosEmb", "kIvlEmb", "kBsEmb", "kLayerPrefix", "kLnF", "kWeight", "kBias",
                  *_LAYER_NAMES, *_HEADS):
         assert name in k, f"{HEADER} lost {name}"
     assert arrays["kIntervalEdgesMs"] == T.INTERVAL_EDGES_MS
     assert (k["kFormatName"], k["kFormatVersion"]) == (export.FORMAT, export.FORMAT_VERSION)
+    assert k["kMetaTensorCrc32"] == export.META_TENSOR_CRC32
 
 
 def test_en_export_is_the_headers_contract(tmp_path):
@@ -132,6 +144,7 @@ def test_zh_export_is_the_headers_contract(tmp_path):
     ('"keydecide-model"', '"keydecide-model2"'),
     ('= "1";', '= "2";'),
     ('"config"', '"cfg"'),
+    ('"tensor_crc32"', '"tensor_crc"'),
     ('{60, 100, 150, 220, 350, 600}', '{60, 100, 150, 220, 350, 650}'),
 ])
 def test_a_changed_header_fails(tmp_path, old, new):
@@ -143,3 +156,38 @@ def test_a_changed_header_fails(tmp_path, old, new):
     changed.write_text(text.replace(old, new), encoding="utf-8")
     with pytest.raises((AssertionError, KeyError)):
         check_file(path, changed)
+
+
+def test_damaged_tensor_data_are_refused(tmp_path):
+    """A flipped byte in the tensor data fails the checksum when the file is read."""
+    path = export_en(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        export.read_safetensors(path)
+
+
+def test_stamp_adds_the_checksum_and_keeps_every_tensor_byte(tmp_path):
+    """--stamp on a file written before the checksum existed: the same tensor bytes at the
+    same alignment, the same metadata plus tensor_crc32; stamping again changes nothing."""
+    path = export_zh(tmp_path)
+    header = read_header(path)
+    del header["__metadata__"]["tensor_crc32"]
+    blob = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    blob += b" " * ((64 - (8 + len(blob)) % 64) % 64)  # as the C++ writer aligns
+    body = tensor_bytes(path)
+    old = tmp_path / "old.safetensors"
+    old.write_bytes(struct.pack("<Q", len(blob)) + blob + body)
+    crc, changed = export.stamp_checksum(old)
+    assert changed and crc == f"{zlib.crc32(body):08x}"
+    assert tensor_bytes(old) == body
+    (n,) = struct.unpack_from("<Q", old.read_bytes(), 0)
+    assert (8 + n) % 64 == 0
+    stamped = read_header(old)
+    assert stamped.pop("__metadata__") == {**header["__metadata__"], "tensor_crc32": crc}
+    assert stamped == {k: v for k, v in header.items() if k != "__metadata__"}
+    check_file(old, zh=True)
+    before = old.read_bytes()
+    assert export.stamp_checksum(old) == (crc, False)
+    assert old.read_bytes() == before
