@@ -165,6 +165,27 @@ TEST(ZhLexiconTest, BuildFromFilesAndOpen) {
 }
 
 // The committed lexicon (scripts/build-lexicon-zh.sh), when present.
+// UTF-8 punctuation read as GBK (jieba's dictionary has "銆 6982" for "、") never becomes a
+// word: it is left out of both files and counted, and the committed lexicon has none.
+TEST(ZhLexiconTest, PunctuationReadAsGbkIsLeftOut) {
+  const std::vector<char32_t>& misread = GbkMisreadPunctuation();
+  ASSERT_EQ(misread.size(), 3u);  // 銆 (、。...), 锛 (，：...), 鈥 (“”...)
+  EXPECT_TRUE(StartsWithGbkMisread("\u9286"));   // 銆
+  EXPECT_TRUE(StartsWithGbkMisread("\u951b得儿木"));  // 锛...
+  EXPECT_FALSE(StartsWithGbkMisread("\u8def"));  // 路: the GBK reading of "·", a real word
+  EXPECT_FALSE(StartsWithGbkMisread("中国"));
+  const std::string counts = "銆 6982 zg\n中国 100 ns\n鈥 2416 zg\n";
+  const std::string readings = "銆 mo 0\n中国 zhong'guo 0\n鈥 huo 0\n";
+  std::string bytes;
+  LexiconBuildReport report;
+  ASSERT_TRUE(BuildZhLexiconFromText(counts, readings, 1, &bytes, &report).ok());
+  EXPECT_EQ(report.zh_skipped_mojibake, 4u);
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(bytes, &lex).ok());
+  EXPECT_EQ(lex->Find("mo"), lexicon::kNoEntry);
+  EXPECT_NE(lex->Find("zhongguo"), lexicon::kNoEntry);
+}
+
 TEST(ZhLexiconTest, CommittedLexicon) {
   const std::string path = std::string(KD_MODELS_DIR) + "/zh/lexicon.kdlex";
   if (!std::ifstream(path)) GTEST_SKIP() << path << " not built";
@@ -181,6 +202,9 @@ TEST(ZhLexiconTest, CommittedLexicon) {
   for (const lexicon::Variant& v : lex->Variants(lvxing)) travel |= lex->VariantText(v) == "旅行";
   EXPECT_TRUE(travel);
   EXPECT_GT(lex->Variants(lex->Find("shiyan")).size(), 1u);  // 实验, 试验, ...
+  for (uint32_t v = 0; v < lex->header().variant_count; ++v) {
+    ASSERT_FALSE(StartsWithGbkMisread(lex->VariantTextAt(v))) << lex->VariantTextAt(v);
+  }
 }
 
 }  // namespace

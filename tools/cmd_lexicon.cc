@@ -84,7 +84,8 @@ void AddLexiconCommand(CLI::App* app) {
       std::cout << "zh: " << report.zh_words << " words with counts, " << report.zh_words_added
                 << " with a reading, " << report.zh_skipped_no_reading
                 << " skipped without a reading, " << report.zh_skipped_long_key
-                << " skipped for a too long key, " << report.zh_readings_bad_syllable
+                << " skipped for a too long key, " << report.zh_skipped_mojibake
+                << " skipped as punctuation read as GBK, " << report.zh_readings_bad_syllable
                 << " readings dropped for a syllable outside the table\n";
     }
     CheckOrDie(status, "lexicon build");

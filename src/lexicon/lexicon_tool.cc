@@ -31,9 +31,25 @@ void CopyZhStats(const ZhLexiconStats& s, LexiconBuildReport* r) {
   r->zh_words_added = s.words_added;
   r->zh_skipped_no_reading = s.skipped_no_reading;
   r->zh_skipped_long_key = s.skipped_long_key;
+  r->zh_skipped_mojibake = s.skipped_mojibake;
   r->zh_readings_bad_syllable = s.readings_bad_syllable;
   r->zh_malformed_lines = s.malformed_lines;
   r->zh_errors = s.errors;
+}
+
+// The build fails when a word of the lexicon starts as UTF-8 punctuation read as GBK
+// (GbkMisreadPunctuation): what the sources' filter must have left out.
+Status CheckNoMojibake(const std::string& bytes) {
+  std::unique_ptr<Lexicon> lexicon;
+  KD_RETURN_IF_ERROR(Lexicon::FromBytes(bytes, &lexicon));
+  for (uint32_t v = 0; v < lexicon->header().variant_count; ++v) {
+    const std::string_view word = lexicon->VariantTextAt(v);
+    if (StartsWithGbkMisread(word)) {
+      return Status::InvalidArgument("the lexicon holds '" + std::string(word) +
+                                     "', UTF-8 punctuation read as GBK (mojibake)");
+    }
+  }
+  return Status::OK();
 }
 
 // Builds the Chinese lexicon's bytes from the two source files.
@@ -58,7 +74,8 @@ Status BuildZhBytes(const LexiconBuildOptions& options, LexiconBuildReport* repo
   CopyZhStats(stats, report);
   KD_RETURN_IF_ERROR(added);
   report->distinct_spellings = builder.distinct_spellings();
-  return builder.Finish(ZhBuilderOptions(options.min_count, options.max_words), bytes);
+  KD_RETURN_IF_ERROR(builder.Finish(ZhBuilderOptions(options.min_count, options.max_words), bytes));
+  return CheckNoMojibake(*bytes);
 }
 
 // The whole file at once, atomically.
@@ -119,7 +136,8 @@ Status BuildZhLexiconFromText(const std::string& counts, const std::string& read
     report->input_bytes = counts.size() + readings.size();
   }
   KD_RETURN_IF_ERROR(added);
-  return builder.Finish(ZhBuilderOptions(min_count, 100000), bytes);
+  KD_RETURN_IF_ERROR(builder.Finish(ZhBuilderOptions(min_count, 100000), bytes));
+  return CheckNoMojibake(*bytes);
 }
 
 Status BuildLexiconFromText(const std::string& text, uint32_t min_count, std::string* bytes) {

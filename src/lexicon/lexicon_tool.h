@@ -41,6 +41,7 @@ struct LexiconBuildReport {
   size_t zh_words_added = 0;         // words with a reading, before min_count / max_words
   size_t zh_skipped_no_reading = 0;  // words without a usable reading: left out
   size_t zh_skipped_long_key = 0;    // words whose pinyin is longer than a key may be
+  size_t zh_skipped_mojibake = 0;    // words (in either file) that are punctuation read as GBK
   size_t zh_readings_bad_syllable = 0;
   size_t zh_malformed_lines = 0;
   std::vector<std::string> zh_errors;  // the first malformed lines, "FILE:LINE: reason"

@@ -1,5 +1,7 @@
 #include "lexicon/pinyin/zh_lexicon_source.h"
 
+#include <iconv.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -114,6 +116,50 @@ bool PinyinReadingToKey(std::string_view reading, std::string* key) {
   }
 }
 
+const std::vector<char32_t>& GbkMisreadPunctuation() {
+  static const std::vector<char32_t> chars = [] {
+    // The CJK and full-width punctuation, quotes and dashes people type in Chinese: three
+    // UTF-8 bytes each, so a GBK reading of the first two leaves a byte dangling (the mark of
+    // mojibake). Not "·" (two bytes, whose GBK reading is 路, a real word) nor the rare
+    // full-width ～｛｝ (read as 锝, technetium).
+    static constexpr std::string_view kPunctuation =
+        "、。，：；！？“”‘’（）《》【】「」『』…—〈〉〔〕．／＂＇［］";
+    std::vector<char32_t> out;
+    iconv_t cd = ::iconv_open("UTF-8", "GBK");
+    if (cd == reinterpret_cast<iconv_t>(-1)) return out;  // no GBK table: nothing to filter
+    size_t pos = 0;
+    while (pos < kPunctuation.size()) {
+      const size_t start = pos;
+      char32_t cp;
+      utf8::Decode(kPunctuation, &pos, &cp);
+      char in[2] = {kPunctuation[start], kPunctuation[start + 1]};
+      char decoded[8];
+      char* in_ptr = in;
+      char* out_ptr = decoded;
+      size_t in_left = 2, out_left = sizeof(decoded);
+      ::iconv(cd, nullptr, nullptr, nullptr, nullptr);  // reset the state
+      if (::iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left) == static_cast<size_t>(-1)) continue;
+      size_t at = 0;
+      char32_t misread;
+      if (utf8::Decode(std::string_view(decoded, out_ptr - decoded), &at, &misread) &&
+          misread >= 0x80 && std::find(out.begin(), out.end(), misread) == out.end()) {
+        out.push_back(misread);
+      }
+    }
+    ::iconv_close(cd);
+    return out;
+  }();
+  return chars;
+}
+
+bool StartsWithGbkMisread(std::string_view word) {
+  size_t pos = 0;
+  char32_t cp;
+  if (!utf8::Decode(word, &pos, &cp)) return false;
+  const std::vector<char32_t>& misread = GbkMisreadPunctuation();
+  return std::find(misread.begin(), misread.end(), cp) != misread.end();
+}
+
 Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
                          std::string_view readings, std::string_view readings_name,
                          size_t max_malformed, LexiconBuilder* builder, ZhLexiconStats* stats) {
@@ -132,6 +178,10 @@ Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
     }
     if (!utf8::Validate(f[0]).ok()) {
       reading_errors.Add(number, "word is not valid UTF-8");
+      return;
+    }
+    if (StartsWithGbkMisread(f[0])) {
+      ++stats->skipped_mojibake;
       return;
     }
     if (!WellFormedReading(f[1])) {
@@ -183,6 +233,10 @@ Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
       return;
     }
     if (count == 0) return;
+    if (StartsWithGbkMisread(f[0])) {
+      ++stats->skipped_mojibake;
+      return;
+    }
     auto [it, inserted] = word_counts.emplace(std::string(f[0]), 0);
     if (inserted) order.push_back(it->first);
     it->second = std::min<uint64_t>(it->second + count, 1000000000);

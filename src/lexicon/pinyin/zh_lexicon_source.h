@@ -37,11 +37,23 @@ struct ZhLexiconStats {
   size_t words_added = 0;         // words with at least one usable reading (added to the builder)
   size_t skipped_no_reading = 0;  // words without a usable reading: left out
   size_t skipped_long_key = 0;    // words whose every key is over kMaxKeyBytes
+  size_t skipped_mojibake = 0;    // words that start as UTF-8 punctuation read as GBK (both files)
   size_t readings_bad_syllable = 0;  // readings dropped for a syllable outside the table
   size_t malformed_lines = 0;        // in both files
   std::vector<std::string> errors;   // the first kMaxErrors malformed lines, described
   static constexpr size_t kMaxErrors = 10;
 };
+
+// The characters that UTF-8 CJK punctuation turns into when its first two bytes are read as
+// GBK: "、" (E3 80 81) and "。" start as 銆, "，" (EF BC 8C) and the other full-width forms as
+// 锛, "“" and "…" (E2 80 ..) as 鈥. jieba's dictionary holds such words ("銆 6982",
+// "锛 12605"), which then outranked real ones ("mo" offered 銆 first). Computed with iconv
+// from the punctuation, not listed by hand. A word that starts with one is left out of the
+// lexicon, at the price of the few real words that do (锛子, an adze).
+const std::vector<char32_t>& GbkMisreadPunctuation();
+
+// True when `word` starts with one of GbkMisreadPunctuation().
+bool StartsWithGbkMisread(std::string_view word);
 
 // Converts a reading with syllables separated by apostrophes ("zhong'guo", "lü'xing",
 // "lue'duo") into a trie key ("zhongguo", "lvxing", "lveduo"): ASCII letters lower-cased, ü as
