@@ -73,6 +73,10 @@ TEST(ProtocolTest, RefusesWithACode) {
   EXPECT_STREQ(e.code, errors::kBadRequest);
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":""})", &r, &e));
   EXPECT_FALSE(ParseRequest(R"({"op":"key","session":1,"text":"a","t_ms":-1})", &r, &e));
+  EXPECT_FALSE(ParseRequest(R"({"id":1e5,"op":"hello"})", &r, &e));  // would echo 100000.0
+  EXPECT_NE(e.message.find("an integer"), std::string::npos);
+  ASSERT_TRUE(ParseRequest(R"({"id":100000,"op":"hello"})", &r, &e));
+  EXPECT_EQ(r.id, "100000");
   constexpr char kWithNul[] = "{\"op\":\"hello\"}\0garbage";
   EXPECT_FALSE(ParseRequest(std::string_view(kWithNul, sizeof(kWithNul) - 1), &r, &e));
   EXPECT_EQ(e.code, std::string(errors::kBadJson));

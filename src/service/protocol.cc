@@ -184,8 +184,9 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
   if (!j.is_object()) return Fail(error, errors::kBadRequest, "a request is a JSON object");
 
   if (auto it = j.find("id"); it != j.end()) {
-    if (!it->is_string() && !it->is_number() && !it->is_null()) {
-      return Fail(error, errors::kBadRequest, "\"id\" must be a string, a number or null");
+    // Not a float: it would not come back as written (1e5 as 100000.0).
+    if (!it->is_string() && !it->is_number_integer() && !it->is_null()) {
+      return Fail(error, errors::kBadRequest, "\"id\" must be a string, an integer or null");
     }
     std::string id = it->dump(-1, ' ', false, Json::error_handler_t::replace);
     if (id.size() > kMaxIdBytes) return Fail(error, errors::kBadRequest, "\"id\" is too long");
