@@ -315,6 +315,34 @@ TEST_F(CApiTest, DaemonLimitsAndDisappearanceAreReported) {
   for (kd_session* x : sessions) kd_session_free(x);            // still safe to free
 }
 
+// The daemon restarts: the library connects again on the next call, the session is opened again
+// (KD_SESSION_RESET: its text is gone, nothing applied) and goes on once its text is restored.
+TEST_F(CApiTest, ReconnectsAfterTheDaemonRestarts) {
+  kd_session* s = nullptr;
+  ASSERT_EQ(kd_session_open(remote_, nullptr, &s), KD_OK);
+  kd_decision d;
+  ASSERT_EQ(kd_session_type(s, "see you to", &d), KD_OK);
+  server_->Stop();
+  server_->Wait();
+  server_.reset();
+  EXPECT_EQ(kd_session_type(s, "m", &d), KD_ERR_IO);  // the daemon is gone
+  EXPECT_EQ(kd_session_type(s, "m", &d), KD_ERR_IO);  // and still is: no socket to connect to
+  ServerOptions so;
+  so.socket_path = path_;
+  ASSERT_TRUE(Server::Start({engine_.get(), zh_engine_.get()}, so, &server_).ok());
+  EXPECT_EQ(kd_session_type(s, "m", &d), KD_SESSION_RESET) << kd_last_error();
+  ASSERT_EQ(kd_session_set_context(s, "see you to", &d), KD_OK) << kd_last_error();
+  ASSERT_EQ(kd_session_type(s, "mo", &d), KD_OK) << kd_last_error();
+  EXPECT_STREQ(d.composition, "tomo");
+  ASSERT_GT(d.n_candidates, 0);
+  EXPECT_STREQ(d.candidates[0].text, "tomorrow");
+  kd_session* fresh = nullptr;
+  ASSERT_EQ(kd_session_open(remote_, nullptr, &fresh), KD_OK);  // new sessions just work
+  ASSERT_EQ(kd_session_type(fresh, "a", &d), KD_OK);
+  kd_session_free(fresh);
+  kd_session_free(s);
+}
+
 // A daemon that answers each request line with the next scripted line, to see the C ABI
 // cope with a broken or hostile peer.
 class FakeDaemon {

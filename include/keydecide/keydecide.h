@@ -54,11 +54,15 @@ enum kd_status {
   KD_OK = 0,
   KD_INVALID_ARGUMENT = 1,   /* bad text (invalid UTF-8, a word with white space) or params */
   KD_BUSY = 2,               /* the daemon's queue for this session is full: retry later */
+  KD_SESSION_RESET = 3,      /* the daemon restarted and the library reconnected: the session was
+                                opened again with empty text and the edit was not applied; restore
+                                the text (kd_session_set_context), then retry */
   KD_ERR_NOT_FOUND = -1,     /* a model, lexicon or socket that does not exist */
   KD_ERR_CORRUPTION = -2,    /* a model or lexicon file that is malformed */
   KD_ERR_NOT_SUPPORTED = -3, /* e.g. a language this engine or daemon does not serve */
-  KD_ERR_IO = -4,            /* the daemon cannot be reached, or the connection broke: free the
-                                engine (and its sessions) and connect again */
+  KD_ERR_IO = -4,            /* the daemon cannot be reached, or the connection broke; the next
+                                call on the engine or its sessions connects again (sessions
+                                then answer KD_SESSION_RESET once) */
   KD_ERR_PROTOCOL = -5,      /* the daemon answered something this library does not understand */
   KD_ERR_INTERNAL = -6,
   KD_ERR_PERMISSION = -7,    /* the daemon's socket, or the process behind it, belongs to another
@@ -209,7 +213,11 @@ void kd_session_free(kd_session* session);
  *   KD_INVALID_ARGUMENT   invalid UTF-8, a committed word with white space or longer than
  *                         256 bytes, count out of 1..4096: the session is unchanged
  *   KD_BUSY               the daemon's queue is full: the session is unchanged, retry
- *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed; the session state is unknown */
+ *   KD_SESSION_RESET      the connection had broken (the daemon restarted) and the library
+ *                         connected again: the session is open again on the new daemon with
+ *                         empty text; nothing was applied. Restore the text, then retry.
+ *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed; the session state is unknown. The
+ *                         next call connects again (KD_SESSION_RESET once it succeeds). */
 int kd_session_type(kd_session* session, const char* text, kd_decision* out);
 /* As kd_session_type, with the time the key was pressed: `t_ms` in milliseconds of a
  * monotonic clock (CLOCK_MONOTONIC; any origin), 0..2^53. The model reads the interval since

@@ -8,6 +8,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -81,6 +82,8 @@ struct DecisionStore {
 struct kd_engine {
   std::vector<std::unique_ptr<keydecide::Engine>> local;  // one per language, default first
   std::unique_ptr<DaemonClient> remote;
+  std::atomic<uint64_t> generation{0};  // remote: connections made (a reconnect adds one)
+  std::mutex reconnect_mu;               // one thread reconnects at a time
   std::string languages;  // comma-separated, default first (kd_engine_languages)
 };
 
@@ -92,6 +95,8 @@ struct kd_session {
   keydecide::Decision decision;
   // Remote.
   uint64_t remote_id = 0;
+  uint64_t generation = 0;  // the engine's connection the session was opened on
+  Json open_request;        // to open it again on a new connection
   DecisionStore store;
 };
 
@@ -164,6 +169,63 @@ int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
   return KD_OK;
 }
 
+// The hello exchange after connecting: the protocol version, the line limit, the languages.
+int Handshake(kd_engine* engine) {
+  Json reply;
+  const int rc = Call(engine->remote.get(), {{"op", "hello"}}, &reply);
+  if (rc != KD_OK) return rc == KD_INVALID_ARGUMENT ? KD_ERR_PROTOCOL : rc;
+  const Json& protocol = Field(reply, "protocol");
+  if (!protocol.is_number_integer() ||
+      protocol.get<int64_t>() != keydecide::service::kProtocolVersion) {
+    return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " + protocol.dump());
+  }
+  const Json& max_line = Field(reply, "max_line_bytes");
+  if (max_line.is_number_unsigned()) engine->remote->set_max_request_bytes(max_line.get<size_t>());
+  // "languages" (a daemon from before it served several has only "language"); read at the
+  // first connection only (kd_engine_languages' string stays valid).
+  const Json& languages = Field(reply, "languages");
+  if (engine->generation.fetch_add(1) > 0) return KD_OK;
+  if (languages.is_array()) {
+    for (const Json& l : languages) {
+      if (!l.is_string()) continue;
+      engine->languages += (engine->languages.empty() ? "" : ",") + l.get<std::string>();
+    }
+  } else {
+    engine->languages = StringField(reply, "language");
+  }
+  return KD_OK;
+}
+
+// A broken daemon connection is made again (the daemon restarted) before the next call.
+int EnsureConnected(kd_engine* engine) {
+  if (!engine->remote->broken()) return KD_OK;
+  std::lock_guard<std::mutex> lock(engine->reconnect_mu);
+  if (!engine->remote->broken()) return KD_OK;  // another thread reconnected
+  std::string error;
+  if (const int rc = engine->remote->Reconnect(&error); rc != KD_OK) {
+    return Fail(rc == KD_ERR_NOT_FOUND ? KD_ERR_IO : rc, "reconnecting: " + error);
+  }
+  return Handshake(engine);
+}
+
+// A session opened on an earlier connection is opened again on this one, with empty text:
+// KD_SESSION_RESET tells the host to restore the text (kd_session_set_context).
+int EnsureSessionConnected(kd_session* s) {
+  if (const int rc = EnsureConnected(s->engine); rc != KD_OK) return rc;
+  if (s->generation == s->engine->generation) return KD_OK;
+  Json reply;
+  if (const int rc = Call(s->engine->remote.get(), s->open_request, &reply); rc != KD_OK) {
+    return rc;
+  }
+  const Json& id = Field(reply, "session");
+  if (!id.is_number_unsigned()) return Fail(KD_ERR_PROTOCOL, "open_session answered no session");
+  s->remote_id = id.get<uint64_t>();
+  s->generation = s->engine->generation;
+  return Fail(KD_SESSION_RESET,
+              "the daemon restarted: the session was opened again with empty text and the edit "
+              "was not applied; restore the text with kd_session_set_context");
+}
+
 enum class Edit { kType, kBackspace, kCommit, kSetContext, kDecide };
 
 // t_ms: kType's key time (monotonic ms), or a negative value for untimed.
@@ -226,6 +288,7 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
       req = {{"op", "decide"}};
       break;
   }
+  if (const int rc = EnsureSessionConnected(s); rc != KD_OK) return rc;
   req["session"] = s->remote_id;
   req["k"] = s->n_candidates;
   if (edit != Edit::kDecide) req["decide"] = out != nullptr;
@@ -321,26 +384,8 @@ int kd_engine_connect_with(const char* socket_path, const kd_connect_params* par
     std::string error;
     int rc = engine->remote->Connect(path, &error);
     if (rc != KD_OK) return Fail(rc, std::move(error));
-    Json reply;
-    rc = Call(engine->remote.get(), {{"op", "hello"}}, &reply);
-    if (rc != KD_OK) return rc == KD_INVALID_ARGUMENT ? KD_ERR_PROTOCOL : rc;
-    const Json& protocol = Field(reply, "protocol");
-    if (!protocol.is_number_integer() ||
-        protocol.get<int64_t>() != keydecide::service::kProtocolVersion) {
-      return Fail(KD_ERR_PROTOCOL, "the daemon speaks protocol " + protocol.dump());
-    }
-    const Json& max_line = Field(reply, "max_line_bytes");
-    if (max_line.is_number_unsigned()) engine->remote->set_max_request_bytes(max_line.get<size_t>());
-    // "languages" (a daemon from before it served several has only "language").
-    const Json& languages = Field(reply, "languages");
-    if (languages.is_array()) {
-      for (const Json& l : languages) {
-        if (!l.is_string()) continue;
-        engine->languages += (engine->languages.empty() ? "" : ",") + l.get<std::string>();
-      }
-    } else {
-      engine->languages = StringField(reply, "language");
-    }
+    rc = Handshake(engine.get());
+    if (rc != KD_OK) return rc;
   } catch (const std::exception& e) {
     return Fail(KD_ERR_PROTOCOL, e.what());
   }
@@ -392,6 +437,9 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
                       {"app", kApps[p.app]},
                       {"auto_capitalize", p.auto_capitalize != 0}};
       if (!default_language) request["lang"] = language;  // omitted: the daemon's default
+      if (const int rc = EnsureConnected(engine); rc != KD_OK) return rc;
+      s->open_request = request;
+      s->generation = engine->generation;
       Json reply;
       const int rc = Call(engine->remote.get(), std::move(request), &reply);
       if (rc != KD_OK) return rc;

@@ -86,6 +86,7 @@ int DaemonClient::Connect(const std::string& path, std::string* error) {
     return Fail(KD_INVALID_ARGUMENT, "socket path too long", error);
   }
   if (const int rc = CheckSocketFile(path, error); rc != KD_OK) return rc;
+  path_ = path;
   fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd_ < 0) return Fail(KD_ERR_IO, std::string("socket: ") + std::strerror(errno), error);
   addr.sun_family = AF_UNIX;
@@ -163,6 +164,17 @@ int DaemonClient::Call(Json request, Json* reply, std::string* error) {
     return Fail(rc, "daemon: " + code + ": " + StringField(e, "message"), error);
   }
   return KD_OK;
+}
+
+int DaemonClient::Reconnect(std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  buf_.clear();
+  broken_ = true;  // until the new connection is made
+  const int rc = Connect(path_, error);
+  if (rc == KD_OK) broken_ = false;
+  return rc;
 }
 
 int DaemonClient::Broken(const std::string& what, int code, std::string* error) {

@@ -16,6 +16,7 @@
 #ifndef KEYDECIDE_SERVICE_DAEMON_CLIENT_H_
 #define KEYDECIDE_SERVICE_DAEMON_CLIENT_H_
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -53,17 +54,24 @@ class DaemonClient {
   // The daemon's line limit (from hello); 0: not known yet.
   void set_max_request_bytes(size_t n) { max_request_bytes_ = n; }
 
+  // True after the connection broke (every Call fails until Reconnect succeeds).
+  bool broken() const { return broken_; }
+  // Connects again to the path of the last Connect (the daemon restarted), with the same
+  // checks; the caller says hello again. Codes as Connect.
+  int Reconnect(std::string* error);
+
  private:
   int Broken(const std::string& what, int code, std::string* error);
   // One line from the daemon within the answer timeout; the kd_status of a failure.
   int ReadLine(std::string* line, std::string* error);
 
   Options options_;
+  std::string path_;
   int fd_ = -1;
   std::mutex mu_;
   std::string buf_;
   uint64_t next_id_ = 1;
-  bool broken_ = false;
+  std::atomic<bool> broken_{false};
   size_t max_request_bytes_ = 0;
 };
 
