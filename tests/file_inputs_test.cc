@@ -35,8 +35,8 @@ constexpr auto kPromptly = std::chrono::seconds(10);
 class FifoTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    fifo_ = testing::TempPath(std::string(::testing::UnitTest::GetInstance()->current_test_info()
-                                              ->name()) + ".fifo");
+    fifo_ = testing::TempPath(
+        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".fifo");
     std::remove(fifo_.c_str());
     ASSERT_EQ(::mkfifo(fifo_.c_str(), 0600), 0);
   }

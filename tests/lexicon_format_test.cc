@@ -164,6 +164,28 @@ TEST(LexiconFormatTest, HostileStructuresAreRefused) {
     std::memcpy(bad.data() + 40, &total, sizeof(total));
     refused(bad, "total count");
   }
+  // Found by fuzz/lexicon_fuzzer.cc: structures that passed and broke Find(Key(e)) == e.
+  {  // an entry whose key is not the path of its node (Find would never reach it)
+    std::string bad = good;
+    const auto* entry =
+        reinterpret_cast<const lexicon::Entry*>(bad.data() + h.entries_offset());
+    char& first = bad[h.pool_offset() + entry->key_offset];
+    ASSERT_TRUE(first >= 'a' && first <= 'z');
+    first = first == 'z' ? 'y' : static_cast<char>(first + 1);
+    refused(bad, "key not its path");
+  }
+  {  // the last node made its own child: unreachable from the root, a loop for a walker
+    std::string bad = good;
+    const uint32_t last = h.node_count - 1;
+    ASSERT_EQ(node_at(&bad, last)->child_count, 0);
+    for (uint32_t i = 0; i < last; ++i) {
+      lexicon::TrieNode* n = node_at(&bad, i);
+      if (n->child_count > 0 && n->first_child + n->child_count == h.node_count) --n->child_count;
+    }
+    node_at(&bad, last)->first_child = last;
+    node_at(&bad, last)->child_count = 1;
+    refused(bad, "own child");
+  }
 }
 
 TEST(LexiconFormatTest, FilesOnDisk) {

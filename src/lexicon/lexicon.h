@@ -58,6 +58,11 @@ class Lexicon {
   Lexicon() = default;
   static Status Init(std::string_view data, Lexicon* lex);
   Status Validate() const;
+  // Validate's last steps: every key is its node's path; the spellings, and the total count
+  // (the entries' sum).
+  Status ValidatePaths() const;
+  bool KeyIs(const lexicon::Entry& entry, const char* path, size_t n) const;
+  Status ValidateVariants(uint64_t total) const;
 
   std::unique_ptr<MappedFile> file_;  // set when mapped
   std::string bytes_;                 // set when built from bytes

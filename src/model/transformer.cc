@@ -109,7 +109,8 @@ Status Transformer::CheckFiniteOutputs() const {
   WordLogits(last, words, heads.data() + 2 + config_.intent_labels.size());
   heads.resize(2 + config_.intent_labels.size() + words);
   const auto finite = [](float x) { return std::isfinite(x); };
-  if (!std::all_of(y.begin(), y.end(), finite) || !std::all_of(heads.begin(), heads.end(), finite)) {
+  if (!std::all_of(y.begin(), y.end(), finite) ||
+      !std::all_of(heads.begin(), heads.end(), finite)) {
     return Status::Corruption(
         "the model's outputs are not finite (weights so large that float32 overflows)");
   }

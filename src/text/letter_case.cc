@@ -6,6 +6,7 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "text/utf8.h"
@@ -22,6 +23,36 @@ bool IsMark(utf8proc_category_t c) {
 // lower-cased without it (no typed word, lexicon key or model word comes near).
 constexpr size_t kNfcCodePoints = 256;
 
+// Appends the canonical decomposition of cp to buf[*n..]; false when it does not fit.
+bool DecomposeInto(char32_t cp, utf8proc_int32_t* buf, utf8proc_ssize_t* n) {
+  int last_boundclass = 0;
+  const utf8proc_ssize_t room = static_cast<utf8proc_ssize_t>(kNfcCodePoints) - *n;
+  const utf8proc_ssize_t got = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp),
+                                                       buf + *n, room, UTF8PROC_DECOMPOSE,
+                                                       &last_boundclass);
+  if (got < 0 || got > room) return false;
+  *n += got;
+  return true;
+}
+
+utf8proc_uint16_t CombiningClass(utf8proc_int32_t cp) {
+  return utf8proc_get_property(cp)->combining_class;
+}
+
+// Puts decomposed buf[0..n) in canonical order, marks sorted by combining class (a stable
+// insertion sort, as Unicode's algorithm), then composes it in place
+// (utf8proc_normalize_utf32 does not allocate). Returns the new length, < 0 on failure.
+utf8proc_ssize_t Compose(utf8proc_int32_t* buf, utf8proc_ssize_t n) {
+  for (utf8proc_ssize_t i = 1; i < n; ++i) {
+    for (utf8proc_ssize_t j = i;
+         j > 0 && CombiningClass(buf[j]) != 0 && CombiningClass(buf[j - 1]) > CombiningClass(buf[j]);
+         --j) {
+      std::swap(buf[j], buf[j - 1]);
+    }
+  }
+  return utf8proc_normalize_utf32(buf, n, static_cast<utf8proc_option_t>(UTF8PROC_COMPOSE));
+}
+
 // Appends the lower case of s in NFC; false, with nothing appended, when s has invalid UTF-8
 // or does not fit in kNfcCodePoints.
 bool AppendLowerNfc(std::string_view s, std::string* out) {
@@ -31,28 +62,31 @@ bool AppendLowerNfc(std::string_view s, std::string* out) {
   while (pos < s.size()) {
     char32_t cp;
     if (!utf8::Decode(s, &pos, &cp)) return false;  // invalid bytes: the caller copies them
-    // Canonical decomposition of one code point into what is left of the buffer.
-    int last_boundclass = 0;
-    const utf8proc_ssize_t got = utf8proc_decompose_char(
-        static_cast<utf8proc_int32_t>(cp), scratch + n, static_cast<utf8proc_ssize_t>(kNfcCodePoints) - n,
-        UTF8PROC_DECOMPOSE, &last_boundclass);
-    if (got < 0 || n + got > static_cast<utf8proc_ssize_t>(kNfcCodePoints)) return false;
-    n += got;
+    if (!DecomposeInto(cp, scratch, &n)) return false;
   }
-  // Canonical order: marks sorted by combining class (a stable insertion sort, as Unicode's
-  // algorithm), then composition in place (utf8proc_normalize_utf32 does not allocate).
-  auto ccc = [](utf8proc_int32_t cp) { return utf8proc_get_property(cp)->combining_class; };
-  for (utf8proc_ssize_t i = 1; i < n; ++i) {
-    for (utf8proc_ssize_t j = i; j > 0 && ccc(scratch[j]) != 0 && ccc(scratch[j - 1]) > ccc(scratch[j]);
-         --j) {
-      std::swap(scratch[j], scratch[j - 1]);
-    }
-  }
-  n = utf8proc_normalize_utf32(scratch, n, static_cast<utf8proc_option_t>(UTF8PROC_COMPOSE));
+  n = Compose(scratch, n);
   if (n < 0) return false;
+  // Lower case after composition (U+0130 İ lowers to i, where its decomposition would keep a
+  // dot above). A letter whose lower case is another base letter may then compose with the
+  // mark after it (İ + U+0301 -> i + U+0301 -> í): normalise once more, so that lower-casing
+  // a second time changes nothing (fuzz/text_fuzzer.cc found it).
+  bool recompose = false;
   for (utf8proc_ssize_t i = 0; i < n; ++i) {
-    utf8::Append(ToLower(static_cast<char32_t>(scratch[i])), out);
+    const utf8proc_int32_t lower = static_cast<utf8proc_int32_t>(ToLower(scratch[i]));
+    recompose |= lower != scratch[i] && i + 1 < n && CombiningClass(scratch[i + 1]) != 0;
+    scratch[i] = lower;
   }
+  if (recompose) {
+    utf8proc_int32_t again[kNfcCodePoints];
+    utf8proc_ssize_t m = 0;
+    for (utf8proc_ssize_t i = 0; i < n; ++i) {
+      if (!DecomposeInto(static_cast<char32_t>(scratch[i]), again, &m)) return false;
+    }
+    n = Compose(again, m);
+    if (n < 0) return false;
+    std::copy(again, again + n, scratch);
+  }
+  for (utf8proc_ssize_t i = 0; i < n; ++i) utf8::Append(static_cast<char32_t>(scratch[i]), out);
   return true;
 }
 

@@ -22,7 +22,8 @@ char32_t ToUpper(char32_t cp);
 
 // Lower-cases every letter, in NFC (a composed and a decomposed "é" give the same key).
 // Invalid UTF-8 bytes are copied through unchanged (and the string is then not normalised);
-// so is a non-ASCII string of more than 256 code points. Does not allocate beyond `out`.
+// nor is a non-ASCII string of more than 256 code points once decomposed (lower-cased code
+// point by code point). Does not allocate beyond `out`.
 std::string ToLowerUtf8(std::string_view s);
 void AppendLowerUtf8(std::string_view s, std::string* out);
 
