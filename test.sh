@@ -2,8 +2,8 @@
 # Installs what is missing, builds keydecide (Release with warnings as errors, and a
 # Debug build with AddressSanitizer + UndefinedBehaviorSanitizer) and runs every test:
 # GoogleTest suites and CLI tests through ctest in both builds, the threaded runtime and
-# service tests under ThreadSanitizer, brief libFuzzer runs of the protocol parser and of the
-# pinyin searches, then the Python tests.
+# service tests under ThreadSanitizer, brief libFuzzer runs of every fuzzer (fuzz/: protocol,
+# pinyin searches, text layer, layouts, lexicon, bigram, weight file), then the Python tests.
 
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -42,18 +42,12 @@ for t in runtime_worker_test service_server_test c_api_test; do
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/bin/$t --gtest_brief=1
 done
 
-echo "== libFuzzer: protocol parser 30 s, pinyin searches and bigram loader 20 s"
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DKEYDECIDE_FUZZ=ON -DKEYDECIDE_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j"$JOBS" --target protocol_fuzzer pinyin_fuzzer
-FUZZ_CORPUS=$(mktemp -d)
-build-fuzz/bin/protocol_fuzzer -max_total_time=30 -print_final_stats=1 "$FUZZ_CORPUS" \
-  fuzz/corpus/protocol 2>&1 | tail -3
-rm -rf "$FUZZ_CORPUS"
-FUZZ_CORPUS=$(mktemp -d)
-build-fuzz/bin/pinyin_fuzzer -max_total_time=20 -print_final_stats=1 "$FUZZ_CORPUS" \
-  fuzz/corpus/pinyin 2>&1 | tail -3
-rm -rf "$FUZZ_CORPUS"
+echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
+# The protocol parser 30 s, the pinyin searches 20 s, the text layer, keyboard layouts,
+# lexicon, word bigram and weight file 15 s each, from the committed seeds; the same runner
+# fuzzes for hours with scripts/fuzz-long.sh.
+scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 \
+  lexicon:15 bigram:15 weight:15
 
 if compgen -G "training/tests/test_*.py" >/dev/null; then
   echo "== Python tests"
