@@ -37,7 +37,7 @@ while [[ $# -gt 0 ]]; do
     *) RUNS+=("$1"); shift ;;
   esac
 done
-[[ ${#RUNS[@]} -gt 0 ]] || read -r -a RUNS <<<"$ALL"
+if [[ ${#RUNS[@]} == 0 ]]; then read -r -a RUNS <<<"$ALL"; fi
 
 TARGETS=()
 for run in "${RUNS[@]}"; do
@@ -56,7 +56,7 @@ FOUND=0
 for run in "${RUNS[@]}"; do
   name=${run%%:*}
   seconds=$TIME
-  [[ $run == *:* ]] && seconds=${run##*:}
+  if [[ $run == *:* ]]; then seconds=${run##*:}; fi
   findings="$BUILD/fuzz-findings/$name"
   mkdir -p "$findings"
   if [[ $FRESH == 1 ]]; then
@@ -69,7 +69,9 @@ for run in "${RUNS[@]}"; do
   before=$(find "$findings" -type f | wc -l)
   flags=(-max_total_time="$seconds" -print_final_stats=1 -timeout=25 -rss_limit_mb=2048
          -artifact_prefix="$findings/")
-  [[ $KEEP_GOING == 1 ]] && flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  if [[ $KEEP_GOING == 1 ]]; then
+    flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  fi
   echo "== $name: ${seconds} s (log $log)"
   rc=0
   "$BUILD/bin/${name}_fuzzer" "${flags[@]}" "$corpus" "fuzz/corpus/$name" >"$log" 2>&1 || rc=$?
@@ -86,7 +88,7 @@ for run in "${RUNS[@]}"; do
   fi
   SUMMARY+=("$(printf '%-9s %8s s %14s executions %6s corpus inputs %3s findings (exit %s)' \
     "$name" "$seconds" "${execs:-0}" "$inputs" "$new" "$rc")")
-  [[ $FRESH == 1 ]] && rm -rf "$corpus"
+  if [[ $FRESH == 1 ]]; then rm -rf "$corpus"; fi
 done
 
 echo "== fuzz-long.sh summary ($BUILD)"
