@@ -76,9 +76,10 @@ for run in "${RUNS[@]}"; do
   rc=0
   "$BUILD/bin/${name}_fuzzer" "${flags[@]}" "$corpus" "fuzz/corpus/$name" >"$log" 2>&1 || rc=$?
   # Executions: the final stats, or in fork mode the last status line's count.
-  execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{s += $2} END {print s + 0}')
+  execs=$( (grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" || true) |
+    awk '{s += $2} END {print s + 0}')
   if [[ $execs == 0 ]]; then
-    execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+    execs=$( (grep -oE '^#[0-9]+' "$log" || true) | tail -1 | tr -d '#')
   fi
   new=$(( $(find "$findings" -type f | wc -l) - before ))
   inputs=$(find "$corpus" -type f | wc -l)
