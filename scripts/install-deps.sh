@@ -6,7 +6,7 @@
 set -euo pipefail
 
 BUILD_PACKAGES=(g++ cmake make pkg-config ccache zlib1g-dev nlohmann-json3-dev libcli11-dev
-                libgtest-dev libgmock-dev libhwy-dev libutf8proc-dev)
+                libgtest-dev libgmock-dev libhwy-dev libutf8proc-dev libsqlite3-dev)
 # clang and its sanitizer runtimes (libFuzzer) build the protocol fuzzer.
 # PyTorch (CPU, Debian's 1.13) runs the training tests and makes the C++ parity fixture.
 TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-pytest python3-numpy python3-torch python3-tqdm python3-matplotlib)

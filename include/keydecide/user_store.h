@@ -1,0 +1,136 @@
+// UserStore: everything keydecide learned about the person, in one SQLite database that the
+// person can list, erase, export and import.
+//
+//   std::unique_ptr<keydecide::UserStore> store;
+//   Status s = keydecide::UserStore::Open(keydecide::UserStoreOptions(), &store);
+//   std::vector<keydecide::LearnedWord> words;
+//   s = store->List("en", &words);
+//
+// Durability: WAL with synchronous=FULL. A Learn/Forget/Clear/Import that returned OK is on
+// disk: neither a killed process (kill -9) nor a power loss loses it. (NORMAL would lose the
+// last commits on power loss; learning writes are batched off the keystroke path, so the
+// fsync per batch costs nothing the person feels.) Every change is one transaction: it
+// happens whole or not at all.
+//
+// Damage: Open runs PRAGMA quick_check. A file that is not a database or fails the check is
+// renamed "<path>.corrupt-<UTC time>" (with its -wal and -shm files), never deleted, and a
+// fresh store starts (set_aside_path() says where the old one went). A store that is locked
+// for longer than the busy timeout, read-only, or on a full disk gives IOError; the engine
+// then types without personalisation.
+//
+// Privacy: no learned text reaches a log or a Status message.
+//
+// Thread-safety: a UserStore may be used by several threads (its calls are serialised).
+// Several processes of the same account may open the same file (SQLite's locking; a writer
+// waits up to busy_timeout_ms for another).
+
+#ifndef KEYDECIDE_USER_STORE_H_
+#define KEYDECIDE_USER_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/status.h"
+
+namespace keydecide {
+
+struct UserStoreOptions {
+  // The database file. Empty: $XDG_DATA_HOME/keydecide/user.db, else
+  // ~/.local/share/keydecide/user.db. A missing folder is made with mode 0700; the file is
+  // made with mode 0600.
+  std::string path;
+
+  // How long a write waits for another process holding the lock, in milliseconds.
+  int busy_timeout_ms = 2000;
+};
+
+// One finished word the person kept, as the session saw it.
+struct LearnEvent {
+  std::string language;   // "en", "zh"
+  std::string word;       // as typed (valid UTF-8, no white space, 1..64 bytes)
+  std::string previous;   // the word before it in the same sentence, or ""
+  bool picked = false;    // accepted from the candidates rather than typed out
+  int64_t unix_time = 0;  // seconds since the epoch; 0: now
+};
+
+struct LearnedWord {
+  std::string language;
+  std::string word;
+  uint32_t count = 0;      // times typed or picked
+  uint32_t picks = 0;      // ... of which picked from the candidates
+  double weight = 0;       // count with time decay (see kDecayTicks), as of the last use
+  uint64_t last_tick = 0;  // the store's learning tick at the last use
+  int64_t first_time = 0;  // unix seconds of the first and the last use
+  int64_t last_time = 0;
+};
+
+struct LearnedPair {
+  std::string language;
+  std::string previous;
+  std::string word;
+  uint32_t count = 0;
+  double weight = 0;
+  uint64_t last_tick = 0;
+  int64_t last_time = 0;
+};
+
+class UserStore {
+ public:
+  // Each learned word advances the store's tick by one; a count loses 1/e of its weight over
+  // this many later words (about two months of typing for a heavy user), as librime's user
+  // dictionary decays by ticks rather than by wall-clock time.
+  static constexpr double kDecayTicks = 20000;
+  // The export format's version (docs/PERSONAL.md); Import refuses any other.
+  static constexpr int kExportVersion = 1;
+
+  // Opens or creates the store. On success stores it in *out; a damaged file was set aside
+  // (set_aside_path()). On failure (IOError: unwritable folder, read-only or locked file,
+  // full disk; NotSupported: a schema newer than this build) leaves *out untouched and the
+  // file as it was.
+  static Status Open(const UserStoreOptions& options, std::unique_ptr<UserStore>* out);
+
+  // $XDG_DATA_HOME/keydecide/user.db or ~/.local/share/keydecide/user.db; "" without HOME.
+  static std::string DefaultPath();
+
+  virtual ~UserStore() = default;
+
+  // Adds the events in one transaction: each word's count (and picks) and decayed weight,
+  // and (previous, word) pairs. Events that are not valid (empty, too long, white space,
+  // invalid UTF-8) are skipped. On failure nothing of the batch is stored.
+  virtual Status Learn(const std::vector<LearnEvent>& batch) = 0;
+
+  // Fills *out with the learned words of `language` ("" for all), most used first.
+  virtual Status List(std::string_view language, std::vector<LearnedWord>* out) = 0;
+  virtual Status ListPairs(std::string_view language, std::vector<LearnedPair>* out) = 0;
+
+  // Forgets `word` in every language: the word and every pair it is part of. *removed (when
+  // not null) gets the number of rows deleted.
+  virtual Status Forget(std::string_view word, int* removed) = 0;
+  // Forgets every word and pair last used in [from, to) (unix seconds).
+  virtual Status ForgetRange(int64_t from, int64_t to, int* removed) = 0;
+  // Forgets everything.
+  virtual Status Clear() = 0;
+
+  // The whole store as JSON (docs/PERSONAL.md: format "keydecide-user-store", version).
+  virtual Status Export(std::string* json) = 0;
+  // Adds an export's words and pairs to the store (counts add up), in one transaction.
+  // InvalidArgument, naming the first bad field and changing nothing, for anything that is
+  // not a valid export of version kExportVersion.
+  virtual Status Import(std::string_view json) = 0;
+
+  // The current learning tick (see kDecayTicks).
+  virtual uint64_t tick() = 0;
+  // The database file, and where a damaged one was moved at Open ("" if none).
+  virtual const std::string& path() const = 0;
+  virtual const std::string& set_aside_path() const = 0;
+};
+
+// A weight decayed from `last_tick` to `now` (see UserStore::kDecayTicks).
+double DecayedWeight(double weight, uint64_t last_tick, uint64_t now);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_USER_STORE_H_

@@ -1,0 +1,221 @@
+#include "personal/export_format.h"
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "text/utf8.h"
+
+namespace keydecide::personal {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// An export nests three deep; deeper input is refused before the parser sees it.
+constexpr int kMaxDepth = 4;
+
+bool TooDeep(std::string_view text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// Reads the fields of one entry; the first failure is remembered with the entry's position.
+class FieldReader {
+ public:
+  FieldReader(const Json& entry, std::string where) : entry_(entry), where_(std::move(where)) {}
+
+  bool String(const char* key, bool (*valid)(std::string_view), std::string* out) {
+    const Json* v = Find(key);
+    if (v == nullptr) return false;
+    if (!v->is_string() || !valid(v->get_ref<const std::string&>())) return Fail(key);
+    *out = v->get<std::string>();
+    return true;
+  }
+  bool Count(const char* key, uint32_t max, uint32_t* out) {
+    const Json* v = Find(key);
+    if (v == nullptr) return false;
+    if (!v->is_number_unsigned() || v->get<uint64_t>() > max) return Fail(key);
+    *out = static_cast<uint32_t>(v->get<uint64_t>());
+    return true;
+  }
+  bool Time(const char* key, int64_t* out) {
+    const Json* v = Find(key);
+    if (v == nullptr) return false;
+    // Seconds from 1970 to 9999: anything else is not a time this store wrote.
+    if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() > 253402300799) {
+      return Fail(key);
+    }
+    *out = v->get<int64_t>();
+    return true;
+  }
+  bool Weight(const char* key, double max, double* out) {
+    const Json* v = Find(key);
+    if (v == nullptr) return false;
+    if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0 ||
+        v->get<double>() > max) {
+      return Fail(key);
+    }
+    *out = v->get<double>();
+    return true;
+  }
+  bool Fail(const char* what) {
+    if (error_.empty()) error_ = where_ + ": '" + what + "' missing or invalid";
+    return false;
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  const Json* Find(const char* key) {
+    auto it = entry_.find(key);
+    if (it == entry_.end()) {
+      Fail(key);
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  const Json& entry_;
+  std::string where_;
+  std::string error_;
+};
+
+bool ReadWord(const Json& e, size_t i, LearnedWord* w, std::string* error) {
+  FieldReader r(e, "words[" + std::to_string(i) + "]");
+  if (!e.is_object()) return r.Fail("entry"), *error = r.error(), false;
+  const bool ok =
+      r.String("language", IsLanguageTag, &w->language) &&
+      r.String("word", IsStorableWord, &w->word) && r.Count("count", kMaxCount, &w->count) &&
+      r.Count("picks", w->count, &w->picks) && r.Weight("weight", w->count, &w->weight) &&
+      r.Time("first_time", &w->first_time) && r.Time("last_time", &w->last_time) &&
+      (w->count > 0 || r.Fail("count")) && (w->first_time <= w->last_time || r.Fail("first_time"));
+  if (!ok) *error = r.error();
+  return ok;
+}
+
+bool ReadPair(const Json& e, size_t i, LearnedPair* p, std::string* error) {
+  FieldReader r(e, "pairs[" + std::to_string(i) + "]");
+  if (!e.is_object()) return r.Fail("entry"), *error = r.error(), false;
+  const bool ok = r.String("language", IsLanguageTag, &p->language) &&
+                  r.String("previous", IsStorableWord, &p->previous) &&
+                  r.String("word", IsStorableWord, &p->word) &&
+                  r.Count("count", kMaxCount, &p->count) &&
+                  r.Weight("weight", p->count, &p->weight) && r.Time("last_time", &p->last_time) &&
+                  (p->count > 0 || r.Fail("count"));
+  if (!ok) *error = r.error();
+  return ok;
+}
+
+}  // namespace
+
+bool IsStorableWord(std::string_view word) {
+  if (word.empty() || word.size() > kMaxWordBytes || !utf8::Validate(word).ok()) return false;
+  for (size_t pos = 0; pos < word.size();) {
+    char32_t cp;
+    utf8::Decode(word, &pos, &cp);
+    // Controls, spaces and the Unicode line/paragraph and no-break spaces end a word.
+    if (cp <= 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0x1680 ||
+        (cp >= 0x2000 && cp <= 0x200B) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+        cp == 0x205F || cp == 0x3000 || cp == 0xFEFF) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool IsLanguageTag(std::string_view language) {
+  if (language.empty() || language.size() > kMaxLanguageBytes) return false;
+  for (char c : language) {
+    if (!((c >= 'a' && c <= 'z') || c == '-')) return false;
+  }
+  return true;
+}
+
+std::string WriteExport(const std::vector<LearnedWord>& words,
+                        const std::vector<LearnedPair>& pairs, int64_t exported_at) {
+  Json out = {{"format", kExportFormatName},
+              {"version", UserStore::kExportVersion},
+              {"exported_at", exported_at},
+              {"words", Json::array()},
+              {"pairs", Json::array()}};
+  for (const LearnedWord& w : words) {
+    out["words"].push_back({{"language", w.language},
+                            {"word", w.word},
+                            {"count", w.count},
+                            {"picks", w.picks},
+                            {"weight", w.weight},
+                            {"first_time", w.first_time},
+                            {"last_time", w.last_time}});
+  }
+  for (const LearnedPair& p : pairs) {
+    out["pairs"].push_back({{"language", p.language},
+                            {"previous", p.previous},
+                            {"word", p.word},
+                            {"count", p.count},
+                            {"weight", p.weight},
+                            {"last_time", p.last_time}});
+  }
+  return out.dump(1) + "\n";
+}
+
+Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
+                   std::vector<LearnedPair>* pairs) {
+  words->clear();
+  pairs->clear();
+  if (json.size() > kMaxExportBytes) return Status::InvalidArgument("export larger than 256 MiB");
+  if (!utf8::Validate(json).ok()) return Status::InvalidArgument("export is not valid UTF-8");
+  if (TooDeep(json)) return Status::InvalidArgument("export nested deeper than its format");
+  const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::InvalidArgument("export is not JSON");
+  if (!j.is_object()) return Status::InvalidArgument("export is not a JSON object");
+  auto format = j.find("format");
+  if (format == j.end() || !format->is_string() || *format != kExportFormatName) {
+    return Status::InvalidArgument("'format' is not \"keydecide-user-store\"");
+  }
+  auto version = j.find("version");
+  if (version == j.end() || !version->is_number_integer()) {
+    return Status::InvalidArgument("'version' missing");
+  }
+  if (version->get<int64_t>() != UserStore::kExportVersion) {
+    return Status::NotSupported("export version " + std::to_string(version->get<int64_t>()) +
+                                " (this build reads version " +
+                                std::to_string(UserStore::kExportVersion) + ")");
+  }
+  auto w = j.find("words"), p = j.find("pairs");
+  if (w == j.end() || !w->is_array()) return Status::InvalidArgument("'words' is not an array");
+  if (p == j.end() || !p->is_array()) return Status::InvalidArgument("'pairs' is not an array");
+  if (w->size() + p->size() > kMaxExportEntries) {
+    return Status::InvalidArgument("export has more than 2,000,000 entries");
+  }
+  std::string error;
+  words->resize(w->size());
+  for (size_t i = 0; i < w->size(); ++i) {
+    if (!ReadWord((*w)[i], i, &(*words)[i], &error)) return Status::InvalidArgument(error);
+  }
+  pairs->resize(p->size());
+  for (size_t i = 0; i < p->size(); ++i) {
+    if (!ReadPair((*p)[i], i, &(*pairs)[i], &error)) return Status::InvalidArgument(error);
+  }
+  return Status::OK();
+}
+
+}  // namespace keydecide::personal

@@ -1,0 +1,50 @@
+// The user store's export format: one JSON object, documented in docs/PERSONAL.md.
+//
+//   {"format": "keydecide-user-store", "version": 1, "exported_at": <unix seconds>,
+//    "words": [{"language": "en", "word": "Darcy", "count": 3, "picks": 1, "weight": 2.9,
+//               "first_time": <unix s>, "last_time": <unix s>}, ...],
+//    "pairs": [{"language": "en", "previous": "Mr", "word": "Darcy", "count": 2,
+//               "weight": 1.9, "last_time": <unix s>}, ...]}
+//
+// `weight` is the decayed count as of the export. Keys not named here are ignored, so that a
+// later writer of the same version may add some; every named key is required.
+
+#ifndef KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
+#define KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/user_store.h"
+
+namespace keydecide::personal {
+
+inline constexpr std::string_view kExportFormatName = "keydecide-user-store";
+// Limits a valid export stays within (a person types far fewer distinct words).
+inline constexpr size_t kMaxExportBytes = size_t{256} << 20;
+inline constexpr size_t kMaxExportEntries = 2'000'000;
+inline constexpr uint32_t kMaxCount = 1'000'000'000;
+inline constexpr size_t kMaxWordBytes = 64;
+inline constexpr size_t kMaxLanguageBytes = 8;
+
+// A word the store accepts: valid UTF-8, 1..kMaxWordBytes bytes, no white space or control
+// characters.
+bool IsStorableWord(std::string_view word);
+// A language tag: 1..kMaxLanguageBytes of a-z and '-'.
+bool IsLanguageTag(std::string_view language);
+
+// Writes words and pairs (weights as given) in the format above.
+std::string WriteExport(const std::vector<LearnedWord>& words,
+                        const std::vector<LearnedPair>& pairs, int64_t exported_at);
+
+// Parses and validates an export. On success fills *words and *pairs (last_tick 0). On
+// failure returns InvalidArgument naming the first bad field by position (never its text)
+// and leaves the vectors in an unspecified state.
+Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
+                   std::vector<LearnedPair>* pairs);
+
+}  // namespace keydecide::personal
+
+#endif  // KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_

@@ -1,0 +1,537 @@
+#include "personal/user_store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "personal/export_format.h"
+
+namespace keydecide {
+
+namespace {
+
+using personal::IsLanguageTag;
+using personal::IsStorableWord;
+
+// A Status for an SQLite result code. Messages name the operation and SQLite's generic text
+// for the code (sqlite3_errstr), never the statement's data.
+Status SqliteStatus(int rc, std::string_view what) {
+  const std::string msg = std::string(what) + ": " + sqlite3_errstr(rc);
+  switch (rc & 0xFF) {
+    case SQLITE_OK:
+    case SQLITE_DONE:
+    case SQLITE_ROW:
+      return Status::OK();
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return Status::Corruption(msg);
+    case SQLITE_FULL:
+      return Status::IOError(msg + " (disk full)");
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return Status::IOError(msg + " (locked by another process)");
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+      return Status::IOError(msg + " (not writable)");
+    default:
+      return Status::IOError(msg);
+  }
+}
+
+// One prepared statement, finalised on scope exit.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  int prepare_rc() const { return rc_; }
+  Stmt& Bind(int i, std::string_view s) {
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& Bind(int i, int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Stmt& Bind(int i, double v) {
+    sqlite3_bind_double(stmt_, i, v);
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error.
+  int Step() { return rc_ != SQLITE_OK ? rc_ : sqlite3_step(stmt_); }
+  // Runs to completion, ready for new bindings.
+  int Run() {
+    int rc = Step();
+    while (rc == SQLITE_ROW) rc = sqlite3_step(stmt_);
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+  }
+  std::string Text(int col) const {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return p ? std::string(p, sqlite3_column_bytes(stmt_, col)) : std::string();
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double Real(int col) const { return sqlite3_column_double(stmt_, col); }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_;
+};
+
+int Exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr); }
+
+// A transaction rolled back unless committed.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) { rc_ = Exec(db, "BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (rc_ == SQLITE_OK && !done_) Exec(db_, "ROLLBACK");
+  }
+  int begin_rc() const { return rc_; }
+  int Commit() {
+    const int rc = Exec(db_, "COMMIT");
+    if (rc == SQLITE_OK) done_ = true;
+    return rc;
+  }
+
+ private:
+  sqlite3* db_;
+  int rc_;
+  bool done_ = false;
+};
+
+#define KD_SQL(expr, what)                                                    \
+  do {                                                                        \
+    const int kd_rc_ = (expr);                                                \
+    if (kd_rc_ != SQLITE_OK && kd_rc_ != SQLITE_DONE && kd_rc_ != SQLITE_ROW) \
+      return SqliteStatus(kd_rc_, what);                                      \
+  } while (0)
+
+// Schema steps: kMigrations[v] takes a store from version v to v + 1. Add a step, never edit
+// one: a person's file may be at any earlier version.
+constexpr const char* kMigrations[] = {
+    // 0 -> 1: the first schema.
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
+    "INSERT INTO meta VALUES('tick', 0);"
+    "CREATE TABLE words(language TEXT NOT NULL, word TEXT NOT NULL,"
+    " count INTEGER NOT NULL, picks INTEGER NOT NULL, weight REAL NOT NULL,"
+    " last_tick INTEGER NOT NULL, first_time INTEGER NOT NULL, last_time INTEGER NOT NULL,"
+    " PRIMARY KEY(language, word)) WITHOUT ROWID;"
+    "CREATE TABLE pairs(language TEXT NOT NULL, previous TEXT NOT NULL, word TEXT NOT NULL,"
+    " count INTEGER NOT NULL, weight REAL NOT NULL, last_tick INTEGER NOT NULL,"
+    " last_time INTEGER NOT NULL, PRIMARY KEY(language, previous, word)) WITHOUT ROWID;"
+    "CREATE INDEX words_last_time ON words(last_time);"
+    "CREATE INDEX pairs_last_time ON pairs(last_time);",
+};
+static_assert(std::size(kMigrations) == personal::kSchemaVersion);
+
+Status Migrate(sqlite3* db) {
+  int64_t version;
+  {
+    Stmt s(db, "PRAGMA user_version");
+    KD_SQL(s.Step(), "reading the schema version");
+    version = s.Int(0);
+  }
+  if (version > personal::kSchemaVersion) {
+    return Status::NotSupported("user store schema version " + std::to_string(version) +
+                                " is newer than this build's " +
+                                std::to_string(personal::kSchemaVersion));
+  }
+  for (; version < personal::kSchemaVersion; ++version) {
+    Transaction t(db);
+    KD_SQL(t.begin_rc(), "migrating the user store");
+    // Another process may have migrated it while we waited for the lock.
+    Stmt s(db, "PRAGMA user_version");
+    KD_SQL(s.Step(), "reading the schema version");
+    if (s.Int(0) > version) continue;
+    KD_SQL(Exec(db, kMigrations[version]), "migrating the user store");
+    const std::string set = "PRAGMA user_version = " + std::to_string(version + 1);
+    KD_SQL(Exec(db, set.c_str()), "migrating the user store");
+    KD_SQL(t.Commit(), "migrating the user store");
+  }
+  return Status::OK();
+}
+
+// kd_decay(weight, last_tick, now): DecayedWeight in SQL.
+void DecayFunction(sqlite3_context* ctx, int, sqlite3_value** v) {
+  sqlite3_result_double(ctx, DecayedWeight(sqlite3_value_double(v[0]),
+                                           static_cast<uint64_t>(sqlite3_value_int64(v[1])),
+                                           static_cast<uint64_t>(sqlite3_value_int64(v[2]))));
+}
+
+// Makes each missing folder of `dir` with mode 0700.
+Status MakeDirs(const std::string& dir) {
+  if (dir.empty()) return Status::OK();
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0) {
+    return S_ISDIR(st.st_mode) ? Status::OK() : Status::IOError(dir + ": not a folder");
+  }
+  const size_t slash = dir.find_last_of('/');
+  if (slash != std::string::npos && slash > 0) KD_RETURN_IF_ERROR(MakeDirs(dir.substr(0, slash)));
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Status::IOError(dir + ": cannot make the folder: " + std::strerror(errno));
+  }
+  return Status::OK();
+}
+
+// Creates the file with mode 0600 (so SQLite's -wal and -shm files get that mode too) and
+// narrows a wider mode. IOError when it cannot be opened for writing.
+Status PrepareFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return Status::IOError(path + ": cannot open for writing: " + std::strerror(errno));
+  struct stat st;
+  Status s;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    s = Status::IOError(path + ": not a regular file");
+  } else if ((st.st_mode & 077) != 0 && fchmod(fd, 0600) != 0) {
+    s = Status::IOError(path + ": cannot make it private (0600): " + std::strerror(errno));
+  }
+  close(fd);
+  return s;
+}
+
+std::string UtcStamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+// Renames a damaged store (and its -wal, -shm) to "<path>.corrupt-<UTC time>[-n]".
+Status SetAside(const std::string& path, std::string* moved_to) {
+  std::string target = path + ".corrupt-" + UtcStamp();
+  for (int n = 1; access(target.c_str(), F_OK) == 0; ++n) {
+    target = path + ".corrupt-" + UtcStamp() + "-" + std::to_string(n);
+  }
+  for (const char* suffix : {"-wal", "-shm"}) {
+    const std::string from = path + suffix;
+    if (access(from.c_str(), F_OK) == 0 && rename(from.c_str(), (target + suffix).c_str()) != 0) {
+      return Status::IOError(path +
+                             ": cannot set the damaged store aside: " + std::strerror(errno));
+    }
+  }
+  if (rename(path.c_str(), target.c_str()) != 0) {
+    return Status::IOError(path + ": cannot set the damaged store aside: " + std::strerror(errno));
+  }
+  *moved_to = target;
+  return Status::OK();
+}
+
+// Opens and configures the database; Corruption when the file is damaged.
+Status OpenDatabase(const std::string& path, int busy_timeout_ms, sqlite3** out) {
+  sqlite3* db = nullptr;
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  auto fail = [&](Status s) {
+    sqlite3_close(db);
+    return s;
+  };
+  if (rc != SQLITE_OK) return fail(SqliteStatus(rc, "opening the user store"));
+  sqlite3_busy_timeout(db, busy_timeout_ms);
+  sqlite3_extended_result_codes(db, 1);
+  {
+    Stmt wal(db, "PRAGMA journal_mode=WAL");
+    const int step = wal.Step();
+    if (step != SQLITE_ROW) return fail(SqliteStatus(step, "opening the user store"));
+    if (wal.Text(0) != "wal") return fail(Status::IOError("the user store cannot use WAL"));
+  }
+  int step = Exec(db, "PRAGMA synchronous=FULL; PRAGMA secure_delete=ON");
+  if (step != SQLITE_OK) return fail(SqliteStatus(step, "configuring the user store"));
+  {
+    Stmt check(db, "PRAGMA quick_check");
+    step = check.Step();
+    if (step != SQLITE_ROW) return fail(SqliteStatus(step, "checking the user store"));
+    if (check.Text(0) != "ok") return fail(Status::Corruption("the user store fails quick_check"));
+  }
+  step = sqlite3_create_function(db, "kd_decay", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                 DecayFunction, nullptr, nullptr);
+  if (step != SQLITE_OK) return fail(SqliteStatus(step, "configuring the user store"));
+  Status s = Migrate(db);
+  if (!s.ok()) return fail(s);
+  *out = db;
+  return Status::OK();
+}
+
+int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+}  // namespace
+
+double DecayedWeight(double weight, uint64_t last_tick, uint64_t now) {
+  if (now <= last_tick) return weight;
+  return weight * std::exp(-static_cast<double>(now - last_tick) / UserStore::kDecayTicks);
+}
+
+std::string UserStore::DefaultPath() {
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/keydecide/user.db";
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || home[0] != '/') return "";
+  return std::string(home) + "/.local/share/keydecide/user.db";
+}
+
+Status UserStore::Open(const UserStoreOptions& options, std::unique_ptr<UserStore>* out) {
+  std::unique_ptr<personal::SqliteUserStore> store;
+  KD_RETURN_IF_ERROR(personal::SqliteUserStore::Open(options, &store));
+  *out = std::move(store);
+  return Status::OK();
+}
+
+namespace personal {
+
+Status SqliteUserStore::Open(const UserStoreOptions& options,
+                             std::unique_ptr<SqliteUserStore>* out) {
+  const std::string path = options.path.empty() ? UserStore::DefaultPath() : options.path;
+  if (path.empty()) return Status::InvalidArgument("no user store path (HOME is not set)");
+  const size_t slash = path.find_last_of('/');
+  if (slash != std::string::npos) KD_RETURN_IF_ERROR(MakeDirs(path.substr(0, slash)));
+  KD_RETURN_IF_ERROR(PrepareFile(path));
+  sqlite3* db = nullptr;
+  std::string set_aside;
+  Status s = OpenDatabase(path, options.busy_timeout_ms, &db);
+  if (s.code() == Status::Code::kCorruption) {
+    KD_RETURN_IF_ERROR(SetAside(path, &set_aside));
+    KD_RETURN_IF_ERROR(PrepareFile(path));
+    s = OpenDatabase(path, options.busy_timeout_ms, &db);
+  }
+  if (!s.ok()) return s.Annotated(path);
+  out->reset(new SqliteUserStore(db, path, set_aside));
+  return Status::OK();
+}
+
+SqliteUserStore::~SqliteUserStore() { sqlite3_close(db_); }
+
+Status SqliteUserStore::ReadTick(uint64_t* tick) {
+  Stmt s(db_, "SELECT value FROM meta WHERE key = 'tick'");
+  const int rc = s.Step();
+  if (rc != SQLITE_ROW) return SqliteStatus(rc == SQLITE_DONE ? SQLITE_CORRUPT : rc, "reading");
+  *tick = static_cast<uint64_t>(s.Int(0));
+  return Status::OK();
+}
+
+uint64_t SqliteUserStore::tick() {
+  std::lock_guard<std::mutex> lock(mu_);
+  uint64_t t = 0;
+  return ReadTick(&t).ok() ? t : 0;
+}
+
+Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "learning");
+  uint64_t tick;
+  KD_RETURN_IF_ERROR(ReadTick(&tick));
+  Stmt word(db_,
+            "INSERT INTO words VALUES(?1, ?2, 1, ?3, 1.0, ?4, ?5, ?5) "
+            "ON CONFLICT(language, word) DO UPDATE SET count = count + 1,"
+            " picks = picks + excluded.picks, weight = kd_decay(weight, last_tick, ?4) + 1,"
+            " last_tick = ?4, last_time = max(last_time, ?5)");
+  Stmt pair(db_,
+            "INSERT INTO pairs VALUES(?1, ?2, ?3, 1, 1.0, ?4, ?5) "
+            "ON CONFLICT(language, previous, word) DO UPDATE SET count = count + 1,"
+            " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
+            " last_time = max(last_time, ?5)");
+  KD_SQL(word.prepare_rc(), "learning");
+  KD_SQL(pair.prepare_rc(), "learning");
+  const int64_t now = Now();
+  for (const LearnEvent& e : batch) {
+    if (!IsLanguageTag(e.language) || !IsStorableWord(e.word)) continue;
+    ++tick;
+    const int64_t time = e.unix_time > 0 ? e.unix_time : now;
+    const auto t64 = static_cast<int64_t>(tick);
+    KD_SQL(word.Bind(1, e.language)
+               .Bind(2, e.word)
+               .Bind(3, int64_t{e.picked})
+               .Bind(4, t64)
+               .Bind(5, time)
+               .Run(),
+           "learning");
+    if (!IsStorableWord(e.previous)) continue;
+    KD_SQL(pair.Bind(1, e.language)
+               .Bind(2, e.previous)
+               .Bind(3, e.word)
+               .Bind(4, t64)
+               .Bind(5, time)
+               .Run(),
+           "learning");
+  }
+  Stmt set_tick(db_, "UPDATE meta SET value = ?1 WHERE key = 'tick'");
+  KD_SQL(set_tick.Bind(1, static_cast<int64_t>(tick)).Run(), "learning");
+  KD_SQL(t.Commit(), "learning");
+  return Status::OK();
+}
+
+Status SqliteUserStore::ListLocked(std::string_view language, std::vector<LearnedWord>* out) {
+  out->clear();
+  Stmt s(db_,
+         "SELECT language, word, count, picks, weight, last_tick, first_time, last_time"
+         " FROM words WHERE ?1 = '' OR language = ?1 ORDER BY count DESC, language, word");
+  s.Bind(1, language);
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    out->push_back({s.Text(0), s.Text(1), static_cast<uint32_t>(s.Int(2)),
+                    static_cast<uint32_t>(s.Int(3)), s.Real(4), static_cast<uint64_t>(s.Int(5)),
+                    s.Int(6), s.Int(7)});
+  }
+  KD_SQL(rc, "listing");
+  return Status::OK();
+}
+
+Status SqliteUserStore::ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out) {
+  out->clear();
+  Stmt s(db_,
+         "SELECT language, previous, word, count, weight, last_tick, last_time"
+         " FROM pairs WHERE ?1 = '' OR language = ?1"
+         " ORDER BY count DESC, language, previous, word");
+  s.Bind(1, language);
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    out->push_back({s.Text(0), s.Text(1), s.Text(2), static_cast<uint32_t>(s.Int(3)), s.Real(4),
+                    static_cast<uint64_t>(s.Int(5)), s.Int(6)});
+  }
+  KD_SQL(rc, "listing");
+  return Status::OK();
+}
+
+Status SqliteUserStore::List(std::string_view language, std::vector<LearnedWord>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListLocked(language, out);
+}
+
+Status SqliteUserStore::ListPairs(std::string_view language, std::vector<LearnedPair>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListPairsLocked(language, out);
+}
+
+// Moves the log's frames into the file and empties the log, so that what was just deleted
+// does not linger in user.db-wal.
+Status SqliteUserStore::Checkpoint() {
+  KD_SQL(sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr),
+         "checkpointing");
+  return Status::OK();
+}
+
+Status SqliteUserStore::Forget(std::string_view word, int* removed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "forgetting");
+  Stmt words(db_, "DELETE FROM words WHERE word = ?1 COLLATE NOCASE");
+  Stmt pairs(db_,
+             "DELETE FROM pairs WHERE word = ?1 COLLATE NOCASE OR previous = ?1 COLLATE NOCASE");
+  KD_SQL(words.Bind(1, word).Run(), "forgetting");
+  int n = sqlite3_changes(db_);
+  KD_SQL(pairs.Bind(1, word).Run(), "forgetting");
+  n += sqlite3_changes(db_);
+  KD_SQL(t.Commit(), "forgetting");
+  if (removed != nullptr) *removed = n;
+  return Checkpoint();
+}
+
+Status SqliteUserStore::ForgetRange(int64_t from, int64_t to, int* removed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "forgetting");
+  Stmt words(db_, "DELETE FROM words WHERE last_time >= ?1 AND last_time < ?2");
+  Stmt pairs(db_, "DELETE FROM pairs WHERE last_time >= ?1 AND last_time < ?2");
+  KD_SQL(words.Bind(1, from).Bind(2, to).Run(), "forgetting");
+  int n = sqlite3_changes(db_);
+  KD_SQL(pairs.Bind(1, from).Bind(2, to).Run(), "forgetting");
+  n += sqlite3_changes(db_);
+  KD_SQL(t.Commit(), "forgetting");
+  if (removed != nullptr) *removed = n;
+  return Checkpoint();
+}
+
+Status SqliteUserStore::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "clearing");
+  KD_SQL(Exec(db_, "DELETE FROM words; DELETE FROM pairs"), "clearing");
+  KD_SQL(t.Commit(), "clearing");
+  return Checkpoint();
+}
+
+Status SqliteUserStore::Export(std::string* json) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // One read transaction, so that words and pairs are of the same moment.
+  KD_SQL(Exec(db_, "BEGIN"), "exporting");
+  std::vector<LearnedWord> words;
+  std::vector<LearnedPair> pairs;
+  uint64_t tick = 0;
+  Status s = ReadTick(&tick);
+  if (s.ok()) s = ListLocked("", &words);
+  if (s.ok()) s = ListPairsLocked("", &pairs);
+  Exec(db_, "COMMIT");
+  KD_RETURN_IF_ERROR(s);
+  for (LearnedWord& w : words) w.weight = DecayedWeight(w.weight, w.last_tick, tick);
+  for (LearnedPair& p : pairs) p.weight = DecayedWeight(p.weight, p.last_tick, tick);
+  *json = WriteExport(words, pairs, Now());
+  return Status::OK();
+}
+
+Status SqliteUserStore::Import(std::string_view json) {
+  std::vector<LearnedWord> words;
+  std::vector<LearnedPair> pairs;
+  KD_RETURN_IF_ERROR(ParseExport(json, &words, &pairs));
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "importing");
+  uint64_t tick;
+  KD_RETURN_IF_ERROR(ReadTick(&tick));
+  const auto t64 = static_cast<int64_t>(tick);
+  // Imported weights count as of now; counts add up, capped where the format caps them.
+  Stmt word(db_,
+            "INSERT INTO words VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+            "ON CONFLICT(language, word) DO UPDATE SET count = min(count + ?3, 1000000000),"
+            " picks = min(picks + ?4, min(count + ?3, 1000000000)),"
+            " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
+            " first_time = min(first_time, ?7), last_time = max(last_time, ?8)");
+  Stmt pair(db_,
+            "INSERT INTO pairs VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+            "ON CONFLICT(language, previous, word) DO UPDATE SET"
+            " count = min(count + ?4, 1000000000),"
+            " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
+            " last_time = max(last_time, ?7)");
+  for (const LearnedWord& w : words) {
+    KD_SQL(word.Bind(1, w.language)
+               .Bind(2, w.word)
+               .Bind(3, int64_t{w.count})
+               .Bind(4, int64_t{w.picks})
+               .Bind(5, w.weight)
+               .Bind(6, t64)
+               .Bind(7, w.first_time)
+               .Bind(8, w.last_time)
+               .Run(),
+           "importing");
+  }
+  for (const LearnedPair& p : pairs) {
+    KD_SQL(pair.Bind(1, p.language)
+               .Bind(2, p.previous)
+               .Bind(3, p.word)
+               .Bind(4, int64_t{p.count})
+               .Bind(5, p.weight)
+               .Bind(6, t64)
+               .Bind(7, p.last_time)
+               .Run(),
+           "importing");
+  }
+  KD_SQL(t.Commit(), "importing");
+  return Status::OK();
+}
+
+}  // namespace personal
+
+}  // namespace keydecide

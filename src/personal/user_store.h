@@ -1,0 +1,66 @@
+// SqliteUserStore: the UserStore (include/keydecide/user_store.h) on one SQLite database.
+//
+// Schema (version 1, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
+// version up, one transaction per step):
+//   meta(key TEXT PRIMARY KEY, value INTEGER)            -- 'tick': the learning tick
+//   words(language, word, count, picks, weight, last_tick, first_time, last_time)
+//         PRIMARY KEY (language, word)
+//   pairs(language, previous, word, count, weight, last_tick, last_time)
+//         PRIMARY KEY (language, previous, word)
+// `weight` is the count decayed by ticks as of `last_tick` (DecayedWeight).
+//
+// Settings: journal_mode=WAL, synchronous=FULL (see the public header for why), busy
+// timeout from the options, secure_delete=ON so that forgotten words are overwritten in the
+// file, and a WAL checkpoint (TRUNCATE) after Forget/Clear so they leave the log too.
+
+#ifndef KEYDECIDE_PERSONAL_USER_STORE_H_
+#define KEYDECIDE_PERSONAL_USER_STORE_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "keydecide/user_store.h"
+
+struct sqlite3;
+
+namespace keydecide::personal {
+
+inline constexpr int kSchemaVersion = 1;
+
+class SqliteUserStore : public UserStore {
+ public:
+  // See UserStore::Open.
+  static Status Open(const UserStoreOptions& options, std::unique_ptr<SqliteUserStore>* out);
+  ~SqliteUserStore() override;
+
+  Status Learn(const std::vector<LearnEvent>& batch) override;
+  Status List(std::string_view language, std::vector<LearnedWord>* out) override;
+  Status ListPairs(std::string_view language, std::vector<LearnedPair>* out) override;
+  Status Forget(std::string_view word, int* removed) override;
+  Status ForgetRange(int64_t from, int64_t to, int* removed) override;
+  Status Clear() override;
+  Status Export(std::string* json) override;
+  Status Import(std::string_view json) override;
+  uint64_t tick() override;
+  const std::string& path() const override { return path_; }
+  const std::string& set_aside_path() const override { return set_aside_path_; }
+
+ private:
+  SqliteUserStore(sqlite3* db, std::string path, std::string set_aside_path)
+      : db_(db), path_(std::move(path)), set_aside_path_(std::move(set_aside_path)) {}
+
+  Status ListLocked(std::string_view language, std::vector<LearnedWord>* out);
+  Status ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out);
+  Status ReadTick(uint64_t* tick);
+  Status Checkpoint();
+
+  std::mutex mu_;  // serialises every call on db_ (one transaction at a time)
+  sqlite3* db_;
+  const std::string path_;
+  const std::string set_aside_path_;
+};
+
+}  // namespace keydecide::personal
+
+#endif  // KEYDECIDE_PERSONAL_USER_STORE_H_
