@@ -87,6 +87,11 @@ class Engine {
   // A new, empty session. The session must not outlive the engine.
   virtual std::unique_ptr<Session> NewSession(const SessionOptions& options) const = 0;
 
+  // With EngineOptions::personal: writes the words sessions learned to the user store now and
+  // lets sessions rank with them from their next Decide (a background thread does this every
+  // half second anyway). Returns the store's status (OK without personalisation).
+  virtual Status FlushLearning() { return Status::OK(); }
+
   struct Info {
     std::string language;
     std::string lexicon_path;
@@ -99,6 +104,8 @@ class Engine {
     std::string simd_target;    // the kernels' instruction set, e.g. "avx3_dl" (KEYDECIDE_SIMD)
     size_t model_words = 0;
     std::vector<std::string> intent_labels;
+    // "off", "on: <store path>", "on, not learning: <path>", or "unavailable: <reason>".
+    std::string personal = "off";
   };
   virtual Info info() const = 0;
 };

@@ -55,6 +55,26 @@ struct EngineOptions {
   // bigram's score when the best sentences are ranked (0: the bigram's order; chosen on the
   // tuning half of the pinyin dev file, docs/MODEL.md).
   float pinyin_model_weight = 0.7f;
+
+  // --- Personalisation (the user store: keydecide/user_store.h, docs/PERSONAL.md) ---
+
+  // Learn from what the person types and rank with it. Off by default, so that tools and
+  // tests never write to the person's store unless asked. English only so far.
+  bool personal = false;
+  // The store file. Empty: UserStore::DefaultPath() ($XDG_DATA_HOME/keydecide/user.db). A store
+  // that cannot be opened (unwritable, locked, newer schema) leaves the engine typing without
+  // personalisation; Engine::Info::personal says why.
+  std::string user_store_path;
+  // With `personal`: learn from sessions (false: rank with what the store holds, learn nothing;
+  // pausing learning).
+  bool learn = true;
+  // Ranking: score += user_word_weight * log(1 + w) + user_pair_weight * log(1 + p), with w the
+  // person's decayed count of the word and p of the word after the previous one; a learned
+  // word the lexicon and model lack also gets user_new_word_bonus (it has no model score of
+  // its own). Chosen on the English dev split (docs/PERSONAL.md).
+  float user_word_weight = 0.5f;
+  float user_pair_weight = 0.5f;
+  float user_new_word_bonus = 8.0f;
 };
 
 // Kind of text field a session types into; part of the model's input later on.
@@ -74,6 +94,10 @@ struct SessionOptions {
   // on dev text outside the measured part (docs/BENCHMARKS.md, "Autocorrect"): lower corrects
   // more typos and changes more correctly typed words.
   float autocorrect_threshold = 0.4f;
+
+  // Learn nothing from this session (password fields, incognito windows): the host says so
+  // when it opens it. The session still ranks with what the store already holds.
+  bool no_learn = false;
 };
 
 }  // namespace keydecide

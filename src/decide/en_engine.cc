@@ -1,10 +1,13 @@
 #include "decide/en_engine.h"
 
+#include <cstdio>
+
 #include "decide/baseline_scorer.h"
 #include "decide/en_session.h"
 #include "decide/model_scorer.h"
 #include "decide/pack_files.h"
 #include "decide/text_limits.h"
+#include "keydecide/user_store.h"
 #include "model/simd_target.h"
 
 namespace keydecide {
@@ -40,12 +43,38 @@ Status EnEngine::LoadModel(const std::string& path) {
     }
   }
   pack_.scorer_ = std::make_unique<ModelScorer>(pack_.lexicon_.get(), pack_.model_.get(), oov_count,
-                                          ModelScorer::Options());
+                                                ModelScorer::Options());
   info_.model_path = path;
   info_.model_weights = pack_.model_->weight_format();
   info_.model_words = pack_.model_->n_words();
   info_.intent_labels = pack_.model_->config().intent_labels;
   return Status::OK();
+}
+
+Status EnEngine::FlushLearning() { return pack_.learner_ ? pack_.learner_->Flush() : Status::OK(); }
+
+void EnEngine::OpenPersonal(const EngineOptions& options) {
+  if (!options.personal) return;
+  UserStoreOptions store_options;
+  store_options.path = options.user_store_path;
+  std::unique_ptr<UserStore> store;
+  const Status s = UserStore::Open(store_options, &store);
+  if (!s.ok()) {
+    // Bad configuration is logged and typing goes on (the message names the file, never a word).
+    info_.personal = "unavailable: " + s.ToString();
+    std::fprintf(stderr, "keydecide: typing without personalisation: %s\n", s.ToString().c_str());
+    return;
+  }
+  if (!store->set_aside_path().empty()) {
+    std::fprintf(stderr, "keydecide: the user store was damaged; kept as %s, starting afresh\n",
+                 store->set_aside_path().c_str());
+  }
+  const std::string path = store->path();
+  pack_.learner_ = std::make_unique<Learner>(std::move(store), "en");
+  pack_.learning_ = options.learn;
+  pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
+                             options.user_new_word_bonus};
+  info_.personal = (options.learn ? "on: " : "on, not learning: ") + path;
 }
 
 Status EnEngine::Init(const EngineOptions& options) {
@@ -83,10 +112,13 @@ Status EnEngine::Init(const EngineOptions& options) {
     pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }
   info_.scorer = pack_.scorer_->name();
+  OpenPersonal(options);
 
   // Warm-up: touch the top of the trie and the code paths once, so the first real
-  // keystroke does not pay for page faults.
-  auto session = NewSession(SessionOptions());
+  // keystroke does not pay for page faults. It learns nothing.
+  SessionOptions warm_up;
+  warm_up.no_learn = true;
+  auto session = NewSession(warm_up);
   Decision d;
   for (const char* keys : {"t", "h", "e", " ", "q"}) {
     session->Type(keys);

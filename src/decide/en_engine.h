@@ -16,6 +16,7 @@ class EnEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
   Info info() const override { return info_; }
+  Status FlushLearning() override;
 
   // Loads the "en" pack: <model_dir>/en/lexicon.kdlex (or options.lexicon_path), the
   // keyboard layout, and the model (ResolveModelPath; "none" for the count baseline). A
@@ -24,6 +25,8 @@ class EnEngine : public Engine {
 
  private:
   Status LoadModel(const std::string& path);
+  // Opens the user store and its learner; a store that fails leaves personalisation off.
+  void OpenPersonal(const EngineOptions& options);
 
   EnPack pack_;
   Info info_;

@@ -14,6 +14,7 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"
 #include "model/transformer.h"
+#include "personal/learner.h"
 #include "text/keyboard_layout.h"
 
 namespace keydecide {
@@ -33,6 +34,14 @@ class EnPack {
   int32_t WordOf(uint32_t entry) const { return model_ ? entry_word_[entry] : -1; }
   uint32_t EntryOf(int word) const { return word_entry_[word]; }
   std::span<const uint32_t> word_entries() const { return word_entry_; }
+  // The person's learner (EngineOptions::personal and a store that opened), else null. It is
+  // thread-safe, so sessions of a const pack may offer it words.
+  Learner* learner() const { return learner_.get(); }
+  bool learning() const { return learning_; }
+  struct PersonalWeights {  // EngineOptions::user_*_weight, user_new_word_bonus
+    float word = 0, pair = 0, new_word = 0;
+  };
+  const PersonalWeights& personal_weights() const { return personal_weights_; }
 
  private:
   friend class EnEngine;
@@ -46,6 +55,9 @@ class EnPack {
   std::unique_ptr<Scorer> scorer_;
   std::unique_ptr<Scorer> baseline_;
   CandidateSearch::Options search_options_;
+  std::unique_ptr<Learner> learner_;
+  bool learning_ = false;
+  PersonalWeights personal_weights_;
 };
 
 }  // namespace keydecide

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 
 #include "decide/en_pack.h"
 #include "decide/popup_estimate.h"
@@ -11,6 +13,7 @@
 #include "decide/top_words.h"
 #include "lexicon/lexicon.h"
 #include "model/transformer.h"
+#include "personal/learner.h"
 #include "text/letter_case.h"
 #include "text/utf8.h"
 
@@ -24,6 +27,13 @@ constexpr int kModelProposals = 16;  // model words added at a word start
 // of dev text: KSR 0.4177 vs 0.4178 with all rows, next-word top-3 0.2323 vs 0.2326,
 // P95 latency 0.50 ms vs 0.80 ms (docs/BENCHMARKS.md).
 constexpr int kProposalWords = 8192;
+// The person's words added per keystroke beside the lexicon's (the heaviest completing the
+// typed letters, or at a word start the heaviest after the previous word).
+constexpr size_t kUserCandidates = 4;
+
+bool OnlySpaces(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c == ' '; });
+}
 
 char32_t CharBefore(std::string_view text, size_t end, size_t* start) {
   *start = utf8::LastCharStart(text.substr(0, end));
@@ -69,20 +79,28 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
   typed_.reserve(CandidateSearch::kMaxTyped * 2);
   hits_.reserve(engine->search_options().max_candidates);
   scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
-                  kModelProposals);
+                  kModelProposals + kUserCandidates);
+  if (engine->learner() != nullptr) {
+    learner_ = engine->learner();
+    learn_ = engine->learning() && !options.no_learn;
+    previous_key_.reserve(4 * sizeof(FinishedWord::text));
+    user_key_.reserve(4 * sizeof(FinishedWord::text));
+  }
   if (const Transformer* model = engine->model()) {
     track_ = std::make_unique<ModelTrack>(model, static_cast<int>(options.app));
     logits_.resize(std::min(model->n_words(), kProposalWords));
     proposals_.reserve(kModelProposals + 1);
-    autocorrect_ =
-        std::make_unique<Autocorrect>(model, &engine->lexicon(), engine->word_entries());
+    autocorrect_ = std::make_unique<Autocorrect>(model, &engine->lexicon(), engine->word_entries());
   }
 }
+
+EnSession::~EnSession() { OfferPending(); }
 
 void EnSession::TrimText() {
   const size_t cut = text_.TrimToLimit();
   if (cut == 0) return;
   pushed_word_end_ = std::string::npos;
+  ShiftPersonalOffsets(cut);
   if (track_) track_->OnTextTrimmed(cut);
 }
 
@@ -91,8 +109,121 @@ void EnSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64
   if (typed.ended_end > typed.ended_start) {  // the character ended a word: remember it
     history_.Push(text_.text().substr(typed.ended_start, typed.ended_end - typed.ended_start));
     pushed_word_end_ = typed.ended_end;
+    if (learner_ != nullptr) OnWordEnded(typed.ended_start, typed.ended_end);
   }
   TrimText();
+}
+
+// --- The person's words ------------------------------------------------------------------
+
+void EnSession::OnWordEnded(size_t start, size_t end) {
+  const std::string_view word = text_.text().substr(start, end - start);
+  const bool follows = last_word_.end != std::string::npos && last_word_.end <= start &&
+                       OnlySpaces(text_.text().substr(last_word_.end, start - last_word_.end));
+  if (learn_) {
+    OfferPending();  // the word before was kept: this one came after it
+    if (word.size() <= pending_.text.size()) {
+      std::memcpy(pending_.text.data(), word.data(), word.size());
+      pending_.length = static_cast<uint8_t>(word.size());
+      pending_.end = end;
+      pending_previous_ = last_word_;
+      if (!follows) pending_previous_.length = 0;
+      pending_picked_ = end == accepted_end_;
+    }
+  }
+  if (word.size() <= last_word_.text.size()) {
+    std::memcpy(last_word_.text.data(), word.data(), word.size());
+    last_word_.length = static_cast<uint8_t>(word.size());
+    last_word_.end = end;
+  } else {
+    last_word_.end = std::string::npos;
+  }
+}
+
+void EnSession::OfferPending() {
+  if (!learn_ || pending_.end == std::string::npos) return;
+  // Not queued when the learner's queue is full or being emptied this instant: one word
+  // fewer learned, never a wait on the keystroke path.
+  learner_->Offer(pending_.view(), pending_previous_.view(), pending_picked_);
+  pending_.end = std::string::npos;
+}
+
+void EnSession::ShiftPersonalOffsets(size_t cut) {
+  for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
+    if (*end != std::string::npos) *end = *end >= cut ? *end - cut : std::string::npos;
+  }
+}
+
+// previous_key_: the lower-cased word before the composition, when only spaces separate them.
+void EnSession::FindPreviousKey() {
+  previous_key_.clear();
+  const size_t start = text_.composition_start();
+  if (last_word_.end == std::string::npos || last_word_.end > start ||
+      !OnlySpaces(text_.text().substr(last_word_.end, start - last_word_.end))) {
+    return;
+  }
+  AppendLowerUtf8(last_word_.view(), &previous_key_);
+}
+
+// The person's heaviest offered words that complete the typed letters (at a word start: that
+// followed the previous word), unless already a candidate.
+void EnSession::AddUserCandidates() {
+  size_t n = 0;
+  auto consider = [&](const UserWords::Word* w) {
+    if (w == nullptr || !w->offered()) return;
+    size_t i = n < user_best_.size() ? n++ : user_best_.size();
+    if (i == user_best_.size()) {
+      if (w->weight <= user_best_.back()->weight) return;
+      i = user_best_.size() - 1;
+    }
+    for (; i > 0 && user_best_[i - 1]->weight < w->weight; --i) user_best_[i] = user_best_[i - 1];
+    user_best_[i] = w;
+  };
+  if (typed_.empty()) {
+    if (previous_key_.empty()) return;
+    for (const UserWords::Pair& p : user_words_->Following(previous_key_)) {
+      consider(user_words_->Find(p.word));
+    }
+  } else {
+    for (const UserWords::Word& w : user_words_->WithPrefix(typed_)) consider(&w);
+  }
+  const Lexicon& lex = engine_->lexicon();
+  for (size_t i = 0; i < n; ++i) {
+    const UserWords::Word& w = *user_best_[i];
+    const uint32_t entry = lex.Find(w.key);
+    const bool present = std::any_of(scored_.begin(), scored_.end(), [&](const auto& c) {
+      return entry != lexicon::kNoEntry ? c.entry == entry
+                                        : (c.entry == lexicon::kNoEntry && c.text == w.key);
+    });
+    if (present) continue;
+    const bool known = entry != lexicon::kNoEntry;
+    scored_.push_back({entry, known ? engine_->WordOf(entry) : -1,
+                       known ? std::string_view() : std::string_view(w.spelling), 0,
+                       known ? history_.CountOf(entry) : uint16_t{0}, 0});
+  }
+}
+
+// score += word_weight * log(1 + w) + pair_weight * log(1 + p), and the new-word bonus for an
+// offered word that has no model or lexicon score of its own (EngineOptions).
+void EnSession::AddUserBonus() {
+  const EnPack::PersonalWeights& weights = engine_->personal_weights();
+  const Lexicon& lex = engine_->lexicon();
+  for (ScoredCandidate& c : scored_) {
+    user_key_.clear();
+    if (c.entry != lexicon::kNoEntry) {
+      user_key_.assign(lex.Key(c.entry));
+    } else {
+      AppendLowerUtf8(c.text, &user_key_);
+    }
+    const UserWords::Word* w = user_words_->Find(user_key_);
+    if (w == nullptr) continue;
+    float bonus = weights.word * std::log1p(w->weight);
+    if (!previous_key_.empty()) {
+      bonus += weights.pair * std::log1p(user_words_->PairWeight(previous_key_, user_key_));
+    }
+    if (c.entry == lexicon::kNoEntry && c.word < 0 && w->offered()) bonus += weights.new_word;
+    c.score += bonus;
+  }
 }
 
 Status EnSession::Type(std::string_view text, std::optional<int64_t> t_ms) {
@@ -102,6 +233,10 @@ Status EnSession::Type(std::string_view text, std::optional<int64_t> t_ms) {
 Status EnSession::Backspace() {
   bool committed;
   if (!text_.Backspace(&committed)) return Status::OK();
+  const size_t size = text_.text().size();
+  for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
+    if (*end != std::string::npos && size < *end) *end = std::string::npos;  // deleted into it
+  }
   if (text_.text().size() == pushed_word_end_) {  // back into the word just remembered
     history_.PopLast();
     pushed_word_end_ = std::string::npos;
@@ -112,12 +247,20 @@ Status EnSession::Backspace() {
 Status EnSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
   text_.ReplaceComposition(text_.composition().size(), word);
+  accepted_end_ = text_.text().size();
   TrimText();
   return Status::OK();
 }
 
 Status EnSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
+  // Words the new text still has where they were stay; the others were not kept.
+  const std::string_view old = text_.text();
+  const size_t same =
+      std::mismatch(old.begin(), old.end(), text.begin(), text.end()).first - old.begin();
+  for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
+    if (*end != std::string::npos && (*end > same || *end > text.size())) *end = std::string::npos;
+  }
   text_.Assign(text);
   pushed_word_end_ = std::string::npos;
   if (track_) track_->Reset();
@@ -209,6 +352,7 @@ void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capit
                              Clock::time_point* t, Decision* out) {
   const Scorer& scorer = hidden != nullptr ? engine_->scorer() : engine_->baseline();
   scorer.Score({typed_, history_.size(), hidden}, scored_);
+  if (user_words_) AddUserBonus();
   out->timings.heads_us += MicrosSince(t);
   const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), scored_.size(),
                                      static_cast<size_t>(kMaxCandidatesLimit)});
@@ -247,9 +391,14 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   // Candidates: lexicon (exact and fuzzy), then the session's own words.
   hits_.clear();
   scored_.clear();
+  if (learner_ != nullptr) {
+    user_words_ = learner_->words();  // an atomic load: no lock, no SQLite
+    FindPreviousKey();
+  }
   if (searchable) {  // a "word" longer than any word has no candidates
     search_.Search(typed_, &hits_);
     GatherCandidates();
+    if (user_words_) AddUserCandidates();
   }
   timings.candidates_us = MicrosSince(&t);
 

@@ -7,6 +7,7 @@
 #ifndef KEYDECIDE_DECIDE_EN_SESSION_H_
 #define KEYDECIDE_DECIDE_EN_SESSION_H_
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,10 +24,12 @@
 #include "decide/typed_text.h"
 #include "keydecide/engine.h"
 #include "lexicon/candidate_search.h"
+#include "personal/user_words.h"
 
 namespace keydecide {
 
 class EnPack;
+class Learner;
 
 // The English rule: letters, and an apostrophe after a letter; deleting or trimming reopens
 // the word before the cursor.
@@ -36,6 +39,8 @@ class EnSession : public Session {
  public:
   // REQUIRES: the pack (its engine) outlives the session.
   EnSession(const EnPack* engine, const SessionOptions& options);
+  // Offers the learner the last finished word, which the person kept.
+  ~EnSession() override;
 
   using Session::Type;
   Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
@@ -54,8 +59,19 @@ class EnSession : public Session {
   void AddModelProposals(const float* hidden);
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
-  void ScoreAndPost(const float* hidden, int max_candidates, bool capitalize,
-                    Clock::time_point* t, Decision* out);
+  void ScoreAndPost(const float* hidden, int max_candidates, bool capitalize, Clock::time_point* t,
+                    Decision* out);
+
+  // The person's words (src/personal): learning off the keystroke path, ranking with the
+  // learner's snapshot. A finished word waits as `pending_` until the next word ends (or the
+  // session closes): deleting back into it or replacing the text drops it, so a word the
+  // person corrected right away is never learned.
+  void OnWordEnded(size_t start, size_t end);
+  void OfferPending();
+  void ShiftPersonalOffsets(size_t cut);
+  void FindPreviousKey();
+  void AddUserCandidates();
+  void AddUserBonus();
 
   const EnPack* engine_;
   SessionOptions options_;
@@ -63,9 +79,24 @@ class EnSession : public Session {
   size_t pushed_word_end_ = std::string::npos;  // where the last remembered word ended
   SessionHistory history_;
   CandidateSearch search_;
-  std::unique_ptr<ModelTrack> track_;  // when the engine has a model
+  std::unique_ptr<ModelTrack> track_;         // when the engine has a model
   std::unique_ptr<Autocorrect> autocorrect_;  // when the engine has a model
-  Tier tier_ = Tier::kFullModel;       // costliest rung Decide may use (SetTier)
+  Tier tier_ = Tier::kFullModel;              // costliest rung Decide may use (SetTier)
+
+  Learner* learner_ = nullptr;                   // the engine's, when it has one
+  bool learn_ = false;                           // ... and this session may teach it
+  std::shared_ptr<const UserWords> user_words_;  // the snapshot this Decide ranks with
+  struct FinishedWord {
+    std::array<char, 64> text;
+    uint8_t length = 0;
+    size_t end = std::string::npos;  // byte offset in text_ where it ended; npos: none
+    std::string_view view() const { return {text.data(), length}; }
+  };
+  FinishedWord pending_;  // finished, not yet offered
+  FinishedWord pending_previous_;
+  bool pending_picked_ = false;
+  FinishedWord last_word_;                   // the last finished word (for pairs)
+  size_t accepted_end_ = std::string::npos;  // where the last Accept'ed word ended
 
   // Scratch reused by every Decide.
   std::string typed_;
@@ -74,6 +105,9 @@ class EnSession : public Session {
   CandidateSlots slots_;
   std::vector<float> logits_;
   std::vector<std::pair<float, int>> proposals_;
+  std::string previous_key_;  // lower-cased word before the composition, or ""
+  std::string user_key_;
+  std::array<const UserWords::Word*, 4> user_best_{};
 };
 
 }  // namespace keydecide

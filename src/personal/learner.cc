@@ -1,0 +1,109 @@
+#include "personal/learner.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace keydecide {
+
+Learner::Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms)
+    : store_(std::move(store)),
+      language_(std::move(language)),
+      flush_interval_ms_(flush_interval_ms),
+      words_(std::make_shared<const UserWords>()) {
+  {
+    std::lock_guard<std::mutex> lock(flush_mu_);
+    const Status s = Refresh();
+    std::lock_guard<std::mutex> status_lock(status_mu_);
+    status_ = s;
+  }
+  thread_ = std::thread([this] { Run(); });
+}
+
+Learner::~Learner() {
+  {
+    std::lock_guard<std::mutex> lock(wake_mu_);
+    stop_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+  Flush();
+}
+
+bool Learner::Offer(std::string_view word, std::string_view previous, bool picked) {
+  if (word.empty() || word.size() > kMaxWordBytes) return false;
+  if (previous.size() > kMaxWordBytes) previous = {};
+  std::unique_lock<std::mutex> lock(queue_mu_, std::try_to_lock);
+  if (!lock.owns_lock() || queued_ == kQueueCapacity) return false;
+  Slot& slot = queue_[queued_++];
+  slot.word_length = static_cast<uint8_t>(word.size());
+  slot.previous_length = static_cast<uint8_t>(previous.size());
+  slot.picked = picked;
+  std::memcpy(slot.word, word.data(), word.size());
+  std::memcpy(slot.previous, previous.data(), previous.size());
+  return true;
+}
+
+void Learner::Run() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(wake_mu_);
+      wake_.wait_for(lock, std::chrono::milliseconds(flush_interval_ms_), [this] { return stop_; });
+      if (stop_) return;
+    }
+    std::lock_guard<std::mutex> lock(flush_mu_);
+    FlushLocked(++flushes_since_refresh_ >= kRefreshEveryFlushes);
+  }
+}
+
+Status Learner::Flush() {
+  std::lock_guard<std::mutex> lock(flush_mu_);
+  return FlushLocked(true);
+}
+
+Status Learner::FlushLocked(bool refresh) {
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    for (size_t i = 0; i < queued_; ++i) {
+      const Slot& s = queue_[i];
+      pending_.push_back({language_, std::string(s.word, s.word_length),
+                          std::string(s.previous, s.previous_length), s.picked, 0});
+    }
+    queued_ = 0;
+  }
+  Status s;
+  if (!pending_.empty()) {
+    s = store_->Learn(pending_);
+    if (s.ok()) {
+      pending_.clear();
+      refresh = true;
+    } else if (pending_.size() > kMaxPending) {
+      pending_.erase(pending_.begin(), pending_.end() - kMaxPending);  // the oldest go
+    }
+    std::lock_guard<std::mutex> lock(status_mu_);
+    status_ = s;
+  }
+  if (refresh) {
+    const Status r = Refresh();
+    if (s.ok()) s = r;
+  }
+  return s;
+}
+
+Status Learner::Refresh() {
+  flushes_since_refresh_ = 0;
+  std::vector<LearnedWord> words;
+  std::vector<LearnedPair> pairs;
+  const uint64_t tick = store_->tick();
+  KD_RETURN_IF_ERROR(store_->List(language_, &words));
+  KD_RETURN_IF_ERROR(store_->ListPairs(language_, &pairs));
+  words_.store(std::make_shared<const UserWords>(UserWords::Build(words, pairs, tick)),
+               std::memory_order_release);
+  return Status::OK();
+}
+
+Status Learner::status() const {
+  std::lock_guard<std::mutex> lock(status_mu_);
+  return status_;
+}
+
+}  // namespace keydecide

@@ -1,0 +1,101 @@
+// Learner: takes the words sessions finished and kept, off the keystroke path, into the user
+// store, and serves the sessions a fresh UserWords snapshot to rank with.
+//
+// A session calls Offer on the keystroke that ends a word: it copies the word into a fixed
+// queue under a try-lock, so it never allocates, blocks or makes a system call. A background
+// thread writes the queue to the store every flush interval (one transaction per batch:
+// UserStore::Learn) and then rebuilds the snapshot; it also rebuilds it now and then when
+// nothing was learned, so that a Forget by another process (keydecide personal forget)
+// reaches running sessions. A batch the store refuses (locked, disk full) is kept and
+// retried, up to kMaxPending events; the last error is status().
+//
+// Thread-safety: Offer, Flush, words and status may be called from any thread.
+
+#ifndef KEYDECIDE_PERSONAL_LEARNER_H_
+#define KEYDECIDE_PERSONAL_LEARNER_H_
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "keydecide/user_store.h"
+#include "personal/user_words.h"
+
+namespace keydecide {
+
+class Learner {
+ public:
+  static constexpr size_t kQueueCapacity = 512;  // words between two flushes
+  static constexpr size_t kMaxWordBytes = 64;    // longer words are not learned
+  static constexpr size_t kMaxPending = 4096;    // events kept while the store refuses them
+  static constexpr int kRefreshEveryFlushes = 20;
+
+  // Reads the store's words of `language` into the first snapshot and starts the thread.
+  // REQUIRES: store is not null.
+  Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms = 500);
+  // Stops the thread after a last flush.
+  ~Learner();
+
+  Learner(const Learner&) = delete;
+  Learner& operator=(const Learner&) = delete;
+
+  // Queues a finished word (and the word before it in the sentence, or "") for the store.
+  // `picked`: accepted from the candidates. Returns false when it was not queued: too long,
+  // the queue full, or the queue being emptied this very moment.
+  bool Offer(std::string_view word, std::string_view previous, bool picked);
+
+  // Writes the queue to the store now and rebuilds the snapshot; the store's status.
+  Status Flush();
+
+  // The current snapshot; never null.
+  std::shared_ptr<const UserWords> words() const { return words_.load(std::memory_order_acquire); }
+
+  // The last store error, OK when the last write succeeded.
+  Status status() const;
+  const std::string& language() const { return language_; }
+
+ private:
+  struct Slot {
+    uint8_t word_length;
+    uint8_t previous_length;
+    bool picked;
+    char word[kMaxWordBytes];
+    char previous[kMaxWordBytes];
+  };
+
+  void Run();
+  Status FlushLocked(bool refresh);  // REQUIRES: flush_mu_ held
+  Status Refresh();                  // REQUIRES: flush_mu_ held
+
+  const std::unique_ptr<UserStore> store_;
+  const std::string language_;
+  const int flush_interval_ms_;
+
+  std::mutex queue_mu_;  // Offer try-locks it; the flush holds it only to copy the slots
+  std::array<Slot, kQueueCapacity> queue_{};
+  size_t queued_ = 0;
+
+  std::mutex flush_mu_;              // one flush at a time
+  std::vector<LearnEvent> pending_;  // taken from the queue, not yet stored
+  int flushes_since_refresh_ = 0;
+
+  mutable std::mutex status_mu_;
+  Status status_;
+
+  std::atomic<std::shared_ptr<const UserWords>> words_;
+
+  std::mutex wake_mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;  // last: starts once everything above is ready
+};
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_PERSONAL_LEARNER_H_

@@ -1,0 +1,197 @@
+// Learning from sessions (issue 16): kept words reach the user store off the keystroke path and
+// then the candidates; no-learn sessions, words corrected right away and words replaced by an
+// autocorrection are never learned; a store that cannot open leaves typing working.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "keydecide/engine.h"
+#include "keydecide/user_store.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+class PersonalSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::TempPath(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    store_path_ = dir_ + "/user.db";
+    lexicon_path_ = dir_ + "/fixture.kdlex";
+    testing::WriteFile(lexicon_path_, testing::FixtureLexiconBytes());
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  // The shipped English model over the fixture lexicon, learning into store_path_.
+  std::unique_ptr<Engine> OpenEngine(bool learn = true, std::string store = "") {
+    EngineOptions options;
+    options.model_dir = KD_MODELS_DIR;
+    options.lexicon_path = lexicon_path_;
+    options.personal = true;
+    options.learn = learn;
+    options.user_store_path = store.empty() ? store_path_ : store;
+    std::unique_ptr<Engine> engine;
+    const Status s = Engine::Open(options, &engine);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return engine;
+  }
+
+  std::vector<std::string> Learned() {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions options;
+    options.path = store_path_;
+    EXPECT_TRUE(UserStore::Open(options, &store).ok());
+    std::vector<LearnedWord> words;
+    EXPECT_TRUE(store->List("", &words).ok());
+    std::vector<std::string> out;
+    for (const LearnedWord& w : words) out.push_back(w.word);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  static std::vector<std::string> Candidates(Session* session, int k = 8) {
+    Decision d;
+    EXPECT_TRUE(session->Decide(k, &d).ok());
+    std::vector<std::string> out;
+    for (const Candidate& c : d.candidates) out.push_back(c.text);
+    return out;
+  }
+
+  static bool Has(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  }
+
+  std::string dir_, store_path_, lexicon_path_;
+};
+
+TEST_F(PersonalSessionTest, AWordSeenTwiceOrPickedOnceBecomesACandidate) {
+  auto engine = OpenEngine();
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->info().personal, "on: " + store_path_);
+  {
+    auto s = engine->NewSession({});
+    EXPECT_FALSE(Has(Candidates(s.get()), "Zorblax"));
+    ASSERT_TRUE(s->Type("we met Zorblax and Quoggle today. ").ok());
+    ASSERT_TRUE(s->Type("then Zorblax left ").ok());
+    ASSERT_TRUE(s->Type("zyx").ok());
+    ASSERT_TRUE(s->Accept("Zyxwvut").ok());  // picked from the candidates once
+    ASSERT_TRUE(s->Type(" ").ok());
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  EXPECT_TRUE(Has(Learned(), "Zorblax"));
+  EXPECT_TRUE(Has(Learned(), "Zyxwvut"));  // the last word, kept when the session closed
+
+  auto s = engine->NewSession({});
+  ASSERT_TRUE(s->Type("so zor").ok());
+  EXPECT_TRUE(Has(Candidates(s.get()), "Zorblax"));
+  ASSERT_TRUE(s->SetContext("so zyx").ok());
+  EXPECT_TRUE(Has(Candidates(s.get()), "Zyxwvut"));
+  ASSERT_TRUE(s->SetContext("so quog").ok());
+  EXPECT_FALSE(Has(Candidates(s.get()), "Quoggle"));  // seen once: stored, not offered
+  EXPECT_TRUE(Has(Learned(), "Quoggle"));
+}
+
+TEST_F(PersonalSessionTest, LearnedWordsSurviveTheEngine) {
+  {
+    auto engine = OpenEngine();
+    auto s = engine->NewSession({});
+    ASSERT_TRUE(s->Type("Zorblax and Zorblax again ").ok());
+  }  // closing the engine flushes
+  auto engine = OpenEngine();
+  auto s = engine->NewSession({});
+  ASSERT_TRUE(s->Type("zorb").ok());
+  EXPECT_TRUE(Has(Candidates(s.get()), "Zorblax"));
+}
+
+TEST_F(PersonalSessionTest, NoLearnSessionsLearnNothing) {
+  auto engine = OpenEngine();
+  SessionOptions options;
+  options.no_learn = true;
+  {
+    auto s = engine->NewSession(options);
+    ASSERT_TRUE(s->Type("my secret Hunter2word Hunter2word is here ").ok());
+    ASSERT_TRUE(s->Type("pass").ok());
+    ASSERT_TRUE(s->Accept("passphrase").ok());
+    ASSERT_TRUE(s->Type(" ").ok());
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  EXPECT_TRUE(Learned().empty());
+}
+
+TEST_F(PersonalSessionTest, PausedLearningLearnsNothingButStillRanks) {
+  {
+    auto engine = OpenEngine();
+    auto s = engine->NewSession({});
+    ASSERT_TRUE(s->Type("Zorblax Zorblax ").ok());
+  }
+  auto engine = OpenEngine(/*learn=*/false);
+  EXPECT_EQ(engine->info().personal, "on, not learning: " + store_path_);
+  {
+    auto s = engine->NewSession({});
+    ASSERT_TRUE(s->Type("Quoggle Quoggle Quoggle zorb").ok());
+    EXPECT_TRUE(Has(Candidates(s.get()), "Zorblax"));
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  EXPECT_EQ(Learned(), std::vector<std::string>{"Zorblax"});
+}
+
+TEST_F(PersonalSessionTest, AWordCorrectedAwayIsNotLearned) {
+  auto engine = OpenEngine();
+  {
+    auto s = engine->NewSession({});
+    // The host applies an autocorrection on space: the typed letters are replaced first.
+    ASSERT_TRUE(s->Type("I saw teh").ok());
+    ASSERT_TRUE(s->Accept("the").ok());
+    ASSERT_TRUE(s->Type(" cat, ").ok());
+    // ... or after it, by deleting back into the word just finished.
+    ASSERT_TRUE(s->Type("adn ").ok());
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(s->Backspace().ok());
+    ASSERT_TRUE(s->Type("and a dgo").ok());
+    // ... or by replacing the text.
+    ASSERT_TRUE(s->SetContext("I saw the cat, and a dog").ok());
+    ASSERT_TRUE(s->Type(" ran away").ok());  // "away" was never finished
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  const std::vector<std::string> learned = Learned();
+  EXPECT_FALSE(Has(learned, "teh"));
+  EXPECT_FALSE(Has(learned, "adn"));
+  EXPECT_FALSE(Has(learned, "dgo"));
+  EXPECT_TRUE(Has(learned, "the"));
+  EXPECT_TRUE(Has(learned, "cat"));
+  EXPECT_TRUE(Has(learned, "and"));
+  EXPECT_TRUE(Has(learned, "dog"));
+  EXPECT_TRUE(Has(learned, "ran"));
+  EXPECT_FALSE(Has(learned, "away"));
+}
+
+TEST_F(PersonalSessionTest, AStoreThatCannotOpenLeavesTypingWorking) {
+  auto engine = OpenEngine(true, "/proc/self/keydecide/user.db");
+  ASSERT_TRUE(engine);
+  EXPECT_EQ(engine->info().personal.rfind("unavailable: IO error", 0), 0u)
+      << engine->info().personal;
+  auto s = engine->NewSession({});
+  ASSERT_TRUE(s->Type("the quick brown fox ju").ok());
+  EXPECT_FALSE(Candidates(s.get()).empty());
+  EXPECT_TRUE(engine->FlushLearning().ok());
+}
+
+TEST_F(PersonalSessionTest, ADamagedStoreIsSetAsideAndTypingLearnsAfresh) {
+  testing::WriteFile(store_path_, std::string(4096, 'x'));
+  auto engine = OpenEngine();
+  ASSERT_TRUE(engine);
+  {
+    auto s = engine->NewSession({});
+    ASSERT_TRUE(s->Type("Zorblax Zorblax ").ok());
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  EXPECT_TRUE(Has(Learned(), "Zorblax"));
+  EXPECT_EQ(std::system(("ls '" + store_path_ + "'.corrupt-* >/dev/null").c_str()), 0);
+}
+
+}  // namespace
+}  // namespace keydecide
