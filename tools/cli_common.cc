@@ -36,7 +36,7 @@ void EngineFlags::AddTo(CLI::App* cmd) {
       ->capture_default_str();
 }
 
-std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
+EngineOptions EngineFlags::Options() const {
   EngineOptions options;
   options.model_dir = model_dir;
   options.lexicon_path = lexicon;
@@ -48,8 +48,12 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   options.pinyin_model_weight = pinyin_model_weight;
   options.max_candidates = max_candidates;
   options.model_path = model;
+  return options;
+}
+
+std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   std::unique_ptr<Engine> engine;
-  CheckOrDie(Engine::Open(options, &engine), "cannot open the engine");
+  CheckOrDie(Engine::Open(Options(), &engine), "cannot open the engine");
   return engine;
 }
 

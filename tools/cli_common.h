@@ -27,6 +27,8 @@ struct EngineFlags {
   float pinyin_model_weight = EngineOptions().pinyin_model_weight;
 
   void AddTo(CLI::App* cmd);
+  // The engine options these flags give.
+  EngineOptions Options() const;
   // Opens the engine or prints the error and throws CLI::RuntimeError.
   std::unique_ptr<Engine> OpenOrDie() const;
 };

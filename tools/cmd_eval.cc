@@ -21,6 +21,7 @@ namespace keydecide {
 void AddEvalCommand(CLI::App* app) {
   auto* eval = app->add_subcommand("eval", "Evaluate the decision heads and pinyin conversion");
   eval->require_subcommand(1);
+  AddEvalPersonalCommand(eval);
 
   struct AutocorrectArgs {
     EngineFlags engine;

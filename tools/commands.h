@@ -20,6 +20,9 @@ void AddQuantizeCommand(CLI::App* app);
 void AddBenchCommand(CLI::App* app);
 void AddServeCommand(CLI::App* app);     // tools/cmd_serve.cc
 void AddLoadtestCommand(CLI::App* app);  // tools/cmd_loadtest.cc
+void AddPersonalCommand(CLI::App* app);  // tools/cmd_personal.cc
+// `eval personal`, under the eval command (tools/cmd_personal.cc).
+void AddEvalPersonalCommand(CLI::App* eval);
 
 }  // namespace keydecide
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   keydecide::AddBenchCommand(&app);
   keydecide::AddServeCommand(&app);
   keydecide::AddLoadtestCommand(&app);
+  keydecide::AddPersonalCommand(&app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# keydecide personal list|forget|export|import|clear and eval personal, end to end, on stores of
+# their own (never the person's). Usage: personal_cli_test.sh KEYDECIDE FIXTURES MODELS
+set -euo pipefail
+KD=$1 FIXTURES=$2 MODELS=$3
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+S="$DIR/user.db"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat > "$DIR/in.json" <<'EOF'
+{"format": "keydecide-user-store", "version": 1, "exported_at": 0,
+ "words": [{"language": "en", "word": "Zorblax", "count": 3, "picks": 1, "weight": 2.5,
+            "first_time": 1000, "last_time": 2000},
+           {"language": "en", "word": "Quoggle", "count": 1, "picks": 0, "weight": 1,
+            "first_time": 5000, "last_time": 5000}],
+ "pairs": [{"language": "en", "previous": "Mr", "word": "Zorblax", "count": 2, "weight": 1.5,
+            "last_time": 2000}]}
+EOF
+"$KD" personal import --store "$S" "$DIR/in.json" | grep -q "holds 2 words" || fail import
+"$KD" personal list --store "$S" | grep -Eq "^en +Zorblax +3 +1 +1970-01-01T00:16:40Z" || fail list
+"$KD" personal export --store "$S" --out "$DIR/out.json"
+grep -q '"Quoggle"' "$DIR/out.json" || fail export
+"$KD" personal list --store "$S" --json | grep -q '"keydecide-user-store"' || fail "list --json"
+"$KD" personal forget --store "$S" zorblax | grep -q "forgot 2 " || fail "forget word"
+"$KD" personal list --store "$S" | grep -q Zorblax && fail "forgotten word still listed"
+"$KD" personal forget --store "$S" --from 4000 --to 6000 | grep -q "forgot 1 " || fail "forget range"
+"$KD" personal import --store "$S" "$DIR/out.json" >/dev/null
+"$KD" personal clear --store "$S" 2>/dev/null && fail "clear without --yes"
+"$KD" personal clear --store "$S" --yes >/dev/null
+"$KD" personal list --store "$S" | grep -q "^0 words" || fail clear
+echo '{"format": "something else", "version": 1, "words": [], "pairs": []}' > "$DIR/bad.json"
+"$KD" personal import --store "$S" "$DIR/bad.json" 2>"$DIR/err" && fail "bad import accepted"
+grep -q "format" "$DIR/err" || fail "bad import message"
+
+# eval personal: the keys, on the fixture text (its first part learned, the rest typed).
+head -c 1200 "$FIXTURES/tiny_corpus.txt" > "$DIR/a.txt"
+tail -c +1201 "$FIXTURES/tiny_corpus.txt" > "$DIR/b.txt"
+TMPDIR="$DIR" "$KD" eval personal --model-dir "$MODELS" --history "$DIR/a.txt" --test "$DIR/b.txt" \
+  --general "$DIR/a.txt" --json > "$DIR/eval.json"
+for key in ksr_before ksr_after general_ksr_before general_ksr_after learned_words; do
+  grep -q "\"$key\"" "$DIR/eval.json" || fail "eval personal: no $key"
+done
+ls "$DIR"/keydecide_eval_* 2>/dev/null && fail "eval personal left its store behind"
+echo "personal CLI: ok"

@@ -1,0 +1,238 @@
+// keydecide personal list | forget | export | import | clear: the person sees and erases what
+// the engine learned (keydecide/user_store.h, docs/PERSONAL.md); and keydecide eval personal.
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "keydecide/user_store.h"
+#include "tools/cli_common.h"
+#include "tools/commands.h"
+#include "tools/personal_eval.h"
+#include "tools/text_file.h"
+
+namespace keydecide {
+
+namespace {
+
+std::unique_ptr<UserStore> OpenStoreOrDie(const std::string& path) {
+  UserStoreOptions options;
+  options.path = path;
+  std::unique_ptr<UserStore> store;
+  CheckOrDie(UserStore::Open(options, &store), "cannot open the user store");
+  if (!store->set_aside_path().empty()) {
+    std::cerr << "keydecide: the user store was damaged; kept as " << store->set_aside_path()
+              << ", starting afresh\n";
+  }
+  return store;
+}
+
+std::string IsoDate(int64_t unix_time) {
+  const std::time_t t = static_cast<std::time_t>(unix_time);
+  std::tm tm;
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Unix seconds from "<seconds>" or "YYYY-MM-DD" (UTC midnight).
+int64_t ParseTimeOrDie(const std::string& s) {
+  std::tm tm{};
+  if (strptime(s.c_str(), "%Y-%m-%d", &tm) != nullptr && s.size() == 10) {
+    return static_cast<int64_t>(timegm(&tm));
+  }
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(s, &used);
+    if (used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  std::cerr << "keydecide: not a time (unix seconds or YYYY-MM-DD): " << s << "\n";
+  throw CLI::RuntimeError(1);
+}
+
+void AddStoreOption(CLI::App* cmd, std::string* path) {
+  cmd->add_option("--store", *path, "The user store (default: $XDG_DATA_HOME/keydecide/user.db)");
+}
+
+}  // namespace
+
+void AddPersonalCommand(CLI::App* app) {
+  auto* personal = app->add_subcommand("personal", "See and erase what keydecide learned");
+  personal->require_subcommand(1);
+
+  struct Args {
+    std::string store, language, out, from, to;
+    std::vector<std::string> words;
+    bool json = false, yes = false;
+  };
+  auto args = std::make_shared<Args>();
+
+  auto* list = personal->add_subcommand("list", "Learned words with counts and when");
+  AddStoreOption(list, &args->store);
+  list->add_option("--language", args->language, "Only this language (en, zh)");
+  list->add_flag("--json", args->json, "Print the export format instead of a table");
+  list->callback([args] {
+    auto store = OpenStoreOrDie(args->store);
+    if (args->json) {
+      std::string json;
+      CheckOrDie(store->Export(&json), "cannot list");
+      std::cout << json;
+      return;
+    }
+    std::vector<LearnedWord> words;
+    CheckOrDie(store->List(args->language, &words), "cannot list");
+    std::printf("%-4s %-24s %7s %6s  %-20s  %s\n", "lang", "word", "count", "picks", "first used",
+                "last used");
+    for (const LearnedWord& w : words) {
+      std::printf("%-4s %-24s %7u %6u  %-20s  %s\n", w.language.c_str(), w.word.c_str(), w.count,
+                  w.picks, IsoDate(w.first_time).c_str(), IsoDate(w.last_time).c_str());
+    }
+    std::printf("%zu words (%s)\n", words.size(), store->path().c_str());
+  });
+
+  auto* forget = personal->add_subcommand(
+      "forget", "Forget words (any case, with the word pairs they are in), or a time range");
+  AddStoreOption(forget, &args->store);
+  forget->add_option("words", args->words, "Words to forget");
+  forget->add_option("--from", args->from, "Forget what was last used from (unix s, YYYY-MM-DD)");
+  forget->add_option("--to", args->to, "... up to, not including (unix s, YYYY-MM-DD)");
+  forget->callback([args] {
+    if (args->words.empty() == (args->from.empty() && args->to.empty())) {
+      std::cerr << "keydecide: give words, or --from and/or --to\n";
+      throw CLI::RuntimeError(2);
+    }
+    auto store = OpenStoreOrDie(args->store);
+    int total = 0, removed = 0;
+    for (const std::string& w : args->words) {
+      CheckOrDie(store->Forget(w, &removed), "cannot forget");
+      total += removed;
+    }
+    if (args->words.empty()) {
+      const int64_t from = args->from.empty() ? 0 : ParseTimeOrDie(args->from);
+      const int64_t to = args->to.empty() ? INT64_MAX : ParseTimeOrDie(args->to);
+      CheckOrDie(store->ForgetRange(from, to, &total), "cannot forget");
+    }
+    std::printf("forgot %d entries (words and word pairs)\n", total);
+  });
+
+  auto* exp = personal->add_subcommand("export", "Write everything learned as JSON");
+  AddStoreOption(exp, &args->store);
+  exp->add_option("--out", args->out, "File to write (default: standard output)");
+  exp->callback([args] {
+    auto store = OpenStoreOrDie(args->store);
+    std::string json;
+    CheckOrDie(store->Export(&json), "cannot export");
+    if (args->out.empty()) {
+      std::cout << json;
+      return;
+    }
+    std::ofstream out(args->out, std::ios::binary | std::ios::trunc);
+    out << json;
+    if (!out.flush()) {
+      std::cerr << "keydecide: cannot write " << args->out << "\n";
+      throw CLI::RuntimeError(1);
+    }
+  });
+
+  auto* imp = personal->add_subcommand("import", "Add an export's words to the store");
+  AddStoreOption(imp, &args->store);
+  imp->add_option("file", args->out, "The export (JSON)")->required();
+  imp->callback([args] {
+    const std::string json = ReadOrDie(args->out);
+    auto store = OpenStoreOrDie(args->store);
+    CheckOrDie(store->Import(json), "cannot import " + args->out);
+    std::vector<LearnedWord> words;
+    CheckOrDie(store->List("", &words), "cannot list");
+    std::printf("imported; the store holds %zu words\n", words.size());
+  });
+
+  auto* clear = personal->add_subcommand("clear", "Forget everything learned");
+  AddStoreOption(clear, &args->store);
+  clear->add_flag("--yes", args->yes, "Yes, forget everything")->required();
+  clear->callback([args] {
+    auto store = OpenStoreOrDie(args->store);
+    CheckOrDie(store->Clear(), "cannot clear");
+    std::printf("cleared %s\n", store->path().c_str());
+  });
+}
+
+void AddEvalPersonalCommand(CLI::App* eval) {
+  struct Args {
+    EngineFlags engine;
+    std::string history, test, general;
+    size_t max_chars = 0;
+    int suggestions = 3;
+    float word_weight = EngineOptions().user_word_weight;
+    float pair_weight = EngineOptions().user_pair_weight;
+    float new_word = EngineOptions().user_new_word_bonus;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = eval->add_subcommand(
+      "personal", "KSR on a person's later text before and after learning their earlier text");
+  args->engine.AddTo(cmd);
+  cmd->add_option("--history", args->history, "The person's earlier text, learned")->required();
+  cmd->add_option("--test", args->test, "Their later text, replayed")->required();
+  cmd->add_option("--general", args->general, "General text, replayed (the cost of learning)");
+  cmd->add_option("--max-chars", args->max_chars, "Replay only the first N bytes (0 = all)");
+  cmd->add_option("--suggestions", args->suggestions, "Candidates the typist looks at")
+      ->check(CLI::Range(1, 200))
+      ->capture_default_str();
+  cmd->add_option("--user-word-weight", args->word_weight)->capture_default_str();
+  cmd->add_option("--user-pair-weight", args->pair_weight)->capture_default_str();
+  cmd->add_option("--user-new-word-bonus", args->new_word)->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->callback([args] {
+    const std::string history = ReadOrDie(args->history);
+    std::string test = ReadOrDie(args->test);
+    std::string general = args->general.empty() ? "" : ReadOrDie(args->general);
+    KeepLeadingBytes(&test, args->max_chars);
+    KeepLeadingBytes(&general, args->max_chars);
+    EngineOptions options = args->engine.Options();
+    options.user_word_weight = args->word_weight;
+    options.user_pair_weight = args->pair_weight;
+    options.user_new_word_bonus = args->new_word;
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string store = std::string(tmp && *tmp ? tmp : "/tmp") + "/keydecide_eval_" +
+                              std::to_string(getpid()) + ".db";
+    ReplayOptions replay;
+    replay.suggestions = args->suggestions;
+    replay.progress = false;
+    PersonalEvalResult r;
+    CheckOrDie(EvalPersonal(options, history, test, general, store, replay, &r), "personal eval");
+    nlohmann::json out = {{"ksr_before", r.before.ksr()},
+                          {"ksr_after", r.after.ksr()},
+                          {"next_word_top3_before", r.before.next_word_top3_rate()},
+                          {"next_word_top3_after", r.after.next_word_top3_rate()},
+                          {"history_bytes", history.size()},
+                          {"test_characters", r.before.characters},
+                          {"learned_words", r.learned_words},
+                          {"user_word_weight", args->word_weight},
+                          {"user_pair_weight", args->pair_weight},
+                          {"user_new_word_bonus", args->new_word},
+                          {"suggestions", args->suggestions}};
+    if (r.has_general) {
+      out["general_ksr_before"] = r.general_before.ksr();
+      out["general_ksr_after"] = r.general_after.ksr();
+      out["general_characters"] = r.general_before.characters;
+    }
+    if (args->json) {
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    std::printf("ksr %.4f -> %.4f", r.before.ksr(), r.after.ksr());
+    if (r.has_general) {
+      std::printf(", general %.4f -> %.4f", r.general_before.ksr(), r.general_after.ksr());
+    }
+    std::printf(" (%zu words learned)\n", r.learned_words);
+  });
+}
+
+}  // namespace keydecide

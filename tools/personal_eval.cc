@@ -1,0 +1,86 @@
+#include "tools/personal_eval.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "keydecide/engine.h"
+#include "keydecide/user_store.h"
+
+namespace keydecide {
+
+namespace {
+
+// The history is typed in pieces of about this many bytes, each flushed to the store, so that
+// the learner's queue (Learner::kQueueCapacity words) never overflows as it would under a
+// typist thousands of times faster than a person.
+constexpr size_t kHistoryPieceBytes = 1500;
+
+Status TypeHistory(Engine* engine, std::string_view history) {
+  auto session = engine->NewSession(SessionOptions());
+  size_t pos = 0;
+  while (pos < history.size()) {
+    size_t end = std::min(history.size(), pos + kHistoryPieceBytes);
+    while (end < history.size() && history[end] != ' ' && history[end] != '\n') ++end;
+    KD_RETURN_IF_ERROR(session->Type(history.substr(pos, end - pos)));
+    KD_RETURN_IF_ERROR(engine->FlushLearning());
+    pos = end;
+  }
+  KD_RETURN_IF_ERROR(session->Type("\n"));  // finishes the last word
+  session.reset();                          // offers it
+  return engine->FlushLearning();
+}
+
+void RemoveStore(const std::string& path) {
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+}
+
+}  // namespace
+
+Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
+                    std::string_view general, const std::string& store_path,
+                    const ReplayOptions& replay, PersonalEvalResult* out) {
+  *out = PersonalEvalResult();
+  out->has_general = !general.empty();
+  {
+    EngineOptions plain = options;
+    plain.personal = false;
+    std::unique_ptr<Engine> engine;
+    KD_RETURN_IF_ERROR(Engine::Open(plain, &engine));
+    KD_RETURN_IF_ERROR(Replay(test, engine->NewSession({}).get(), replay, &out->before));
+    if (out->has_general) {
+      KD_RETURN_IF_ERROR(
+          Replay(general, engine->NewSession({}).get(), replay, &out->general_before));
+    }
+  }
+  EngineOptions personal = options;
+  personal.personal = true;
+  personal.learn = true;
+  personal.user_store_path = store_path;
+  std::unique_ptr<Engine> engine;
+  KD_RETURN_IF_ERROR(Engine::Open(personal, &engine));
+  if (engine->info().personal.rfind("on: ", 0) != 0) {
+    return Status::IOError("the user store did not open: " + engine->info().personal);
+  }
+  Status s = TypeHistory(engine.get(), history);
+  SessionOptions no_learn;
+  no_learn.no_learn = true;
+  if (s.ok()) s = Replay(test, engine->NewSession(no_learn).get(), replay, &out->after);
+  if (s.ok() && out->has_general) {
+    s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after);
+  }
+  engine.reset();
+  if (s.ok()) {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions store_options;
+    store_options.path = store_path;
+    std::vector<LearnedWord> words;
+    s = UserStore::Open(store_options, &store);
+    if (s.ok()) s = store->List("", &words);
+    out->learned_words = words.size();
+  }
+  RemoveStore(store_path);
+  return s;
+}
+
+}  // namespace keydecide
