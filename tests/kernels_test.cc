@@ -126,6 +126,40 @@ TEST_P(KernelsTest, Q8MatMulOverSeveralActivationGroups) {
   }
 }
 
+// The extremes of int8: weights -128 and 127 against activations that quantize to +-127,
+// with signs chosen so every product has the largest magnitude. The int32 dots are exact on
+// every path, and the scaling is the reference's, so the results are equal: a kernel whose
+// int16 step saturated (AVX2's vpmaddubsw adds two byte products with saturation) would be
+// off by thousands.
+TEST_P(KernelsTest, Q8ExtremeValuesAreExact) {
+  for (const int cols : {32, 67, 256}) {
+    const int rows = 6;
+    std::vector<int8_t> q(static_cast<size_t>(rows) * cols);
+    std::vector<float> x(cols), scales(rows, 0.5f);
+    for (int c = 0; c < cols; ++c) x[c] = c % 2 ? -3.0f : 3.0f;
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < cols; ++c) {
+        const bool positive = (r + c / 4) % 3 != 0;  // the product's sign: mostly positive
+        const bool weight_positive = positive == (x[c] > 0);
+        q[static_cast<size_t>(r) * cols + c] =
+            weight_positive ? int8_t{127} : (r % 2 ? int8_t{-128} : int8_t{-127});
+      }
+    }
+    const WeightMatrix m =
+        WeightMatrix::View(WeightFormat::kQ8, rows, cols, 0, q.data(), scales.data());
+    std::vector<float> got(rows), want(rows), got_mm(3 * rows);
+    MatVec(m.view(), x.data(), nullptr, got.data());
+    ref::MatVec(m.view(), x.data(), nullptr, want.data());
+    std::vector<float> x3;
+    for (int t = 0; t < 3; ++t) x3.insert(x3.end(), x.begin(), x.end());
+    MatMul(m.view(), x3.data(), 3, nullptr, got_mm.data());
+    for (int r = 0; r < rows; ++r) {
+      EXPECT_FLOAT_EQ(got[r], want[r]) << cols << " cols, row " << r;
+      for (int t = 0; t < 3; ++t) EXPECT_FLOAT_EQ(got_mm[t * rows + r], want[r]) << "MatMul " << t;
+    }
+  }
+}
+
 TEST_P(KernelsTest, Q4MatrixKernels) {
   for (int group : {32, 64}) {
     for (int rows : kOddSizes) {

@@ -1,11 +1,15 @@
 // int8 matrix kernels (WeightFormat::kQ8): x is quantized to int8 once per call, then
 // each output is an exact int32 dot product scaled by (scale of x) * (scale of the row).
 //
-// Two inner loops behind one interface. Everywhere: widen int8 to int16 and multiply-add
-// pairs into int32 (ReorderWidenMulAccumulate; Highway 1.0.3 has no int8 dot). On AVX-512
-// VNNI (the HWY_AVX3_DL target): vpdpbusd, four int8 products per int32 lane in one
-// instruction. vpdpbusd multiplies unsigned by signed bytes, so x is offset to x + 128
-// (a sign-bit flip) and 128 * (sum of the row) is subtracted afterwards (row_sums).
+// One inner loop per CPU family behind one interface:
+// - AVX-512 VNNI (the HWY_AVX3_DL target, here): vpdpbusd on 512-bit registers, four int8
+//   products per int32 lane in one instruction. vpdpbusd multiplies unsigned by signed
+//   bytes, so x is offset to x + 128 (a sign-bit flip) and 128 * (sum of the row) is
+//   subtracted afterwards (row_sums).
+// - AVX2 and AVX-512 without VNNI: the 256-bit kernels of matmul_q8_x86.h, with AVX-VNNI's
+//   vpdpbusd where the CPU has it (targets.h: UseAvxVnni) and AVX2's maddubs/madd otherwise.
+// - Everywhere else: widen int8 to int16 and multiply-add pairs into int32
+//   (ReorderWidenMulAccumulate; Highway 1.0.3 has no int8 dot).
 
 #include <algorithm>
 #include <cstring>
@@ -18,6 +22,10 @@
 #include "model/kernels/int8_dot-inl.h"
 #include "model/kernels/kernels.h"
 #include "model/kernels/matmul_formats.h"
+#include "model/kernels/targets.h"
+#if HWY_ARCH_X86
+#include "model/kernels/matmul_q8_x86.h"
+#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace keydecide::kernels::HWY_NAMESPACE {
@@ -238,9 +246,16 @@ KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float*
 #undef KD_VNNI
 #endif  // HWY_TARGET == HWY_AVX3_DL
 
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+#define KD_X86_256 1  // this target hands int8 work to the 256-bit x86 kernels
+#endif
+
 void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y) {
 #if HWY_TARGET == HWY_AVX3_DL
   if (w.row_sums != nullptr) return MatVecVnni(w, x, bias, y);
+#elif defined(KD_X86_256)
+  if (w.row_sums != nullptr && UseAvxVnni()) return avxvnni::MatVecQ8(w, x, bias, y);
+  return avx2::MatVecQ8(w, x, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
   const float sx = QuantizeActivations(x, w.cols, xq);
@@ -250,6 +265,9 @@ void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y
 void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, float* y) {
 #if HWY_TARGET == HWY_AVX3_DL
   if (w.row_sums != nullptr) return MatMulVnni(w, x, n, bias, y);
+#elif defined(KD_X86_256)
+  if (w.row_sums != nullptr && UseAvxVnni()) return avxvnni::MatMulQ8(w, x, n, bias, y);
+  return avx2::MatMulQ8(w, x, n, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
   for (int t = 0; t < n; ++t) {
@@ -257,6 +275,8 @@ void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, f
     MatVecGeneric(w, xq, sx, bias, y + static_cast<size_t>(t) * w.rows);
   }
 }
+
+#undef KD_X86_256
 
 void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
   for (size_t i = 0; i < rows.size(); ++i) {

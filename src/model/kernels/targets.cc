@@ -1,7 +1,12 @@
 #include "model/kernels/targets.h"
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "hwy/highway.h"
 #include "hwy/targets.h"
@@ -24,36 +29,74 @@ int64_t CompiledAndSupported() {
 }
 
 int64_t g_forced = 0;
+// Atomic only so that kernels on worker threads may read it while a test forces targets.
+std::atomic<bool> g_avx_vnni{CpuHasAvxVnni()};
+
+constexpr std::string_view kAvxVnni = "avxvnni";
+
+bool IsAvx2(int64_t target) {
+#if HWY_ARCH_X86
+  return target == HWY_AVX2;
+#else
+  (void)target;
+  return false;
+#endif
+}
+
+// The best target in `mask` (lowest bit), and the int8 flavour for it.
+std::string NameOf(int64_t target, bool avx_vnni) {
+  return IsAvx2(target) && avx_vnni ? std::string(kAvxVnni) : Lower(hwy::TargetName(target));
+}
 
 }  // namespace
+
+bool CpuHasAvxVnni() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_count(7, 1, &a, &b, &c, &d) == 0) return false;
+  return (a & (1u << 4)) != 0;
+#else
+  return false;
+#endif
+}
+
+bool UseAvxVnni() { return g_avx_vnni.load(std::memory_order_relaxed); }
 
 std::vector<std::string> AvailableTargets() {
   const int64_t mask = CompiledAndSupported();
   if (g_forced != 0) hwy::SetSupportedTargetsForTest(g_forced);
   std::vector<std::string> names;
-  for (int64_t t = mask; t != 0; t &= t - 1) names.push_back(Lower(hwy::TargetName(t & -t)));
+  for (int64_t t = mask; t != 0; t &= t - 1) {
+    if (IsAvx2(t & -t) && CpuHasAvxVnni()) names.emplace_back(kAvxVnni);
+    names.push_back(Lower(hwy::TargetName(t & -t)));
+  }
   return names;
 }
 
 std::string ActiveTarget() {
   const int64_t mask = hwy::SupportedTargets() & HWY_TARGETS;
-  return Lower(hwy::TargetName(mask & -mask));
+  return NameOf(mask & -mask, UseAvxVnni());
 }
 
 Status ForceTarget(std::string_view name) {
   const int64_t mask = CompiledAndSupported();
   g_forced = 0;
+  g_avx_vnni = CpuHasAvxVnni();
   const std::string want = Lower(name);
   if (want.empty() || want == "best") return Status::OK();
   std::string names;
   for (int64_t t = mask; t != 0; t &= t - 1) {
     const int64_t target = t & -t;
-    if (Lower(hwy::TargetName(target)) == want) {
-      g_forced = target;
-      hwy::SetSupportedTargetsForTest(target);
-      return Status::OK();
+    for (const bool vnni : {true, false}) {
+      if (vnni && !(IsAvx2(target) && CpuHasAvxVnni())) continue;
+      if (NameOf(target, vnni) == want) {
+        g_forced = target;
+        g_avx_vnni = vnni;
+        hwy::SetSupportedTargetsForTest(target);
+        return Status::OK();
+      }
+      names += (names.empty() ? "" : ", ") + NameOf(target, vnni);
     }
-    names += (names.empty() ? "" : ", ") + Lower(hwy::TargetName(target));
   }
   return Status::InvalidArgument("SIMD target '" + std::string(name) +
                                  "' is not available here (available: " + names + ")");

@@ -1,6 +1,10 @@
 // Which SIMD target the kernels dispatch to. By default the best one this CPU supports;
-// KEYDECIDE_SIMD=<name> (e.g. avx3_dl, avx3, avx2, sse4, scalar, neon, sve) forces one so
-// every path can be run and tested on one machine.
+// KEYDECIDE_SIMD=<name> (e.g. avx3_dl, avx3, avxvnni, avx2, sse4, scalar, neon, sve) forces
+// one so every path can be run and tested on one machine.
+//
+// The names are Highway's targets plus "avxvnni": Highway's AVX2 target whose int8 kernels
+// use AVX-VNNI (vpdpbusd on 256-bit registers), listed just before "avx2" on CPUs that
+// have it. "avx2" forced on such a CPU runs the plain AVX2 int8 kernels.
 
 #ifndef KEYDECIDE_MODEL_KERNELS_TARGETS_H_
 #define KEYDECIDE_MODEL_KERNELS_TARGETS_H_
@@ -23,6 +27,12 @@ std::string ActiveTarget();
 Status ForceTarget(std::string_view name);
 // Applies KEYDECIDE_SIMD if set (first call only; later calls return the first result).
 Status ApplyTargetFromEnvironment();
+
+// Whether the CPU has AVX-VNNI (CPUID.(EAX=7,ECX=1):EAX[4]); false off x86.
+bool CpuHasAvxVnni();
+// Whether the int8 kernels of the AVX2 and AVX-512 (non-VNNI) targets use AVX-VNNI now:
+// the CPU has it and neither "avx2" nor "avx3" was forced. Read by the kernels.
+bool UseAvxVnni();
 
 }  // namespace keydecide::kernels
 
