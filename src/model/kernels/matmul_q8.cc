@@ -8,6 +8,8 @@
 //   subtracted afterwards (row_sums).
 // - AVX2 and AVX-512 without VNNI: the 256-bit kernels of matmul_q8_x86.h, with AVX-VNNI's
 //   vpdpbusd where the CPU has it (targets.h: UseAvxVnni) and AVX2's maddubs/madd otherwise.
+// - 64-bit Arm with dotprod / i8mm (targets.h: UseArmInt8): the kernels of
+//   matmul_q8_arm.h, sdot on 4 rows per chunk and in 4 x 4 tiles, smmla for MatMul.
 // - Everywhere else: widen int8 to int16 and multiply-add pairs into int32
 //   (ReorderWidenMulAccumulate; Highway 1.0.3 has no int8 dot).
 
@@ -25,6 +27,9 @@
 #include "model/kernels/targets.h"
 #if HWY_ARCH_X86
 #include "model/kernels/matmul_q8_x86.h"
+#endif
+#if HWY_ARCH_ARM_A64
+#include "model/kernels/matmul_q8_arm.h"
 #endif
 
 HWY_BEFORE_NAMESPACE();
@@ -249,6 +254,9 @@ KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float*
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
 #define KD_X86_256 1  // this target hands int8 work to the 256-bit x86 kernels
 #endif
+#if HWY_ARCH_ARM_A64 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+#define KD_ARM_INT8 1  // this target hands int8 work to the Arm kernels the CPU has
+#endif
 
 void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y) {
 #if HWY_TARGET == HWY_AVX3_DL
@@ -256,6 +264,9 @@ void MatVecImpl(const WeightView& w, const float* x, const float* bias, float* y
 #elif defined(KD_X86_256)
   if (w.row_sums != nullptr && UseAvxVnni()) return avxvnni::MatVecQ8(w, x, bias, y);
   return avx2::MatVecQ8(w, x, bias, y);
+#elif defined(KD_ARM_INT8)
+  // i8mm pays only with two activation rows: its CPUs' matrix-vector products use sdot.
+  if (UseArmInt8() != ArmInt8::kPortable) return dotprod::MatVecQ8(w, x, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
   const float sx = QuantizeActivations(x, w.cols, xq);
@@ -268,6 +279,9 @@ void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, f
 #elif defined(KD_X86_256)
   if (w.row_sums != nullptr && UseAvxVnni()) return avxvnni::MatMulQ8(w, x, n, bias, y);
   return avx2::MatMulQ8(w, x, n, bias, y);
+#elif defined(KD_ARM_INT8)
+  if (UseArmInt8() == ArmInt8::kI8mm) return i8mm::MatMulQ8(w, x, n, bias, y);
+  if (UseArmInt8() == ArmInt8::kDotprod) return dotprod::MatMulQ8(w, x, n, bias, y);
 #endif
   alignas(64) int8_t xq[kMaxCols];
   for (int t = 0; t < n; ++t) {
@@ -277,6 +291,7 @@ void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, f
 }
 
 #undef KD_X86_256
+#undef KD_ARM_INT8
 
 void RowDotsImpl(const WeightView& w, std::span<const int32_t> rows, const float* x, float* out) {
   for (size_t i = 0; i < rows.size(); ++i) {

@@ -7,6 +7,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #include "hwy/highway.h"
 #include "hwy/targets.h"
@@ -31,6 +34,7 @@ int64_t CompiledAndSupported() {
 int64_t g_forced = 0;
 // Atomic only so that kernels on worker threads may read it while a test forces targets.
 std::atomic<bool> g_avx_vnni{CpuHasAvxVnni()};
+std::atomic<ArmInt8> g_arm_int8{CpuArmInt8()};
 
 constexpr std::string_view kAvxVnni = "avxvnni";
 
@@ -43,9 +47,36 @@ bool IsAvx2(int64_t target) {
 #endif
 }
 
-// The best target in `mask` (lowest bit), and the int8 flavour for it.
-std::string NameOf(int64_t target, bool avx_vnni) {
-  return IsAvx2(target) && avx_vnni ? std::string(kAvxVnni) : Lower(hwy::TargetName(target));
+bool IsNeon(int64_t target) {
+#if HWY_ARCH_ARM_A64
+  return target == HWY_NEON;
+#else
+  (void)target;
+  return false;
+#endif
+}
+
+// A Highway target's int8 kernels: its own, or other ones under a pseudo-target's name.
+struct Flavour {
+  std::string name;
+  bool avx_vnni;
+  ArmInt8 arm;
+};
+
+// The flavours of `target` this CPU runs, best first; the target's own name last.
+std::vector<Flavour> FlavoursOf(int64_t target) {
+  std::vector<Flavour> out;
+  if (IsAvx2(target) && CpuHasAvxVnni()) {
+    out.push_back({std::string(kAvxVnni), true, ArmInt8::kPortable});
+  }
+  if (IsNeon(target) && CpuArmInt8() >= ArmInt8::kI8mm) {
+    out.push_back({"neon_i8mm", false, ArmInt8::kI8mm});
+  }
+  if (IsNeon(target) && CpuArmInt8() >= ArmInt8::kDotprod) {
+    out.push_back({"neon_dotprod", false, ArmInt8::kDotprod});
+  }
+  out.push_back({Lower(hwy::TargetName(target)), false, ArmInt8::kPortable});
+  return out;
 }
 
 }  // namespace
@@ -62,40 +93,59 @@ bool CpuHasAvxVnni() {
 
 bool UseAvxVnni() { return g_avx_vnni.load(std::memory_order_relaxed); }
 
+ArmInt8 CpuArmInt8() {
+#if defined(__aarch64__) && defined(__linux__)
+  // Bits of AT_HWCAP and AT_HWCAP2 (Linux arch/arm64/include/uapi/asm/hwcap.h), spelled out
+  // for C libraries whose headers predate them.
+  constexpr unsigned long kHwcapAsimdDp = 1UL << 20, kHwcap2I8mm = 1UL << 13;
+  if ((getauxval(AT_HWCAP) & kHwcapAsimdDp) == 0) return ArmInt8::kPortable;
+  return (getauxval(AT_HWCAP2) & kHwcap2I8mm) != 0 ? ArmInt8::kI8mm : ArmInt8::kDotprod;
+#else
+  return ArmInt8::kPortable;
+#endif
+}
+
+ArmInt8 UseArmInt8() { return g_arm_int8.load(std::memory_order_relaxed); }
+
 std::vector<std::string> AvailableTargets() {
   const int64_t mask = CompiledAndSupported();
   if (g_forced != 0) hwy::SetSupportedTargetsForTest(g_forced);
   std::vector<std::string> names;
   for (int64_t t = mask; t != 0; t &= t - 1) {
-    if (IsAvx2(t & -t) && CpuHasAvxVnni()) names.emplace_back(kAvxVnni);
-    names.push_back(Lower(hwy::TargetName(t & -t)));
+    for (Flavour& f : FlavoursOf(t & -t)) names.push_back(std::move(f.name));
   }
   return names;
 }
 
 std::string ActiveTarget() {
   const int64_t mask = hwy::SupportedTargets() & HWY_TARGETS;
-  return NameOf(mask & -mask, UseAvxVnni());
+  // The pseudo-target whose int8 kernels run now, else the target's own name.
+  std::vector<Flavour> flavours = FlavoursOf(mask & -mask);
+  for (Flavour& f : flavours) {
+    if (f.avx_vnni == UseAvxVnni() && f.arm == UseArmInt8()) return std::move(f.name);
+  }
+  return std::move(flavours.back().name);
 }
 
 Status ForceTarget(std::string_view name) {
   const int64_t mask = CompiledAndSupported();
   g_forced = 0;
   g_avx_vnni = CpuHasAvxVnni();
+  g_arm_int8 = CpuArmInt8();
   const std::string want = Lower(name);
   if (want.empty() || want == "best") return Status::OK();
   std::string names;
   for (int64_t t = mask; t != 0; t &= t - 1) {
     const int64_t target = t & -t;
-    for (const bool vnni : {true, false}) {
-      if (vnni && !(IsAvx2(target) && CpuHasAvxVnni())) continue;
-      if (NameOf(target, vnni) == want) {
+    for (const Flavour& f : FlavoursOf(target)) {
+      if (f.name == want) {
         g_forced = target;
-        g_avx_vnni = vnni;
+        g_avx_vnni = f.avx_vnni;
+        g_arm_int8 = f.arm;
         hwy::SetSupportedTargetsForTest(target);
         return Status::OK();
       }
-      names += (names.empty() ? "" : ", ") + NameOf(target, vnni);
+      names += (names.empty() ? "" : ", ") + f.name;
     }
   }
   return Status::InvalidArgument("SIMD target '" + std::string(name) +
