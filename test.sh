@@ -27,6 +27,34 @@ for target in avx3 avx2 sse4 scalar; do
   fi
 done
 
+echo "== Arm (aarch64) under qemu"
+# Cross-built with Debian's g++-aarch64-linux-gnu against the :arm64 dev packages
+# (cmake/aarch64-linux-gnu.cmake) and run, not only compiled, under qemu-user; -cpu max
+# emulates dotprod, i8mm, SVE and SVE2. kernels_test runs every kernel against its reference
+# on each Arm target and int8 flavour by itself (under qemu: sve2, sve, neon_i8mm,
+# neon_dotprod, neon); the model, PyTorch parity and allocation tests run once per flavour
+# (KEYDECIDE_SIMD) and once unforced ("best": SVE2 with the i8mm kernels). A dotprod CPU
+# without SVE or i8mm (-cpu neoverse-n1, as most phones) checks the detection and the
+# default choice. qemu's timings are not speed figures.
+ARM_TESTS=(kernels_test transformer_test quantize_test model_session_test allocation_test
+           model_parity_test)
+cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+  -DCMAKE_BUILD_TYPE=Release -DKEYDECIDE_WERROR=ON >/dev/null
+cmake --build build-arm64 -j"$JOBS" --target "${ARM_TESTS[@]}"
+arm64() { qemu-aarch64-static -cpu "$1" -L /usr/aarch64-linux-gnu "${@:2}"; }
+arm64 max build-arm64/bin/kernels_test --gtest_brief=1
+arm64 neoverse-n1 build-arm64/bin/kernels_test --gtest_brief=1 --gtest_filter='TargetsTest.*:*Q8*'
+arm_targets=$(arm64 max build-arm64/bin/kernels_test --gtest_list_tests |
+  sed -n 's/.*GetParam() = "\(.*\)"$/\1/p' | awk '!seen[$0]++')
+[[ -n "$arm_targets" ]] || { echo "test.sh: no Arm targets listed" >&2; exit 1; }
+for target in best $arm_targets; do
+  echo "-- Arm model tests with KEYDECIDE_SIMD=$target"
+  for t in "${ARM_TESTS[@]:1}"; do
+    KEYDECIDE_SIMD=$target KD_PARITY_DIR="$PWD/build/tests/parity" \
+      arm64 max build-arm64/bin/$t --gtest_brief=1
+  done
+done
+
 echo "== ASan/UBSan build"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKEYDECIDE_SANITIZE=ON -DKEYDECIDE_WERROR=ON >/dev/null
 cmake --build build-asan -j"$JOBS"

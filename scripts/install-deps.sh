@@ -10,6 +10,10 @@ BUILD_PACKAGES=(g++ cmake make pkg-config ccache zlib1g-dev nlohmann-json3-dev l
 # clang and its sanitizer runtimes (libFuzzer) build the protocol fuzzer.
 # PyTorch (CPU, Debian's 1.13) runs the training tests and makes the C++ parity fixture.
 TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-pytest python3-numpy python3-torch python3-tqdm python3-matplotlib)
+# test.sh's Arm stage: the cross compiler, qemu-user to run what it builds, and the :arm64
+# (multiarch) dev packages of what the kernel, model and allocation tests link.
+TEST_PACKAGES+=(g++-aarch64-linux-gnu qemu-user-static libhwy-dev:arm64 libgtest-dev:arm64
+                libgmock-dev:arm64 zlib1g-dev:arm64 libutf8proc-dev:arm64 libsqlite3-dev:arm64)
 
 want=("${BUILD_PACKAGES[@]}")
 if [[ "${1:-build}" == "test" ]]; then
@@ -28,6 +32,9 @@ if ((${#missing[@]} > 0)); then
   SUDO=""
   if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
+  if [[ " ${missing[*]}" == *":arm64"* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $SUDO dpkg --add-architecture arm64
+  fi
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
