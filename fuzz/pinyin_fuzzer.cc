@@ -5,8 +5,12 @@
 //   - every sentence's words cover the letters in order, its text is theirs joined, scores fall;
 //   - the syllable breaks only add apostrophes; word candidates consume at most what was typed;
 //   - the sentences over the word search's lattice are those over the search's own;
-//   - a bigram file is either refused or every probability it gives is finite and at most 1.
-// The first input byte picks the case: 0-1 letters (each byte mapped to a-z or '), 2 raw bytes,
+//   - a bigram file is either refused or every probability it gives is finite and at most 1;
+//   - a long composition (PinyinWindow, up to 1024 letters) is refused past the cap or for other
+//     bytes, else its fixed pieces cover the letters before a live part of at most a window, its
+//     breaks only add apostrophes, and updating it from a prefix fixes what a fresh one fixes.
+// The first input byte picks the case: 0 letters (each byte mapped to a-z or ', at most 66),
+// 1 the same up to 1026 letters, 2 raw bytes,
 // 3 a bigram file: a valid one for a small lexicon with the input's (position, byte) pairs
 // written over it and the header's identity fields kept, then sealed, so that the checks past the
 // checksum are reached.
@@ -30,6 +34,7 @@
 #include "lexicon/lexicon_format.h"
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
+#include "lexicon/pinyin/pinyin_window.h"
 #include "lexicon/pinyin/word_bigram.h"
 #include "lexicon/pinyin/word_bigram_builder.h"
 
@@ -47,6 +52,7 @@ struct Searches {
   std::unique_ptr<PinyinCandidateSearch> words;
   std::unique_ptr<PinyinSentenceSearch> sentences;
   std::unique_ptr<PinyinSentenceSearch> sentences_everything;  // fuzzy, slips, all initials
+  std::unique_ptr<PinyinWindow> window, fresh_window;          // over `sentences`
   std::unique_ptr<Lexicon> small;                              // for the bigram files
   std::string small_bigram;                                    // a valid bigram of `small`
 };
@@ -66,6 +72,8 @@ Searches* Open() {
   everything.initials_beside_full_syllables = true;
   s->sentences_everything =
       std::make_unique<PinyinSentenceSearch>(s->lexicon.get(), s->bigram.get(), everything);
+  s->window = std::make_unique<PinyinWindow>(s->sentences.get());
+  s->fresh_window = std::make_unique<PinyinWindow>(s->sentences.get());
 
   LexiconBuilder builder;
   for (const auto& [key, word, count] : {std::tuple{"women", "我们", 600},
@@ -133,7 +141,37 @@ void CheckSentences(const PinyinSentenceSearch& search, std::string_view typed) 
   Check(WithoutApostrophes(breaks) == WithoutApostrophes(typed));
 }
 
+void CheckWindow(Searches* s, std::string_view typed) {
+  bool valid = typed.size() <= PinyinWindow::kMaxComposition;
+  for (const char c : typed) valid = valid && ((c >= 'a' && c <= 'z') || c == '\'');
+  const uint32_t context = typed.size() % 7;
+  // From a prefix first, as a session typing on does, then the whole.
+  (void)s->window->Update(typed.substr(0, typed.size() / 2), context);
+  Check(s->window->Update(typed, context).ok() == valid);
+  if (!valid) {
+    Check(s->window->fixed_text().empty() && s->window->live_begin() == 0);
+    return;
+  }
+  const size_t live = s->window->live_begin();
+  Check(typed.size() - live <= PinyinWindow::kWindow);
+  size_t at = 0;
+  for (const PinyinWindow::Piece& piece : s->window->pieces()) {
+    Check(piece.begin == at && piece.end > piece.begin && piece.end <= live);
+    at = piece.end;
+    while (at < typed.size() && typed[at] == '\'') ++at;
+  }
+  Check(at == live);
+  std::string breaks;
+  s->window->WriteSyllableBreaks(typed, ~uint64_t{0}, &breaks);
+  Check(WithoutApostrophes(breaks) == WithoutApostrophes(typed));
+  Check(s->fresh_window->Update(typed, context).ok());
+  Check(s->fresh_window->fixed_text() == s->window->fixed_text());
+  Check(s->fresh_window->live_begin() == live);
+  (void)s->fresh_window->Update("", 0);  // the next input starts it from nothing
+}
+
 void SearchAll(Searches* s, std::string_view typed) {
+  CheckWindow(s, typed);
   const bool valid = IsPinyinInput(typed);
   for (PinyinSentenceSearch* search : {s->sentences.get(), s->sentences_everything.get()}) {
     const Status status = search->Search(typed, /*context_word=*/typed.size() % 7);
@@ -194,14 +232,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 1: {
       static constexpr std::string_view kLetters = "abcdefghijklmnopqrstuvwxyz'";
       std::string typed;
-      for (const char c : rest.substr(0, PinyinLattice::kMaxTyped + 2)) {
+      const size_t most =
+          data[0] % 4 == 0 ? PinyinLattice::kMaxTyped + 2 : PinyinWindow::kMaxComposition + 2;
+      for (const char c : rest.substr(0, most)) {
         typed.push_back(kLetters[static_cast<uint8_t>(c) % kLetters.size()]);
       }
       SearchAll(searches, typed);
       break;
     }
     case 2:
-      SearchAll(searches, rest.substr(0, 4 * PinyinLattice::kMaxTyped));
+      SearchAll(searches, rest.substr(0, PinyinWindow::kMaxComposition + 2));
       break;
     default:
       LoadBigram(searches, rest);

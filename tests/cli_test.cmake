@@ -144,6 +144,22 @@ if(NOT rc EQUAL 1)
   message(FATAL_ERROR "eval pinyin of a malformed file: expected exit 1, got ${rc}: ${err}")
 endif()
 expect_contains("${err}" "line 2")
+# A line of 302 letters (a long sentence typed without a pause) is converted; one of 1,025 is
+# refused, naming the cap.
+string(REPEAT "womendezhongguo" 20 long_letters)
+string(REPEAT "wo men de zhong guo " 20 long_syllables)
+string(REPEAT "我们的中国" 20 long_hanzi)
+file(WRITE ${WORK}/pinyin_long.tsv "${long_hanzi}你\t${long_letters}ni\t${long_syllables}ni\n")
+run_ok(${KEYDECIDE} eval pinyin --model-dir ${MODELS} --tsv ${WORK}/pinyin_long.tsv --json)
+expect_contains("${OUT}" "\"lines\": 1")
+string(REPEAT "a" 1025 too_long)
+file(WRITE ${WORK}/pinyin_too_long.tsv "啊\t${too_long}\ta\n")
+execute_process(COMMAND ${KEYDECIDE} eval pinyin --model-dir ${MODELS} --tsv
+                ${WORK}/pinyin_too_long.tsv RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "eval pinyin of a 1,025-letter line: expected exit 1, got ${rc}: ${err}")
+endif()
+expect_contains("${err}" "more than 1024 letters")
 
 # type --lang zh (scripted): syllable breaks in the preedit, Space takes the first candidate.
 file(WRITE ${WORK}/zh_keys.txt "zhongguo ")

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -242,10 +243,77 @@ TEST_F(PinyinSessionTest, SetContext) {
   EXPECT_EQ(session_->composition(), "");
 }
 
-TEST_F(PinyinSessionTest, LongCompositionCommitsAsTyped) {
-  const std::string many(PinyinLattice::kMaxTyped, 'a');
+std::string Repeat(std::string_view s, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+std::string WithoutApostrophes(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    if (c != '\'') out.push_back(c);
+  }
+  return out;
+}
+
+TEST_F(PinyinSessionTest, LongCompositionConverts) {
+  // 256 and 608 letters typed one at a time without a pause: the whole sentence first, the
+  // words that start it after, the preedit's breaks over every letter; accepting the sentence
+  // replaces every letter.
+  for (const size_t repeats : {16, 38}) {
+    const std::string typed = Repeat("nihaozhongguoren", repeats);
+    const std::string expected = Repeat("你好中国人", repeats);
+    ASSERT_TRUE(session_->SetContext("").ok());
+    Decision d;
+    for (const char c : typed) {
+      ASSERT_TRUE(session_->Type(std::string(1, c)).ok());
+      ASSERT_TRUE(session_->Decide(10, &d).ok());
+    }
+    EXPECT_EQ(session_->composition(), typed);
+    ASSERT_GE(d.candidates.size(), 2u);
+    EXPECT_EQ(d.candidates[0].text, expected) << typed.size() << " letters";
+    EXPECT_EQ(d.candidates[0].kind, CandidateKind::kSentence);
+    bool starts = false;
+    for (const Candidate& c : d.candidates) starts = starts || c.text == "你好";
+    EXPECT_TRUE(starts);
+    EXPECT_EQ(WithoutApostrophes(d.preedit), typed);
+    EXPECT_EQ(d.preedit.substr(0, 20), "ni'hao'zhong'guo'ren");
+    // Typed at once, the same.
+    auto other = engine_->NewSession({});
+    ASSERT_TRUE(other->Type(typed).ok());
+    Decision at_once;
+    ASSERT_TRUE(other->Decide(10, &at_once).ok());
+    ASSERT_FALSE(at_once.candidates.empty());
+    EXPECT_EQ(at_once.candidates[0].text, expected);
+    ASSERT_TRUE(session_->Accept(d.candidates[0].text).ok());
+    EXPECT_EQ(session_->text(), expected);
+    EXPECT_EQ(session_->composition(), "");
+  }
+}
+
+TEST_F(PinyinSessionTest, LongCompositionFirstWordKeepsTheRest) {
+  const std::string typed = Repeat("nihaozhongguoren", 10);
+  ASSERT_TRUE(session_->Type(typed).ok());
+  Decision d = Decide();
+  ASSERT_TRUE(session_->Accept("你好").ok());
+  EXPECT_EQ(session_->text(), "你好" + typed.substr(5));
+  EXPECT_EQ(session_->composition(), typed.substr(5));
+  d = Decide();
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "中国人" + Repeat("你好中国人", 9));
+  // Deleting back under the window converts what is left.
+  for (size_t i = 0; i < 112; ++i) ASSERT_TRUE(session_->Backspace().ok());
+  EXPECT_EQ(session_->composition(), "zhongguoren" + Repeat("nihaozhongguoren", 2));
+  d = Decide();
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "中国人" + Repeat("你好中国人", 2));
+}
+
+TEST_F(PinyinSessionTest, LongCompositionCommitsAsTypedPastTheCap) {
+  const std::string many(PinyinWindow::kMaxComposition, 'a');
   ASSERT_TRUE(session_->Type(many).ok());
-  EXPECT_EQ(session_->composition().size(), PinyinLattice::kMaxTyped);
+  EXPECT_EQ(session_->composition().size(), PinyinWindow::kMaxComposition);
   Decide();  // no crash; whatever it finds
   ASSERT_TRUE(session_->Type("ni").ok());
   EXPECT_EQ(session_->composition(), "ni");
@@ -402,6 +470,24 @@ TEST(PinyinBigramTest, NoAllocationOnceWarmWithTheModel) {
   const long before = testing::Allocations();
   for (int i = 0; i < 3; ++i) round();
   EXPECT_EQ(testing::Allocations() - before, 0);
+}
+
+TEST(PinyinBigramTest, LongCompositionWithTheModel) {
+  Status opened;
+  const auto engine = ZhEngineWithBigram("你好中国过。你好中国过。你好中国", &opened, "");
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  ASSERT_EQ(engine->info().scorer, "lexicon+bigram+model");
+  auto session = engine->NewSession({});
+  const std::string typed = Repeat("nihaozhongguo", 24);  // 312 letters
+  Decision d;
+  for (const char c : typed) {
+    ASSERT_TRUE(session->Type(std::string(1, c)).ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+  }
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, Repeat("你好中国", 24));
+  EXPECT_EQ(d.tier, Tier::kFullModel);
+  for (const Candidate& c : d.candidates) EXPECT_TRUE(std::isfinite(c.score));
 }
 
 TEST(PinyinBigramTest, MalformedBigramFailsTheOpen) {

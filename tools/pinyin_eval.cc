@@ -13,7 +13,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMaxLetters = 64;  // the pinyin session's longest convertible composition
+// The pinyin session's longest convertible composition (PinyinWindow::kMaxComposition; a longer
+// run is committed as typed, so such a line could not be scored).
+constexpr size_t kMaxLetters = 1024;
 constexpr int kCandidates = 5;
 
 float MicrosSince(Clock::time_point start) {

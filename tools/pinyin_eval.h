@@ -24,7 +24,7 @@ struct PinyinEvalLine {
 
 // Parses the file's lines (blank lines skipped). InvalidArgument naming "line N" for invalid
 // UTF-8, fewer than three tab-separated fields, an empty hanzi or letters field, letters other
-// than a-z and apostrophes, more than 64 letters, or syllables that do not spell the letters.
+// than a-z and apostrophes, more than 1024 letters, or syllables that do not spell the letters.
 Status ParsePinyinEval(std::string_view tsv, std::vector<PinyinEvalLine>* out);
 
 struct PinyinEvalResult {

@@ -49,7 +49,8 @@ class Session {
   virtual Status Backspace() = 0;
 
   // Replaces the word being composed with `word` (the person picked a candidate). No space
-  // is added. InvalidArgument for invalid UTF-8, white space, or more than 256 bytes.
+  // is added. InvalidArgument for invalid UTF-8, white space, or more than 256 bytes (4096 in a
+  // Chinese session, whose whole-sentence candidates may be that long).
   virtual Status Accept(std::string_view word) = 0;
 
   // Replaces all text before the cursor (the host moved the cursor or the field changed).

@@ -86,9 +86,9 @@ size_t TypedText::TrimToLimit() {
   return cut;
 }
 
-Status CheckAcceptedWord(std::string_view word) {
+Status CheckAcceptedWord(std::string_view word, size_t max_bytes) {
   KD_RETURN_IF_ERROR(utf8::Validate(word));
-  if (word.size() > kMaxAcceptBytes) return Status::InvalidArgument("accepted word is too long");
+  if (word.size() > max_bytes) return Status::InvalidArgument("accepted word is too long");
   size_t pos = 0;
   while (pos < word.size()) {
     char32_t cp;

@@ -99,8 +99,8 @@ class TypedText {
   bool after_backspace_ = false;        // the next key follows a backspace
 };
 
-// Session::Accept's contract: valid UTF-8, at most kMaxAcceptBytes, no white space.
-Status CheckAcceptedWord(std::string_view word);
+// Session::Accept's contract: valid UTF-8, at most max_bytes, no white space.
+Status CheckAcceptedWord(std::string_view word, size_t max_bytes = kMaxAcceptBytes);
 
 // Session::Type's loop: refuses invalid UTF-8 before changing anything, then calls
 // append(bytes, code point) for each character.

@@ -18,7 +18,9 @@ namespace keydecide {
 
 namespace {
 
-constexpr size_t kMaxComposition = PinyinLattice::kMaxTyped;  // longer commits as typed
+constexpr size_t kMaxComposition = PinyinWindow::kMaxComposition;  // longer commits as typed
+// A sentence of a composition that long: at most one hanzi (4 bytes) per letter.
+constexpr size_t kMaxSentenceBytes = 4 * kMaxComposition;
 // The committed text the model's context is read from: the newest 256 bytes (~85 hanzi) of the
 // paragraph, of which the newest kMaxContextWords words are kept (as English keeps 24 tokens,
 // ModelTrack::kMaxContextTokens).
@@ -42,22 +44,18 @@ bool ExtendsPinyin(char32_t cp, std::string_view composition) {
 
 size_t KeepStart(std::string_view /*text*/, size_t start) { return start; }
 
-bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) {
-  return std::any_of(sentences.begin(), sentences.end(),
-                     [&](const PinyinSentence& s) { return s.text == text; });
-}
-
 }  // namespace
 
 const CompositionRule kPinyinComposition = {ExtendsPinyin, KeepStart, kMaxComposition};
 
 ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
-                             const PinyinCandidateSearch::Options& search_options,
-                             const PinyinSentenceSearch::Options& sentence_options,
-                             const ZhSessionModel& model, AppType app)
+                     const PinyinCandidateSearch::Options& search_options,
+                     const PinyinSentenceSearch::Options& sentence_options,
+                     const ZhSessionModel& model, AppType app)
     : text_(&kPinyinComposition),
       search_(lexicon, search_options),
       sentence_search_(lexicon, bigram, sentence_options),
+      window_(&sentence_search_),
       lexicon_(lexicon),
       bigram_(bigram),
       model_(model) {
@@ -66,6 +64,7 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
     context_words_.reserve(kMaxContextBytes);
     sentence_words_.reserve(PinyinLattice::kMaxTyped);
     context_text_.reserve(kMaxContextBytes);
+    context_buffer_.reserve(kMaxContextBytes + kMaxSentenceBytes);
     context_scratch_.Reserve(kMaxContextBytes);
     keys_.reserve(ZhSession::kMaxModelKeys);
     intent_.resize(model_.model->config().intent_labels.size());
@@ -101,15 +100,22 @@ void ZhSession::SearchComposition() {
   }
   searched_.assign(typed);
   searched_context_ = context_word_;
-  searched_context_version_ = context_version_;
   next_.clear();  // 联想 is for an empty composition only
-  // One lattice for both searches. Not convertible (too long): no candidates, the searches
-  // leave their lists empty.
-  if (search_.Search(typed).ok()) {
+  // A long composition: its early part fixed, the sentences for the rest, the words for its
+  // start. Else one lattice for both searches. Not convertible (a byte other than a-z and '):
+  // no candidates, the searches leave their lists empty.
+  const bool windowed = window_.Update(typed, context_word_).ok() && window_.live_begin() > 0;
+  if (windowed) {
+    (void)search_.Search(typed.substr(0, PinyinWindow::kWindow));
+    (void)sentence_search_.Search(typed.substr(window_.live_begin()), window_.live_context());
+  } else if (search_.Search(typed).ok()) {
     sentence_search_.Search(search_.lattice(), typed, context_word_);
   } else {
     (void)sentence_search_.Search(typed, context_word_);
   }
+  // The model reads the fixed part as context (UpdateModelContext).
+  if (UseModel()) UpdateModelContext();
+  searched_context_version_ = context_version_;
   RankSentences();
   search_valid_ = true;
 }
@@ -118,6 +124,11 @@ void ZhSession::UpdateModelContext() {
   std::string_view committed = text_.text().substr(0, text_.composition_start());
   if (const size_t nl = committed.rfind('\n'); nl != std::string_view::npos) {
     committed.remove_prefix(nl + 1);
+  }
+  if (window_.live_begin() > 0 && !composition().empty()) {  // then the fixed words
+    context_buffer_.assign(committed);
+    context_buffer_.append(window_.fixed_text());
+    committed = context_buffer_;
   }
   if (committed.size() > kMaxContextBytes) {  // the model keeps the newest words only
     committed.remove_prefix(
@@ -171,12 +182,29 @@ void ZhSession::RankSentences() {
 std::span<const PinyinSentence> ZhSession::OfferedSentences() const {
   const std::span<const PinyinSentence> sentences = ranked_;
   size_t n = 0;
-  while (n < sentences.size() && n < kSentencesOffered && sentences[n].words.size() >= 2) ++n;
+  // After a fixed part, every sentence has several words.
+  const bool fixed = window_.live_begin() > 0 && !composition().empty();
+  while (n < sentences.size() && n < kSentencesOffered &&
+         (fixed || sentences[n].words.size() >= 2)) {
+    ++n;
+  }
   return sentences.first(n);
 }
 
+bool ZhSession::IsSentence(const PinyinSentence& sentence, std::string_view text) const {
+  const std::string_view fixed =
+      window_.live_begin() > 0 && !composition().empty() ? window_.fixed_text() : "";
+  return text.size() == fixed.size() + sentence.text.size() && text.starts_with(fixed) &&
+         text.ends_with(sentence.text);
+}
+
+bool ZhSession::IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) const {
+  return std::any_of(sentences.begin(), sentences.end(),
+                     [&](const PinyinSentence& s) { return IsSentence(s, text); });
+}
+
 Status ZhSession::Accept(std::string_view word) {
-  KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
+  KD_RETURN_IF_ERROR(CheckAcceptedWord(word, kMaxSentenceBytes));
   // The letters the word stands for: those its best candidate consumed, else all of them (also
   // for a sentence, and for an unknown word).
   const std::string_view composition = text_.composition();
@@ -187,8 +215,9 @@ Status ZhSession::Accept(std::string_view word) {
   } else {
     SearchComposition();
     const std::span<const PinyinSentence> sentences = OfferedSentences();
-    const auto sentence = std::find_if(sentences.begin(), sentences.end(),
-                                       [&](const PinyinSentence& s) { return s.text == word; });
+    const auto sentence =
+        std::find_if(sentences.begin(), sentences.end(),
+                     [&](const PinyinSentence& s) { return IsSentence(s, word); });
     if (sentence != sentences.end()) {
       const PinyinSentenceWord& last = sentence->words.back();
       word_id = bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(last.entry, last.variant)) : 0;
@@ -251,9 +280,8 @@ const float* ZhSession::ReadKeystrokes() {
   keys_.clear();
   const size_t start = text_.composition_start();
   for (size_t i = 0; i < typed.size(); ++i) {
-    keys_.push_back(ModelTrack::Keystroke(model_.model->config(),
-                                          static_cast<unsigned char>(typed[i]), i,
-                                          text_.meta(start + i)));
+    keys_.push_back(ModelTrack::Keystroke(
+        model_.model->config(), static_cast<unsigned char>(typed[i]), i, text_.meta(start + i)));
   }
   return lm_->Keystrokes(keys_);
 }
@@ -272,8 +300,11 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
   if (latin && k > 0) {  // the letters as typed
     next(std::log(intent_[model_.latin_label]), CandidateKind::kCompletion).assign(composition());
   }
+  const std::string_view fixed = window_.live_begin() > 0 ? window_.fixed_text() : "";
   for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
-    next(sentences[i].score, CandidateKind::kSentence).assign(sentences[i].text);
+    std::string& text = next(sentences[i].score, CandidateKind::kSentence);
+    text.assign(fixed);
+    text.append(sentences[i].text);
   }
   for (size_t i = 0; i < found.size() && filled < k; ++i) {
     const PinyinCandidate& p = found[i];
@@ -289,8 +320,7 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
   slots_.Resize(filled, &out->candidates);
 }
 
-void ZhSession::WritePreedit(bool latin, std::span<const PinyinSentence> sentences,
-                             Decision* out) {
+void ZhSession::WritePreedit(bool latin, std::span<const PinyinSentence> sentences, Decision* out) {
   const std::string_view typed = composition();
   if (out->composition.capacity() < kMaxComposition) out->composition.reserve(kMaxComposition);
   out->composition.assign(typed);
@@ -302,7 +332,7 @@ void ZhSession::WritePreedit(bool latin, std::span<const PinyinSentence> sentenc
                           : !sentences.empty()   ? sentences.front().breaks
                           : !ranked_.empty()     ? ranked_.front().breaks
                                                  : 0;
-  WriteSyllableBreaks(typed, breaks, &out->preedit);
+  window_.WriteSyllableBreaks(typed, breaks, &out->preedit);
 }
 
 Status ZhSession::Decide(int max_candidates, Decision* out) {

@@ -11,6 +11,12 @@
 // replaces the whole composition; Accept(word) replaces the letters that word consumed and keeps
 // the rest of the composition for the next conversion.
 //
+// A composition longer than the sentence search reads (64 bytes) is converted through a
+// PinyinWindow: its early part is fixed word by word, the search reads its last 32 to 64 bytes,
+// and a sentence offered is the fixed part followed by one of the search's sentences; the words
+// offered are those that start the composition (read from its first 64 bytes). Up to
+// PinyinWindow::kMaxComposition (1024) letters convert, at a bounded cost per keystroke.
+//
 // With a bigram, the session remembers the word just committed (by Accept; anything else typed,
 // SetContext or deleting into the text forgets it): the sentence search scores the first word of
 // the next composition after it, and with no composition Decide offers the words that followed it
@@ -42,6 +48,7 @@
 #include "keydecide/engine.h"
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
+#include "lexicon/pinyin/pinyin_window.h"
 #include "lexicon/pinyin/word_bigram.h"
 
 namespace keydecide {
@@ -49,7 +56,7 @@ namespace keydecide {
 class Lexicon;
 
 // The pinyin rule: a-z, and apostrophes after the first letter; at most
-// PinyinLattice::kMaxTyped letters (a longer run is committed as typed); a deletion never
+// PinyinWindow::kMaxComposition letters (a longer run is committed as typed); a deletion never
 // reopens committed text.
 extern const CompositionRule kPinyinComposition;
 
@@ -78,9 +85,9 @@ class ZhSession : public Session {
   // REQUIRES: lexicon (and bigram, may be null) outlive the session; lexicon is pinyin-keyed.
   // model.model may be null (no model).
   ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
-                const PinyinCandidateSearch::Options& search_options,
-                const PinyinSentenceSearch::Options& sentence_options, const ZhSessionModel& model,
-                AppType app = AppType::kChat);
+            const PinyinCandidateSearch::Options& search_options,
+            const PinyinSentenceSearch::Options& sentence_options, const ZhSessionModel& model,
+            AppType app = AppType::kChat);
 
   using Session::Type;
   Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
@@ -109,6 +116,9 @@ class ZhSession : public Session {
   // The sentences to offer before the words: the best two, unless the best is one word (then
   // it is the first word candidate), and only those of several words.
   std::span<const PinyinSentence> OfferedSentences() const;
+  // Whether `text` is `sentence` after the composition's fixed part (PinyinWindow).
+  bool IsSentence(const PinyinSentence& sentence, std::string_view text) const;
+  bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) const;
   // The bigram word id of `word` among the last 联想 candidates (0 when not one of them).
   uint32_t AcceptedWordId(std::string_view word) const;
   // 联想: the words that most often followed context_word_, most frequent first, into next_.
@@ -125,6 +135,7 @@ class ZhSession : public Session {
   TypedText text_;
   PinyinCandidateSearch search_;
   PinyinSentenceSearch sentence_search_;
+  PinyinWindow window_;  // fixes the early part of a long composition (with sentence_search_)
   const Lexicon* lexicon_;
   const WordBigram* bigram_;
   uint32_t context_word_ = 0;  // bigram id of the word just committed; 0: none known
@@ -144,6 +155,7 @@ class ZhSession : public Session {
   Tier tier_ = Tier::kFullModel;
   ZhContext::Scratch context_scratch_;
   std::string context_text_;      // the committed text the model's context was read from
+  std::string context_buffer_;    // the committed text and the composition's fixed part
   uint64_t context_version_ = 0;  // bumped when context_text_ changes
   uint64_t searched_context_version_ = 0;
   std::vector<int32_t> context_words_, sentence_words_;

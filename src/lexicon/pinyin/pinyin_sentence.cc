@@ -6,8 +6,8 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin/pinyin_syllables.h"
-#include "lexicon/trie_walk.h"
 #include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/trie_walk.h"
 
 namespace keydecide {
 
@@ -256,7 +256,11 @@ void PinyinSentenceSearch::EmitSentences(size_t last) {
     for (const Hyp* h = &hyps_[pos * width + r]; h->parent != kNoParent;) {
       const Arc& arc = arcs_[h->arc];
       reversed[count++] = {lexicon_->VariantText(lexicon_->Variants(arc.entry)[arc.variant]),
-                           arc.entry, arc.variant, arc.begin, arc.end};
+                           arc.entry,
+                           arc.variant,
+                           arc.begin,
+                           arc.end,
+                           arc.word};
       sentence_breaks |= arc.breaks;
       pos = arc.begin;
       r = h->parent;

@@ -43,6 +43,7 @@ struct PinyinSentenceWord {
   uint16_t variant;
   uint8_t begin;  // [begin, end): bytes of the typed text it converts
   uint8_t end;
+  uint32_t word = 0;  // WordBigram id (0 without a bigram)
 };
 
 struct PinyinSentence {
