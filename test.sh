@@ -61,12 +61,13 @@ cmake --build build-asan -j"$JOBS"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$JOBS")
 
-echo "== ThreadSanitizer: runtime, service and C ABI tests"
+echo "== ThreadSanitizer: runtime, service, C ABI and learning (src/personal) tests"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYDECIDE_WERROR=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_C_FLAGS="-fsanitize=thread" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
-cmake --build build-tsan -j"$JOBS" --target runtime_worker_test service_server_test c_api_test
-for t in runtime_worker_test service_server_test c_api_test; do
+TSAN_TESTS=(runtime_worker_test service_server_test c_api_test learner_test personal_session_test)
+cmake --build build-tsan -j"$JOBS" --target "${TSAN_TESTS[@]}"
+for t in "${TSAN_TESTS[@]}"; do
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/bin/$t --gtest_brief=1
 done
 

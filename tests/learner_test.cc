@@ -1,0 +1,118 @@
+// The Learner (src/personal/learner.h): words offered from many threads reach the store in
+// batches and the snapshot; readers see whole snapshots while it is replaced; a full queue
+// refuses instead of waiting; a batch the store refuses is kept and written later.
+
+#include <sqlite3.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "keydecide/user_store.h"
+#include "personal/learner.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+class LearnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ =
+        testing::TempPath(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".db";
+    Remove();
+  }
+  void TearDown() override { Remove(); }
+  void Remove() {
+    for (const char* s : {"", "-wal", "-shm"}) std::remove((path_ + s).c_str());
+  }
+  std::unique_ptr<UserStore> Open(int busy_timeout_ms = 2000) {
+    UserStoreOptions options;
+    options.path = path_;
+    options.busy_timeout_ms = busy_timeout_ms;
+    std::unique_ptr<UserStore> store;
+    EXPECT_TRUE(UserStore::Open(options, &store).ok());
+    return store;
+  }
+  size_t StoredWords() {
+    std::vector<LearnedWord> words;
+    EXPECT_TRUE(Open()->List("", &words).ok());
+    return words.size();
+  }
+  std::string path_;
+};
+
+TEST_F(LearnerTest, WordsFromManyThreadsReachTheStoreAndTheSnapshot) {
+  constexpr int kThreads = 4, kWords = 100;  // 400 < the queue's 512 between two flushes
+  Learner learner(Open(), "en", /*flush_interval_ms=*/5);
+  std::atomic<bool> done{false};
+  std::atomic<int> refused{0};
+  // Readers: whole snapshots, never a torn one, while the learner replaces them.
+  std::thread reader([&] {
+    while (!done) {
+      const auto words = learner.words();
+      ASSERT_TRUE(words);
+      for (const UserWords::Word& w : words->WithPrefix("t")) ASSERT_EQ(w.key[0], 't');
+    }
+  });
+  std::vector<std::thread> writers;
+  for (int t = 0; t < kThreads; ++t) {
+    writers.emplace_back([&, t] {
+      for (int i = 0; i < kWords; ++i) {
+        char word[32];  // (not string concatenation: GCC 12's -Wrestrict false positive)
+        std::snprintf(word, sizeof word, "t%dw%d", t, i);
+        // The try-lock may miss while the queue is being emptied: offer again, as the next
+        // word would be.
+        while (!learner.Offer(word, i > 0 ? "prev" : "", false)) {
+          ++refused;
+          std::this_thread::yield();
+        }
+      }
+    });
+  }
+  for (auto& w : writers) w.join();
+  ASSERT_TRUE(learner.Flush().ok());
+  done = true;
+  reader.join();
+  EXPECT_EQ(learner.words()->size(), size_t{kThreads * kWords});
+  EXPECT_EQ(StoredWords(), size_t{kThreads * kWords});
+  EXPECT_TRUE(learner.status().ok());
+}
+
+TEST_F(LearnerTest, AFullQueueRefusesInsteadOfWaiting) {
+  Learner learner(Open(), "en", /*flush_interval_ms=*/60'000);  // no flush during the test
+  size_t accepted = 0;
+  for (size_t i = 0; i < Learner::kQueueCapacity + 10; ++i) {
+    char word[32];
+    std::snprintf(word, sizeof word, "w%zu", i);
+    accepted += learner.Offer(word, "", false);
+  }
+  EXPECT_EQ(accepted, Learner::kQueueCapacity);
+  EXPECT_FALSE(learner.Offer(std::string(Learner::kMaxWordBytes + 1, 'a'), "", false));
+  ASSERT_TRUE(learner.Flush().ok());
+  EXPECT_TRUE(learner.Offer("again", "", false));  // room once flushed
+}
+
+TEST_F(LearnerTest, ABatchTheStoreRefusesIsKeptAndWrittenLater) {
+  Learner learner(Open(/*busy_timeout_ms=*/20), "en", /*flush_interval_ms=*/60'000);
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_TRUE(learner.Offer("kept", "", false));
+  const Status locked = learner.Flush();
+  EXPECT_EQ(locked.code(), Status::Code::kIOError);
+  EXPECT_EQ(learner.status().code(), Status::Code::kIOError);
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  ASSERT_TRUE(learner.Flush().ok());
+  EXPECT_TRUE(learner.status().ok());
+  EXPECT_NE(learner.words()->Find("kept"), nullptr);
+}
+
+}  // namespace
+}  // namespace keydecide
