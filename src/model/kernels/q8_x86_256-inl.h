@@ -108,23 +108,29 @@ KD_TARGET float Row1(const WeightView& w, int r, const int8_t* xp, float sx) {
   return static_cast<float>(dot) * (sx * w.scales[r]);
 }
 
-// acc[t][i] += xp[t] . row i over one chunk, for 4 activation rows and 4 weight rows: each
-// weight chunk loaded once serves all four activation rows.
+// Activation rows per tile: 4 weight rows x 2 activation rows keep 8 accumulators, 4 weight
+// chunks and the activation chunk in AVX2's 16 registers (a 4 x 4 tile, as the AVX-512
+// kernel's 32 registers hold, spilled to the stack and ran at half speed).
+constexpr int kTileX = 2;
+
+// acc[t][i] += xp[t] . row i over one chunk: each weight chunk loaded once serves every
+// activation row of the tile.
 template <class Product>
-KD_INLINE void Tile4x4Chunk(const __m256i wv[4], const int8_t* const xp[4], int o,
-                            __m256i (*acc)[4]) {
-  for (int t = 0; t < 4; ++t) {
+KD_INLINE void TileChunk(const __m256i wv[4], const int8_t* const xp[kTileX], int o,
+                         __m256i (*acc)[4]) {
+  for (int t = 0; t < kTileX; ++t) {
     const __m256i vx = LoadX(xp[t] + o);
     for (int i = 0; i < 4; ++i) acc[t][i] = Product::Mul(acc[t][i], vx, wv[i]);
   }
 }
 
+// y[t][r..r+4) for the kTileX activation rows xp[t].
 template <class Product>
-KD_TARGET void Tile4x4(const WeightView& w, int r, const int8_t* const xp[4], const float sx[4],
-                       float* const y[4]) {
+KD_TARGET void Tile(const WeightView& w, int r, const int8_t* const xp[kTileX],
+                    const float sx[kTileX], float* const y[kTileX]) {
   const int cols = w.cols, full = cols / kChunk, rest = cols % kChunk;
   const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
-  __m256i acc[4][4];
+  __m256i acc[kTileX][4];
   for (auto& row : acc) {
     for (__m256i& a : row) a = _mm256_setzero_si256();
   }
@@ -132,15 +138,15 @@ KD_TARGET void Tile4x4(const WeightView& w, int r, const int8_t* const xp[4], co
     const int o = kChunk * k;
     const __m256i wv[4] = {LoadChunk(p + o), LoadChunk(p + cols + o), LoadChunk(p + 2 * cols + o),
                            LoadChunk(p + 3 * cols + o)};
-    Tile4x4Chunk<Product>(wv, xp, o, acc);
+    TileChunk<Product>(wv, xp, o, acc);
   }
   if (rest != 0) {
     const int o = kChunk * full;
     const __m256i wv[4] = {LoadTail(p + o, rest), LoadTail(p + cols + o, rest),
                            LoadTail(p + 2 * cols + o, rest), LoadTail(p + 3 * cols + o, rest)};
-    Tile4x4Chunk<Product>(wv, xp, o, acc);
+    TileChunk<Product>(wv, xp, o, acc);
   }
-  for (int t = 0; t < 4; ++t) {
+  for (int t = 0; t < kTileX; ++t) {
     Store4<Product>(Sum4(acc[t][0], acc[t][1], acc[t][2], acc[t][3]), w, r, sx[t], y[t] + r);
   }
 }
@@ -190,16 +196,15 @@ KD_TARGET void MatMulQ8Impl(const WeightView& w, const float* x, int n, const fl
     }
     auto xrow = [&](int i) -> const int8_t* { return scratch + i * padded; };
     auto yrow = [&](int i) { return y + static_cast<size_t>(t0 + i) * w.rows; };
-    const int tiles = rows_x / 4;
+    const int tiled = rows_x / kTileX * kTileX;
     int r = 0;
     for (; r + 4 <= w.rows; r += 4) {
-      for (int tile = 0; tile < tiles; ++tile) {
-        const int i = 4 * tile;
-        const int8_t* xs[4] = {xrow(i), xrow(i + 1), xrow(i + 2), xrow(i + 3)};
-        float* ys[4] = {yrow(i), yrow(i + 1), yrow(i + 2), yrow(i + 3)};
-        Tile4x4<Product>(w, r, xs, sx + i, ys);
+      for (int i = 0; i < tiled; i += kTileX) {
+        const int8_t* xs[kTileX] = {xrow(i), xrow(i + 1)};
+        float* ys[kTileX] = {yrow(i), yrow(i + 1)};
+        Tile<Product>(w, r, xs, sx + i, ys);
       }
-      for (int i = 4 * tiles; i < rows_x; ++i) Rows4<Product>(w, r, xrow(i), sx[i], yrow(i) + r);
+      for (int i = tiled; i < rows_x; ++i) Rows4<Product>(w, r, xrow(i), sx[i], yrow(i) + r);
     }
     for (; r < w.rows; ++r) {
       for (int i = 0; i < rows_x; ++i) yrow(i)[r] = Row1<Product>(w, r, xrow(i), sx[i]);
