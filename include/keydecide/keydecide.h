@@ -241,6 +241,32 @@ int kd_session_decide(kd_session* session, kd_decision* out);
  * so that kd_decision keeps its size.) */
 const char* kd_session_preedit(const kd_session* session);
 
+/* The person's user store (docs/PERSONAL.md): what engines with personalisation learned, to
+ * see and erase. Each call opens the store at `store_path` (NULL or "": the default,
+ * $XDG_DATA_HOME/keydecide/user.db) and closes it again; it needs no engine. A running engine
+ * or daemon on the same store sees a change within 10 s.
+ *   0                     done
+ *   KD_INVALID_ARGUMENT   a NULL argument, or (import) text that is not a valid export:
+ *                         nothing changed, the message names the first bad field
+ *   KD_ERR_NOT_SUPPORTED  a store or an export of a newer version than this library's
+ *   KD_ERR_IO             the store cannot be opened or written (read-only, locked, disk full)
+ * A damaged store is set aside (renamed, never deleted) and a fresh one used. */
+
+/* Everything learned, as the export format's JSON (the list: words with counts, picks, first
+ * and last use; word pairs). *json_out is the caller's, to free with kd_string_free. */
+int kd_personal_export(const char* store_path, char** json_out);
+/* Adds an export's words and pairs (counts add up), in one transaction. */
+int kd_personal_import(const char* store_path, const char* json);
+/* Forgets `word` (any case) and every word pair it is in; *removed (if not NULL) gets the
+ * number of entries deleted. */
+int kd_personal_forget(const char* store_path, const char* word, int32_t* removed);
+/* Forgets every word and pair last used in [from, to) (unix seconds). */
+int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, int32_t* removed);
+/* Forgets everything. */
+int kd_personal_clear(const char* store_path);
+/* Frees a string the library handed over (kd_personal_export); NULL is ignored. */
+void kd_string_free(char* s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,7 @@
 
 #include "keydecide/engine.h"
 #include "keydecide/service.h"
+#include "keydecide/user_store.h"
 #include "service/daemon_client.h"
 #include "service/json_fields.h"
 #include "service/protocol.h"
@@ -300,6 +302,56 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
 
 }  // namespace
 
+namespace {
+
+// --- The user store (docs/PERSONAL.md): opened per call, so no engine is needed -----------
+
+int OpenUserStore(const char* path, std::unique_ptr<keydecide::UserStore>* out) {
+  keydecide::UserStoreOptions options;
+  if (path != nullptr) options.path = path;
+  return FromStatus(keydecide::UserStore::Open(options, out));
+}
+
+int PersonalExport(const char* store_path, char** json_out) {
+  if (json_out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
+  *json_out = nullptr;
+  std::unique_ptr<keydecide::UserStore> store;
+  if (int rc = OpenUserStore(store_path, &store); rc != KD_OK) return rc;
+  std::string json;
+  if (int rc = FromStatus(store->Export(&json)); rc != KD_OK) return rc;
+  *json_out = static_cast<char*>(std::malloc(json.size() + 1));
+  if (*json_out == nullptr) return Fail(KD_ERR_INTERNAL, "out of memory");
+  std::memcpy(*json_out, json.c_str(), json.size() + 1);
+  return KD_OK;
+}
+
+int PersonalImport(const char* store_path, const char* json) {
+  if (json == nullptr) return Fail(KD_INVALID_ARGUMENT, "no export");
+  std::unique_ptr<keydecide::UserStore> store;
+  if (int rc = OpenUserStore(store_path, &store); rc != KD_OK) return rc;
+  return FromStatus(store->Import(json));
+}
+
+// Forget(word) when word is not null, else ForgetRange(from, to).
+int PersonalForget(const char* store_path, const char* word, int64_t from, int64_t to,
+                   int32_t* removed) {
+  std::unique_ptr<keydecide::UserStore> store;
+  if (int rc = OpenUserStore(store_path, &store); rc != KD_OK) return rc;
+  int n = 0;
+  const int rc =
+      FromStatus(word != nullptr ? store->Forget(word, &n) : store->ForgetRange(from, to, &n));
+  if (rc == KD_OK && removed != nullptr) *removed = n;
+  return rc;
+}
+
+int PersonalClear(const char* store_path) {
+  std::unique_ptr<keydecide::UserStore> store;
+  if (int rc = OpenUserStore(store_path, &store); rc != KD_OK) return rc;
+  return FromStatus(store->Clear());
+}
+
+}  // namespace
+
 extern "C" {
 
 kd_engine_params kd_engine_default_params(void) {
@@ -501,5 +553,21 @@ int kd_session_decide(kd_session* session, kd_decision* out) {
   if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
   KD_GUARDED(DoEdit(session, Edit::kDecide, nullptr, 0, -1, out));
 }
+
+int kd_personal_export(const char* store_path, char** json_out) {
+  KD_GUARDED(PersonalExport(store_path, json_out));
+}
+int kd_personal_import(const char* store_path, const char* json) {
+  KD_GUARDED(PersonalImport(store_path, json));
+}
+int kd_personal_forget(const char* store_path, const char* word, int32_t* removed) {
+  if (word == nullptr) return Fail(KD_INVALID_ARGUMENT, "no word");
+  KD_GUARDED(PersonalForget(store_path, word, 0, 0, removed));
+}
+int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, int32_t* removed) {
+  KD_GUARDED(PersonalForget(store_path, nullptr, from, to, removed));
+}
+int kd_personal_clear(const char* store_path) { KD_GUARDED(PersonalClear(store_path)); }
+void kd_string_free(char* s) { std::free(s); }
 
 }  // extern "C"
