@@ -60,8 +60,8 @@ KD_TARGET float Row1(const WeightView& w, int r, const int8_t* xp, float sx) {
 }
 
 // acc[t][i] += xp[t] . row i over one chunk, for 4 activation rows and 4 weight rows: each
-// weight chunk loaded once serves all four activation rows. Unrolled by hand of the compiler:
-// without the pragmas GCC 12 keeps the 16 accumulators in memory.
+// weight chunk loaded once serves all four activation rows. The pragmas unroll it: without
+// them GCC 12 keeps the 16 accumulators in memory.
 KD_INLINE void Tile4x4Chunk(const int8x16_t wv[4], const int8_t* const xp[4], int o,
                             int32x4_t (*acc)[4]) {
 #pragma GCC unroll 4
