@@ -34,12 +34,21 @@ set -x
 set +x
 
 # The word bigram of the sentence search (models/zh/lexicon.kdbg, beside the lexicon), from the
-# Chinese training split (data/zh/train, made by scripts/fetch-data.sh --zh). It names the
-# lexicon by its checksum, so it is rebuilt whenever the lexicon is.
+# Chinese training split (data/zh/train, made by scripts/fetch-data.sh --zh) and the expected
+# counts of sunpinyin's open-gram model (data/zh/teacher/sunpinyin.tsv, CC BY-SA 3.0: the .kdbg
+# is then CC BY-SA 3.0 too, models/zh/README.md) at weight 0.25 (docs/MODEL.md, "Chinese word
+# bigram"). It names the lexicon by its checksum, so it is rebuilt whenever the lexicon is.
+teacher=data/zh/teacher/sunpinyin.tsv
+teacher_args=()
+if [[ -f $teacher ]]; then
+  teacher_args=(--teacher "$teacher" --teacher-weight ${TEACHER_WEIGHT:-0.25})
+else
+  echo "build-lexicon-zh: $teacher missing (scripts/fetch-data.sh --zh): bigram without teacher" >&2
+fi
 if compgen -G "data/zh/train/*.txt" >/dev/null; then
   set -x
   "$bin" lexicon bigram --lexicon "$out" --input data/zh/train/*.txt --out "${out%.kdlex}.kdbg" \
-    --min-count ${BIGRAM_MIN_COUNT:-1}
+    --min-count ${BIGRAM_MIN_COUNT:-1} "${teacher_args[@]}"
 else
   echo "build-lexicon-zh: data/zh/train missing (scripts/fetch-data.sh --zh): no bigram built" >&2
 fi

@@ -14,6 +14,10 @@
 #   data/zh/raw/deb/<pkg>/            the text sources (TEXT_DEBS: man pages, LibreOffice help,
 #                                     Debian and GNOME documentation, zh_CN .mo catalogues)
 #   data/zh/raw/local-mo/             copies of this machine's /usr/share/locale/zh_CN .mo files
+#   data/zh/teacher/lm_sc.arpa        sunpinyin's open-gram model (Debian sunpinyin-data, CC BY-SA
+#                                     3.0) printed by its tslminfo (sunpinyin-utils) in ARPA form
+#   data/zh/teacher/sunpinyin.tsv     its expected word-pair counts, the word bigram's teacher
+#                                     (training/keydecide_train/sunpinyin_teacher.py)
 #   data/zh/{train,dev}/<source>.txt  plain text, split by whole document (prepare_zh_text.py)
 #   data/zh/manifest.json             sources, documents, lines, Han characters per split
 #
@@ -32,6 +36,12 @@ LEX="$ZH/lexicon"
 # libime_pinyindict and the shared libraries it needs (Debian bookworm).
 TOOL_DEBS=(libime-bin libimecore0 libimepinyin0 libfcitx5utils2)
 DATA_DEBS=(libime-data rime-essay rime-data-luna-pinyin pinyin-database)
+# The word bigram's general-domain teacher: sunpinyin's open-gram trigram and the tool that prints
+# it (docs/MODEL.md, "General-domain teacher").
+TEACHER_DEBS=(sunpinyin-data sunpinyin-utils)
+# Words of text the teacher's expected counts stand for, and the rarest pair kept at that size.
+TEACHER_TOKENS=20000000
+TEACHER_MIN_COUNT=2
 # Chinese (Simplified) text: documentation in zh_CN, and packages shipping zh_CN translation
 # catalogues (.mo, msgstr only; some also zh_CN GNOME help pages). prepare_zh_text.py reads
 # the .mo files and help pages of every package unpacked here, so this is the only list.
@@ -117,6 +127,27 @@ if [[ -f $sc && -x $tool ]]; then
   echo "sc.dict.txt: $(wc -l <"$LEX/sc.dict.txt") lines"
 else
   echo "sc.dict: libime-data or libime-bin missing, no readings dumped" >&2
+fi
+
+for pkg in "${TEACHER_DEBS[@]}"; do fetch_deb "$pkg"; done
+spdir="$RAW/deb/sunpinyin-data/usr/lib/x86_64-linux-gnu/sunpinyin/data"
+tslminfo="$RAW/deb/sunpinyin-utils/usr/bin/tslminfo"
+teacher="$ZH/teacher"
+if [[ -f $spdir/lm_sc.t3g && -x $tslminfo ]]; then
+  mkdir -p "$teacher"
+  if [[ ! -s "$teacher/lm_sc.arpa" ]]; then
+    "$tslminfo" -v -p "$spdir/lm_sc.t3g" >"$teacher/lm_sc.arpa.tmp"
+    mv "$teacher/lm_sc.arpa.tmp" "$teacher/lm_sc.arpa"
+  fi
+  if [[ ! -s "$teacher/sunpinyin.tsv" ]]; then
+    (cd "$ROOT" && PYTHONPATH="$ROOT/training" /usr/bin/python3 -m keydecide_train.sunpinyin_teacher \
+      --dict "$spdir/pydict_sc.bin" --arpa "$teacher/lm_sc.arpa" --tokens $TEACHER_TOKENS \
+      --min-count $TEACHER_MIN_COUNT --out "$teacher/sunpinyin.tsv.tmp")
+    mv "$teacher/sunpinyin.tsv.tmp" "$teacher/sunpinyin.tsv"
+  fi
+  echo "teacher: $(wc -l <"$teacher/sunpinyin.tsv") lines of sunpinyin expected counts"
+else
+  echo "teacher: sunpinyin-data or sunpinyin-utils missing, no teacher counts" >&2
 fi
 
 for pkg in "${TEXT_DEBS[@]}" "${MO_DEBS[@]}"; do fetch_deb "$pkg"; done

@@ -1,6 +1,7 @@
 // WordBigram and WordBigramBuilder: segmentation into lexicon words, pair counts, the
 // interpolated probabilities, the sentence search preferring what the text says, and refusal of
-// malformed files (bad magic, truncation, checksum, another lexicon, hostile rows).
+// malformed files (bad magic, truncation, checksum, another lexicon, hostile rows); a teacher's
+// expected counts added to the text's.
 
 #include "lexicon/pinyin/word_bigram.h"
 
@@ -103,6 +104,51 @@ TEST(WordBigramTest, ProbabilitiesFollowTheText) {
                 ids.WordId(lex->VariantText(lex->Variants(e)[v])));
     }
   }
+}
+
+TEST(WordBigramBuilderTest, TeacherCountsAddToTheText) {
+  const auto lex = FixtureLexicon();
+  WordBigramBuilder::Options options;
+  options.unigram_weight = 0.5f;
+  WordBigramBuilder builder(*lex, options);
+  builder.AddText(kText);
+  // The teacher says 好 is followed by 事 (never in the text); at weight 0.4 its count of 是 → 的
+  // rounds to 0, and 快 is no word of the lexicon. Its unigram of 好 (1) is below the pairs 好
+  // starts (2 + 1): the word's count is raised to cover them.
+  const std::string teacher =
+      "好\t事\t6\n<s>\t好\t4\n是\t的\t1\n快\t的\t9\n<unigram>\t好\t2\n好\t的\t2\n";
+  ASSERT_TRUE(builder.AddTeacherCounts(teacher, 0.4).ok());
+  EXPECT_EQ(builder.stats().teacher_lines, 4u);
+  EXPECT_EQ(builder.stats().teacher_skipped, 2u);
+  std::string bytes;
+  WordBigramBuilder::Stats stats;
+  ASSERT_TRUE(builder.Finish(&bytes, &stats).ok());
+  std::unique_ptr<WordBigram> model;
+  const Status opened = WordBigram::FromBytes(bytes, *lex, &model);
+  ASSERT_TRUE(opened.ok()) << opened.ToString();  // counts consistent: every check passes
+  const uint32_t hao = builder.WordId("好"), shi = builder.WordId("事"), de = builder.WordId("的");
+  ASSERT_EQ(model->Followers(hao).size(), 2u);  // 的 (text 2 + teacher 1), 事 (teacher 2)
+  EXPECT_EQ(model->Followers(hao)[0] == shi ? model->FollowerCounts(hao)[0]
+                                            : model->FollowerCounts(hao)[1],
+            2u);
+  const float p_lex = 3000.0f / static_cast<float>(lex->total_count());
+  const float with_teacher = model->LogProb(hao, shi, model->Unigram(shi, p_lex));
+  std::unique_ptr<WordBigram> text_only;
+  ASSERT_TRUE(WordBigram::FromBytes(BuildBytes(*lex), *lex, &text_only).ok());
+  EXPECT_GT(with_teacher, text_only->LogProb(hao, shi, text_only->Unigram(shi, p_lex)) + 1.0f);
+  (void)de;
+
+  // Malformed lines and weights are refused, naming the line.
+  WordBigramBuilder other(*lex, options);
+  const Status bad = other.AddTeacherCounts("好\t事\t6\n好\t事\n", 1.0);
+  EXPECT_EQ(bad.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(bad.message().find("line 2"), std::string::npos) << bad.message();
+  EXPECT_FALSE(other.AddTeacherCounts("好\t事\tx6\n", 1.0).ok());
+  EXPECT_FALSE(other.AddTeacherCounts("好\t事\t6\n", 0.0).ok());
+  EXPECT_FALSE(other.AddTeacherCounts("好\t事\t6\n", std::nan("")).ok());
+  // What was added before the malformed line still makes a valid file.
+  ASSERT_TRUE(other.Finish(&bytes, &stats).ok());
+  EXPECT_TRUE(WordBigram::FromBytes(bytes, *lex, &model).ok());
 }
 
 TEST(WordBigramTest, SentenceSearchUsesTheContext) {

@@ -101,6 +101,8 @@ void AddLexiconCommand(CLI::App* app) {
     uint32_t min_count = WordBigramBuildOptions().min_pair_count;
     float discount = WordBigramBuildOptions().discount;
     float unigram_weight = WordBigramBuildOptions().unigram_weight;
+    std::string teacher;
+    double teacher_weight = WordBigramBuildOptions().teacher_weight;
   };
   auto bargs = std::make_shared<BigramArgs>();
   auto* bigram = lexicon->add_subcommand(
@@ -116,6 +118,11 @@ void AddLexiconCommand(CLI::App* app) {
       ->add_option("--unigram-weight", bargs->unigram_weight,
                    "Weight of the text's word counts against the lexicon's, in [0, 1]")
       ->capture_default_str();
+  bigram->add_option("--teacher", bargs->teacher,
+                     "A teacher model's expected counts (left<TAB>right<TAB>count lines, "
+                     "training/keydecide_train/sunpinyin_teacher.py)");
+  bigram->add_option("--teacher-weight", bargs->teacher_weight, "Factor on the teacher's counts")
+      ->capture_default_str();
   bigram->callback([bargs] {
     WordBigramBuildOptions options;
     options.lexicon_path = bargs->lexicon;
@@ -124,12 +131,18 @@ void AddLexiconCommand(CLI::App* app) {
     options.min_pair_count = bargs->min_count;
     options.discount = bargs->discount;
     options.unigram_weight = bargs->unigram_weight;
+    options.teacher_path = bargs->teacher;
+    options.teacher_weight = bargs->teacher_weight;
     WordBigramBuildReport r;
     CheckOrDie(BuildWordBigram(options, &r), "lexicon bigram");
     std::cout << "read " << r.input_bytes << " bytes: " << r.han_chars << " hanzi, "
               << r.unknown_chars << " without a word, " << r.tokens << " words\n"
               << "wrote " << bargs->out << ": " << r.pairs_kept << " of " << r.pairs_seen
               << " word pairs, " << r.output_bytes << " bytes\n";
+    if (!bargs->teacher.empty()) {
+      std::cout << "teacher " << bargs->teacher << ": " << r.teacher_lines << " lines used, "
+                << r.teacher_skipped << " dropped\n";
+    }
   });
 }
 

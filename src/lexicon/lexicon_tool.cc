@@ -166,6 +166,12 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
     builder.AddText(file->data());
     report->input_bytes += file->data().size();
   }
+  if (!options.teacher_path.empty()) {
+    std::unique_ptr<MappedFile> file;
+    KD_RETURN_IF_ERROR(MappedFile::Open(options.teacher_path, &file));
+    const Status added = builder.AddTeacherCounts(file->data(), options.teacher_weight);
+    if (!added.ok()) return Status::InvalidArgument(options.teacher_path + ": " + added.message());
+  }
   std::string bytes;
   WordBigramBuilder::Stats stats;
   KD_RETURN_IF_ERROR(builder.Finish(&bytes, &stats));
@@ -175,6 +181,8 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   report->tokens = stats.tokens;
   report->pairs_seen = stats.pairs_seen;
   report->pairs_kept = stats.pairs_kept;
+  report->teacher_lines = stats.teacher_lines;
+  report->teacher_skipped = stats.teacher_skipped;
   report->output_bytes = bytes.size();
   return Status::OK();
 }

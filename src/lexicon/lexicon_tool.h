@@ -70,6 +70,10 @@ struct WordBigramBuildOptions {
   uint32_t min_pair_count = 1;  // rarer word pairs are dropped (1: keep all, the shipped model)
   float discount = 0.75f;       // absolute discount, in (0, 1)
   float unigram_weight = 0.9f;  // weight of the text's own word counts against the lexicon's
+  // A teacher's expected counts (WordBigramBuilder::AddTeacherCounts), times teacher_weight;
+  // empty: none.
+  std::string teacher_path;
+  double teacher_weight = 1.0;
 };
 
 struct WordBigramBuildReport {
@@ -79,6 +83,8 @@ struct WordBigramBuildReport {
   uint64_t tokens = 0;         // words after segmentation
   uint64_t pairs_seen = 0;
   uint64_t pairs_kept = 0;
+  uint64_t teacher_lines = 0;    // teacher lines used
+  uint64_t teacher_skipped = 0;  // ... dropped (a word the lexicon does not spell)
   uint64_t output_bytes = 0;
 };
 

@@ -1,8 +1,10 @@
 #include "lexicon/pinyin/word_bigram_builder.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
@@ -71,6 +73,62 @@ void WordBigramBuilder::AddText(std::string_view text) {
     in_run = han;
   }
   if (in_run) AddRun(text.substr(run_start));
+}
+
+Status WordBigramBuilder::AddTeacherCounts(std::string_view tsv, double weight) {
+  if (!(std::isfinite(weight) && weight > 0)) {
+    return Status::InvalidArgument("teacher weight must be finite and positive");
+  }
+  // Counted apart first: a word's count must cover the pairs it starts (WordBigram checks it), and
+  // the teacher's rounded counts may not, nor its unigram where its pairs' left words differ.
+  std::vector<uint64_t> unigrams(word_total_.size(), 0), lefts(word_total_.size(), 0);
+  const auto add_totals = [&] {
+    for (size_t w = 1; w < word_total_.size(); ++w) {
+      const uint64_t add = std::max(unigrams[w], lefts[w]);
+      word_total_[w] = static_cast<uint32_t>(std::min<uint64_t>(word_total_[w] + add, 0xFFFFFFFFu));
+      stats_.tokens += add;
+    }
+  };
+  size_t number = 0;
+  while (!tsv.empty()) {
+    const size_t nl = tsv.find('\n');
+    const std::string_view line = tsv.substr(0, nl);
+    tsv.remove_prefix(nl == std::string_view::npos ? tsv.size() : nl + 1);
+    ++number;
+    if (line.empty()) continue;
+    const size_t tab1 = line.find('\t');
+    const size_t tab2 = tab1 == std::string_view::npos ? tab1 : line.find('\t', tab1 + 1);
+    uint64_t count = 0;
+    const std::string_view digits =
+        tab2 == std::string_view::npos ? std::string_view() : line.substr(tab2 + 1);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+      add_totals();  // the lines before stay added, consistently
+      return Status::InvalidArgument("teacher counts line " + std::to_string(number) +
+                                     ": expected left<TAB>right<TAB>count");
+    }
+    const std::string_view left = line.substr(0, tab1);
+    const std::string_view right = line.substr(tab1 + 1, tab2 - tab1 - 1);
+    const double scaled = std::round(static_cast<double>(count) * weight);
+    const uint32_t word = WordId(right);
+    const bool unigram = left == "<unigram>";
+    const uint32_t previous = left == "<s>" ? WordBigram::kSentenceStart : WordId(left);
+    if (word == 0 || (!unigram && left != "<s>" && previous == 0) || scaled < 1) {
+      ++stats_.teacher_skipped;
+      continue;
+    }
+    const auto add = static_cast<uint32_t>(std::min<double>(scaled, 1e9));
+    ++stats_.teacher_lines;
+    if (unigram) {
+      unigrams[word] += add;
+    } else {
+      uint32_t& pair = pairs_[uint64_t{previous} << 32 | word];
+      pair = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{pair} + add, 0xFFFFFFFFu));
+      lefts[previous] += add;
+    }
+  }
+  add_totals();
+  return Status::OK();
 }
 
 void WordBigramBuilder::Segment(std::string_view run, std::vector<uint32_t>* ids) const {

@@ -2,6 +2,10 @@
 // is split into the lexicon's words by maximum unigram probability (the lexicon's counts; as
 // jieba segments without its HMM), and the pairs of neighbouring words are counted, each run
 // starting from the sentence-start word. A hanzi the lexicon lacks ends the run there.
+//
+// A teacher language model may add its expected counts on top (AddTeacherCounts): the pairs and
+// words it would give in so many words of text, as if that text had been read too
+// (training/keydecide_train/sunpinyin_teacher.py writes them; docs/MODEL.md).
 
 #ifndef KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
 #define KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
@@ -33,7 +37,9 @@ class WordBigramBuilder {
     uint64_t tokens = 0;         // words
     uint64_t pairs_seen = 0;     // distinct pairs
     uint64_t pairs_kept = 0;
-    uint32_t words = 0;  // word ids, the sentence start included
+    uint32_t words = 0;            // word ids, the sentence start included
+    uint64_t teacher_lines = 0;    // AddTeacherCounts lines used
+    uint64_t teacher_skipped = 0;  // ... dropped: a word the lexicon does not spell, or count 0
   };
 
   // REQUIRES: lexicon outlives the builder and is pinyin-keyed.
@@ -41,6 +47,13 @@ class WordBigramBuilder {
 
   // Counts the word pairs of `text` (UTF-8; invalid bytes end a run like any non-hanzi).
   void AddText(std::string_view text);
+
+  // Adds a teacher's expected counts: "left<TAB>right<TAB>count" lines for word pairs (left
+  // "<s>": the sentence start) and "<unigram><TAB>word<TAB>count" lines for a word's own count,
+  // each count times `weight` (rounded). A line whose word the lexicon does not spell, or whose
+  // count rounds to 0, is dropped. InvalidArgument, naming the line, for a malformed line (the
+  // lines before it stay added) or a weight that is not finite and positive.
+  Status AddTeacherCounts(std::string_view tsv, double weight);
 
   // The word ids of one run of hanzi, in order (0 where a hanzi has no word), into *ids.
   void Segment(std::string_view run, std::vector<uint32_t>* ids) const;
