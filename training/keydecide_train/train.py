@@ -178,9 +178,17 @@ class TrainModule(nn.Module):
     DDP synchronises the loss weights with everything else."""
 
     def __init__(self, model: TypingModel, tcfg: dict,
-                 letter_words: torch.Tensor | None = None):
+                 letter_words: torch.Tensor | None = None,
+                 teacher: TypingModel | None = None):
         super().__init__()
         self.model = model
+        # Distillation (train.distill_from): the word loss mixes the data's word with the
+        # teacher's distribution over the vocabulary, KL at `distill_temperature`, weight
+        # `distill_weight`. The teacher is frozen and kept out of the module's parameters
+        # (and so out of DDP and the optimiser).
+        object.__setattr__(self, "teacher", teacher)
+        self.distill_weight = float(tcfg.get("distill_weight", 0.5))
+        self.distill_temperature = float(tcfg.get("distill_temperature", 1.0))
         self.log_vars = nn.Parameter(torch.zeros(len(TASKS)))
         self.weighting = tcfg["loss_weighting"]
         self.min_log_var = float(tcfg.get("min_log_var", -3.0))
@@ -195,11 +203,26 @@ class TrainModule(nn.Module):
         self.letter = (letter_words if letter_words is not None
                        else torch.ones(n_words, dtype=torch.bool))
 
-    def to(self, *args, **kwargs):  # noqa: D102 (moves the letter mask along)
+    def to(self, *args, **kwargs):  # noqa: D102 (moves the letter mask and teacher along)
         out = super().to(*args, **kwargs)
         device = next(self.parameters()).device
         self.letter = self.letter.to(device)
+        if self.teacher is not None:
+            self.teacher.to(device)
         return out
+
+    def distill_loss(self, b: dict[str, torch.Tensor], idx: torch.Tensor,
+                     logits: torch.Tensor) -> torch.Tensor:
+        """KL(teacher || student) per selected position, at the distillation temperature
+        (scaled by its square so its gradients keep their size)."""
+        t = self.distill_temperature
+        with torch.no_grad():
+            ty = self.teacher(b["tokens"], b["buckets"], b["backspace"])
+            ty = ty.reshape(-1, ty.shape[-1])[idx]
+            teacher_logp = F.log_softmax(self.teacher.word_logits(ty).float() / t, dim=-1)
+        student_logp = F.log_softmax(logits / t, dim=-1)
+        kl = F.kl_div(student_logp, teacher_logp, log_target=True, reduction="none").sum(-1)
+        return kl * (t * t)
 
     def forward(self, b: dict[str, torch.Tensor]):
         m = self.model
@@ -219,6 +242,10 @@ class TrainModule(nn.Module):
         target = torch.where(w_sel, word_t[idx], lm_t[idx])
         ce = F.cross_entropy(logits, target, reduction="none")
         losses = {"word": ce[w_sel].mean()}
+        if self.teacher is not None:
+            kd = self.distill_loss(b, idx, logits)
+            a = self.distill_weight
+            losses["word"] = (1 - a) * losses["word"] + a * kd[w_sel].mean()
         losses["lm"] = ce[~w_sel].mean() if self.use_lm else ce.new_zeros(())
 
         # Popup: label from the detached logits, "target in the top 3 now and >= 2 letters
@@ -571,7 +598,16 @@ def build_model(cfg: dict, words: list[str], env: Dist, info: Callable[[str], No
         model.load_state_dict(start_model.state_dict())
         info(f"initialised from {init_from}")
     model = model.to(env.device)
-    module = TrainModule(model, cfg["train"], letter_word_mask(words)).to(env.device)
+    teacher = None
+    if cfg["train"].get("distill_from"):  # a larger model of the same vocabulary, frozen
+        from .export import model_from_file
+        teacher, teacher_words = model_from_file(cfg["train"]["distill_from"])
+        if list(teacher_words) != list(words):
+            raise ValueError(f"{cfg['train']['distill_from']}: its vocabulary differs from this data's")
+        teacher.eval().requires_grad_(False)
+        info(f"distilling from {cfg['train']['distill_from']} "
+             f"({count_parameters(teacher):,} parameters)")
+    module = TrainModule(model, cfg["train"], letter_word_mask(words), teacher).to(env.device)
     info(f"model: {count_parameters(model):,} parameters, vocab_size {mc.vocab_size}, "
          f"device {env.device}, world {env.world}")
     return mc, model, module
