@@ -35,8 +35,11 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     pair_weight[{ToLowerUtf8(p.previous), ToLowerUtf8(p.word)}] +=
         static_cast<float>(DecayedWeight(p.weight, p.last_tick, tick));
   }
-  out.pairs_.reserve(pair_weight.size());
-  for (const auto& [k, weight] : pair_weight) out.pairs_.push_back({k.first, k.second, weight});
+  out.pairs_by_word_.reserve(pair_weight.size());  // the map's order: previous, then word
+  for (const auto& [k, weight] : pair_weight) {
+    out.pairs_by_word_.push_back({k.first, k.second, weight});
+  }
+  out.pairs_ = out.pairs_by_word_;
   std::sort(out.pairs_.begin(), out.pairs_.end(), [](const Pair& a, const Pair& b) {
     if (a.previous != b.previous) return a.previous < b.previous;
     if (a.weight != b.weight) return a.weight > b.weight;
@@ -69,10 +72,14 @@ std::span<const UserWords::Pair> UserWords::Following(std::string_view previous)
 }
 
 float UserWords::PairWeight(std::string_view previous, std::string_view word) const {
-  for (const Pair& p : Following(previous)) {
-    if (p.word == word) return p.weight;
-  }
-  return 0;
+  auto it = std::lower_bound(
+      pairs_by_word_.begin(), pairs_by_word_.end(), std::make_pair(previous, word),
+      [](const Pair& p, const std::pair<std::string_view, std::string_view>& k) {
+        return std::string_view(p.previous) < k.first ||
+               (std::string_view(p.previous) == k.first && std::string_view(p.word) < k.second);
+      });
+  return it != pairs_by_word_.end() && it->previous == previous && it->word == word ? it->weight
+                                                                                    : 0;
 }
 
 }  // namespace keydecide

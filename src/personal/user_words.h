@@ -47,7 +47,8 @@ class UserWords {
   const Word* Find(std::string_view key) const;
   // The words whose key starts with `prefix`, in key order; valid as long as this object.
   std::span<const Word> WithPrefix(std::string_view prefix) const;
-  // The weight of `word` after `previous` (lower-cased keys), 0 if never seen.
+  // The weight of `word` after `previous` (lower-cased keys), 0 if never seen. O(log pairs):
+  // a decision asks it for every candidate.
   float PairWeight(std::string_view previous, std::string_view word) const;
   // The pairs after `previous`, heaviest first.
   std::span<const Pair> Following(std::string_view previous) const;
@@ -55,8 +56,9 @@ class UserWords {
   size_t size() const { return words_.size(); }
 
  private:
-  std::vector<Word> words_;  // by key
-  std::vector<Pair> pairs_;  // by previous, then weight descending
+  std::vector<Word> words_;          // by key
+  std::vector<Pair> pairs_;          // by previous, then weight descending (Following)
+  std::vector<Pair> pairs_by_word_;  // by previous, then word (PairWeight: a binary search)
 };
 
 }  // namespace keydecide
