@@ -207,17 +207,23 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     replay.progress = false;
     PersonalEvalResult r;
     CheckOrDie(EvalPersonal(options, history, test, general, store, replay, &r), "personal eval");
-    nlohmann::json out = {{"ksr_before", r.before.ksr()},
-                          {"ksr_after", r.after.ksr()},
-                          {"next_word_top3_before", r.before.next_word_top3_rate()},
-                          {"next_word_top3_after", r.after.next_word_top3_rate()},
-                          {"history_bytes", history.size()},
-                          {"test_characters", r.before.characters},
-                          {"learned_words", r.learned_words},
-                          {"user_word_weight", args->word_weight},
-                          {"user_pair_weight", args->pair_weight},
-                          {"user_new_word_bonus", args->new_word},
-                          {"suggestions", args->suggestions}};
+    nlohmann::json out = {
+        {"ksr_before", r.before.ksr()},
+        {"ksr_after", r.after.ksr()},
+        {"next_word_top3_before", r.before.next_word_top3_rate()},
+        {"next_word_top3_after", r.after.next_word_top3_rate()},
+        {"history_bytes", history.size()},
+        {"test_characters", r.before.characters},
+        {"learned_words", r.learned_words},
+        {"user_word_weight", args->word_weight},
+        {"user_pair_weight", args->pair_weight},
+        {"user_new_word_bonus", args->new_word},
+        {"suggestions", args->suggestions},
+        // Per decision on the test text: the store's words cost this much.
+        {"latency_us_before",
+         {{"p50", r.before.LatencyQuantile(0.5)}, {"p95", r.before.LatencyQuantile(0.95)}}},
+        {"latency_us_after",
+         {{"p50", r.after.LatencyQuantile(0.5)}, {"p95", r.after.LatencyQuantile(0.95)}}}};
     if (r.has_general) {
       out["general_ksr_before"] = r.general_before.ksr();
       out["general_ksr_after"] = r.general_after.ksr();
