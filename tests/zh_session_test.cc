@@ -490,6 +490,35 @@ TEST(PinyinBigramTest, LongCompositionWithTheModel) {
   for (const Candidate& c : d.candidates) EXPECT_TRUE(std::isfinite(c.score));
 }
 
+TEST(PinyinBigramTest, LongCompositionNoAllocationOnceWarm) {
+  Status opened;
+  const auto engine = ZhEngineWithBigram("你好中国过。你好中国过。你好中国", &opened, "");
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  auto session = engine->NewSession({});
+  const std::string typed = Repeat("nihaozhongguo", 24);  // 312 letters, windows fixed
+  Decision d;
+  const auto round = [&] {
+    for (const char c : typed) {
+      ASSERT_TRUE(session->Type(std::string(1, c)).ok());
+      ASSERT_TRUE(session->Decide(10, &d).ok());
+    }
+    for (int i = 0; i < 40; ++i) {  // deleting back into fixed windows, and typing on again
+      ASSERT_TRUE(session->Backspace().ok());
+      ASSERT_TRUE(session->Decide(10, &d).ok());
+    }
+    ASSERT_TRUE(session->Type(std::string_view(typed).substr(typed.size() - 40)).ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+    ASSERT_FALSE(d.candidates.empty());
+    ASSERT_TRUE(session->Accept(d.candidates[0].text).ok());
+    ASSERT_TRUE(session->Decide(10, &d).ok());
+    ASSERT_TRUE(session->Type("。").ok());
+  };
+  for (int i = 0; i < 16; ++i) round();  // the text grows past its trim, the context is full
+  const long before = testing::Allocations();
+  round();
+  EXPECT_EQ(testing::Allocations() - before, 0);
+}
+
 TEST(PinyinBigramTest, MalformedBigramFailsTheOpen) {
   Status opened;
   const auto engine = ZhEngineWithBigram("", &opened);

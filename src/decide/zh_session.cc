@@ -126,6 +126,10 @@ void ZhSession::UpdateModelContext() {
     committed.remove_prefix(nl + 1);
   }
   if (window_.live_begin() > 0 && !composition().empty()) {  // then the fixed words
+    if (committed.size() > kMaxContextBytes) {               // (within context_buffer_'s reserve)
+      committed.remove_prefix(
+          utf8::BoundaryAtOrAfter(committed, committed.size() - kMaxContextBytes));
+    }
     context_buffer_.assign(committed);
     context_buffer_.append(window_.fixed_text());
     committed = context_buffer_;
