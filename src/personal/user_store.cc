@@ -236,8 +236,10 @@ Status OpenDatabase(const std::string& path, int busy_timeout_ms, sqlite3** out)
   sqlite3* db = nullptr;
   const int rc =
       sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  // close_v2: a statement still open in the caller's scope is finalised just after, and the
+  // connection goes with it (sqlite3_close would refuse and leak it).
   auto fail = [&](Status s) {
-    sqlite3_close(db);
+    sqlite3_close_v2(db);
     return s;
   };
   if (rc != SQLITE_OK) return fail(SqliteStatus(rc, "opening the user store"));
@@ -312,7 +314,7 @@ Status SqliteUserStore::Open(const UserStoreOptions& options,
   return Status::OK();
 }
 
-SqliteUserStore::~SqliteUserStore() { sqlite3_close(db_); }
+SqliteUserStore::~SqliteUserStore() { sqlite3_close_v2(db_); }
 
 Status SqliteUserStore::ReadTick(uint64_t* tick) {
   Stmt s(db_, "SELECT value FROM meta WHERE key = 'tick'");
