@@ -136,7 +136,36 @@ TEST(WordBigramBuilderTest, TeacherCountsAddToTheText) {
   std::unique_ptr<WordBigram> text_only;
   ASSERT_TRUE(WordBigram::FromBytes(BuildBytes(*lex), *lex, &text_only).ok());
   EXPECT_GT(with_teacher, text_only->LogProb(hao, shi, text_only->Unigram(shi, p_lex)) + 1.0f);
-  (void)de;
+
+  // With split_teacher_words, a teacher's word the lexicon lacks (好的 and 是事) is read as the
+  // words it splits into: the pair goes to its first word and from its last, its own count
+  // makes the pair within it.
+  {
+    WordBigramBuilder::Options split_options = options;
+    split_options.split_teacher_words = true;
+    WordBigramBuilder split(*lex, split_options);
+    ASSERT_TRUE(split.AddTeacherCounts("情\t好的\t5\n是事\t情\t4\n<unigram>\t好的\t3\n", 1.0).ok());
+    EXPECT_EQ(split.stats().teacher_lines, 3u);
+    std::string split_bytes;
+    ASSERT_TRUE(split.Finish(&split_bytes, &stats).ok());
+    std::unique_ptr<WordBigram> split_model;
+    const Status split_opened = WordBigram::FromBytes(split_bytes, *lex, &split_model);
+    ASSERT_TRUE(split_opened.ok()) << split_opened.ToString();
+    const uint32_t qing = builder.WordId("情");
+    ASSERT_EQ(split_model->Followers(qing).size(), 1u);  // 情 → 好 (of 好的)
+    EXPECT_EQ(split_model->Followers(qing)[0], hao);
+    EXPECT_EQ(split_model->FollowerCounts(qing)[0], 5u);
+    ASSERT_EQ(split_model->Followers(shi).size(), 1u);  // 事 (last of 是事) → 情
+    EXPECT_EQ(split_model->FollowerCounts(shi)[0], 4u);
+    ASSERT_EQ(split_model->Followers(hao).size(), 1u);  // 好 → 的 within 好的, 3 times
+    EXPECT_EQ(split_model->Followers(hao)[0], de);
+    EXPECT_EQ(split_model->FollowerCounts(hao)[0], 3u);
+    // Without it, the same lines are dropped.
+    WordBigramBuilder whole(*lex, options);
+    ASSERT_TRUE(whole.AddTeacherCounts("情\t好的\t5\n是事\t情\t4\n<unigram>\t好的\t3\n", 1.0).ok());
+    EXPECT_EQ(whole.stats().teacher_lines, 0u);
+    EXPECT_EQ(whole.stats().teacher_skipped, 3u);
+  }
 
   // Malformed lines and weights are refused, naming the line.
   WordBigramBuilder other(*lex, options);

@@ -103,6 +103,7 @@ void AddLexiconCommand(CLI::App* app) {
     float unigram_weight = WordBigramBuildOptions().unigram_weight;
     std::string teacher;
     double teacher_weight = WordBigramBuildOptions().teacher_weight;
+    bool teacher_split = false;
   };
   auto bargs = std::make_shared<BigramArgs>();
   auto* bigram = lexicon->add_subcommand(
@@ -123,6 +124,8 @@ void AddLexiconCommand(CLI::App* app) {
                      "training/keydecide_train/sunpinyin_teacher.py)");
   bigram->add_option("--teacher-weight", bargs->teacher_weight, "Factor on the teacher's counts")
       ->capture_default_str();
+  bigram->add_flag("--teacher-split-words", bargs->teacher_split,
+                   "Read a teacher's word the lexicon lacks as the lexicon words it splits into");
   bigram->callback([bargs] {
     WordBigramBuildOptions options;
     options.lexicon_path = bargs->lexicon;
@@ -133,6 +136,7 @@ void AddLexiconCommand(CLI::App* app) {
     options.unigram_weight = bargs->unigram_weight;
     options.teacher_path = bargs->teacher;
     options.teacher_weight = bargs->teacher_weight;
+    options.teacher_split_words = bargs->teacher_split;
     WordBigramBuildReport r;
     CheckOrDie(BuildWordBigram(options, &r), "lexicon bigram");
     std::cout << "read " << r.input_bytes << " bytes: " << r.han_chars << " hanzi, "

@@ -159,6 +159,7 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   builder_options.min_pair_count = options.min_pair_count;
   builder_options.discount = options.discount;
   builder_options.unigram_weight = options.unigram_weight;
+  builder_options.split_teacher_words = options.teacher_split_words;
   WordBigramBuilder builder(*lexicon, builder_options);
   for (const std::string& path : options.inputs) {
     std::unique_ptr<MappedFile> file;

@@ -74,6 +74,7 @@ struct WordBigramBuildOptions {
   // empty: none.
   std::string teacher_path;
   double teacher_weight = 1.0;
+  bool teacher_split_words = false;  // WordBigramBuilder::Options::split_teacher_words
 };
 
 struct WordBigramBuildReport {

@@ -89,6 +89,7 @@ Status WordBigramBuilder::AddTeacherCounts(std::string_view tsv, double weight) 
       stats_.tokens += add;
     }
   };
+  std::vector<uint32_t> left_ids, right_ids;
   size_t number = 0;
   while (!tsv.empty()) {
     const size_t nl = tsv.find('\n');
@@ -110,25 +111,45 @@ Status WordBigramBuilder::AddTeacherCounts(std::string_view tsv, double weight) 
     const std::string_view left = line.substr(0, tab1);
     const std::string_view right = line.substr(tab1 + 1, tab2 - tab1 - 1);
     const double scaled = std::round(static_cast<double>(count) * weight);
-    const uint32_t word = WordId(right);
     const bool unigram = left == "<unigram>";
-    const uint32_t previous = left == "<s>" ? WordBigram::kSentenceStart : WordId(left);
-    if (word == 0 || (!unigram && left != "<s>" && previous == 0) || scaled < 1) {
+    const bool start = left == "<s>";
+    // A word the lexicon does not spell is read as the lexicon words it splits into (Segment;
+    // every hanzi must have one): the pair goes to its first word and from its last one.
+    const bool known = SegmentTeacherWord(right, &right_ids) &&
+                       (unigram || start || SegmentTeacherWord(left, &left_ids));
+    if (!known || scaled < 1) {
       ++stats_.teacher_skipped;
       continue;
     }
     const auto add = static_cast<uint32_t>(std::min<double>(scaled, 1e9));
     ++stats_.teacher_lines;
-    if (unigram) {
-      unigrams[word] += add;
-    } else {
-      uint32_t& pair = pairs_[uint64_t{previous} << 32 | word];
+    const auto add_pair = [&](uint32_t v, uint32_t w) {
+      uint32_t& pair = pairs_[uint64_t{v} << 32 | w];
       pair = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{pair} + add, 0xFFFFFFFFu));
-      lefts[previous] += add;
+      lefts[v] += add;
+    };
+    if (unigram) {
+      for (const uint32_t id : right_ids) unigrams[id] += add;
+    } else {
+      add_pair(start ? WordBigram::kSentenceStart : left_ids.back(), right_ids.front());
+    }
+    if (unigram) {  // the pairs within a split word: once per occurrence of the word
+      for (size_t i = 0; i + 1 < right_ids.size(); ++i) add_pair(right_ids[i], right_ids[i + 1]);
     }
   }
   add_totals();
   return Status::OK();
+}
+
+bool WordBigramBuilder::SegmentTeacherWord(std::string_view text,
+                                           std::vector<uint32_t>* ids) const {
+  if (const uint32_t id = WordId(text); id != 0) {
+    ids->assign(1, id);
+    return true;
+  }
+  if (!options_.split_teacher_words || text.empty()) return false;
+  Segment(text, ids);
+  return std::find(ids->begin(), ids->end(), 0u) == ids->end();
 }
 
 void WordBigramBuilder::Segment(std::string_view run, std::vector<uint32_t>* ids) const {

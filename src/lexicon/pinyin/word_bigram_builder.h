@@ -29,6 +29,9 @@ class WordBigramBuilder {
     float discount = 0.75f;       // D of word_bigram.h, in (0, 1)
     float unigram_weight = 0.9f;  // λ of word_bigram.h, in [0, 1]
     size_t max_word_chars = 8;    // longest word looked for in the text
+    // AddTeacherCounts: read a teacher's word the lexicon does not spell as the lexicon words
+    // it splits into (else its lines are dropped).
+    bool split_teacher_words = false;
   };
 
   struct Stats {
@@ -68,6 +71,9 @@ class WordBigramBuilder {
 
  private:
   void AddRun(std::string_view run);
+  // The word ids of a teacher's word: its own, or (split_teacher_words) those Segment gives
+  // when every hanzi has a word. False (ids unspecified) when it has none.
+  bool SegmentTeacherWord(std::string_view text, std::vector<uint32_t>* ids) const;
 
   const Lexicon& lexicon_;
   Options options_;
