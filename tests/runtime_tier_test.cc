@@ -93,5 +93,91 @@ TEST_F(TierTest, BackOnTheFullModelTheSessionCatchesUp) {
   EXPECT_FLOAT_EQ(da.popup.probability, db.popup.probability);
 }
 
+// An engine with the fixture model and a smaller one of the same words (one layer, d = 8)
+// as its small-model rung; `small_spec` may differ to test the refusal.
+Status OpenWithSmallModel(const testing::TinyModelSpec& small_spec,
+                          std::unique_ptr<Engine>* engine) {
+  const std::string lexicon = testing::TempPath("tier.kdlex"),
+                    model = testing::TempPath("tier.safetensors"),
+                    small = testing::TempPath("tier_small.safetensors");
+  testing::WriteFile(lexicon, testing::FixtureLexiconBytes());
+  testing::WriteFile(model, testing::TinyModelBytes());
+  testing::WriteFile(small, testing::TinyModelBytes(small_spec));
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.lexicon_path = lexicon;
+  options.model_path = model;
+  options.small_model_path = small;
+  const Status s = Engine::Open(options, engine);
+  for (const std::string& p : {lexicon, model, small}) std::remove(p.c_str());
+  return s;
+}
+
+testing::TinyModelSpec SmallSpec() {
+  testing::TinyModelSpec spec;
+  spec.n_layers = 1, spec.d_model = 8, spec.d_ff = 16, spec.seed = 11;
+  return spec;
+}
+
+TEST(SmallModelTierTest, TheSmallRungRunsTheSmallModel) {
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(OpenWithSmallModel(SmallSpec(), &engine).ok());
+  EXPECT_FALSE(engine->info().small_model_path.empty());
+  auto full = engine->NewSession({});
+  auto small = engine->NewSession({});
+  small->SetTier(Tier::kSmallModel);
+  Decision df, ds;
+  for (const char* keys : {"we will ", "the d"}) {
+    ASSERT_TRUE(full->Type(keys).ok());
+    ASSERT_TRUE(small->Type(keys).ok());
+    ASSERT_TRUE(full->Decide(5, &df).ok());
+    ASSERT_TRUE(small->Decide(5, &ds).ok());
+    EXPECT_EQ(ds.tier, Tier::kSmallModel);
+    EXPECT_TRUE(ds.has_model);  // the heads come from the small model
+    EXPECT_FALSE(ds.intent.label.empty());
+    ASSERT_FALSE(ds.candidates.empty());
+    // Another model scores them: some score differs from the full model's.
+    bool differs = ds.candidates.size() != df.candidates.size();
+    for (size_t i = 0; !differs && i < ds.candidates.size(); ++i) {
+      differs = ds.candidates[i].score != df.candidates[i].score;
+    }
+    EXPECT_TRUE(differs) << keys;
+  }
+  // Back on the full model, the session decides as one that never left it.
+  small->SetTier(Tier::kFullModel);
+  ASSERT_TRUE(small->Decide(5, &ds).ok());
+  EXPECT_EQ(ds.tier, Tier::kFullModel);
+  EXPECT_EQ(Texts(ds), Texts(df));
+  for (size_t i = 0; i < ds.candidates.size(); ++i) {
+    EXPECT_FLOAT_EQ(ds.candidates[i].score, df.candidates[i].score) << i;
+  }
+}
+
+TEST(SmallModelTierTest, ASmallModelOfOtherWordsIsRefused) {
+  testing::TinyModelSpec spec = SmallSpec();
+  spec.words.back() = "would";  // one word differs
+  std::unique_ptr<Engine> engine;
+  const Status s = OpenWithSmallModel(spec, &engine);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("vocabulary"), std::string::npos) << s.ToString();
+}
+
+TEST(SmallModelTierTest, TheBundledPackHasItsSmallModel) {
+  // The shipped English pack: the small model loads beside the typing model (same words).
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(Engine::Open(options, &engine).ok());
+  EXPECT_NE(engine->info().small_model_path.find("model.small.q8.safetensors"), std::string::npos);
+  auto s = engine->NewSession({});
+  s->SetTier(Tier::kSmallModel);
+  ASSERT_TRUE(s->Type("see you tomo").ok());
+  Decision d;
+  ASSERT_TRUE(s->Decide(3, &d).ok());
+  EXPECT_EQ(d.tier, Tier::kSmallModel);
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "tomorrow");
+}
+
 }  // namespace
 }  // namespace keydecide

@@ -15,6 +15,14 @@ void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--model", model,
                   "Model file, or 'none' for the count baseline (default: <model-dir>/<lang>/"
                   "model.q8.safetensors, else model.safetensors, when present)");
+  cmd->add_option("--small-model", small_model,
+                  "Small model of the small_model rung, or 'none' (default: <model-dir>/<lang>/"
+                  "model.small.q8.safetensors, when present)");
+  cmd->add_option("--tier", tier,
+                  "Hold every session at this rung of the latency ladder: full_model, "
+                  "no_vocab_proposals, small_model or lexicon_only")
+      ->check(CLI::IsMember({"full_model", "no_vocab_proposals", "small_model", "lexicon_only"}))
+      ->capture_default_str();
   cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
   cmd->add_option("--lang", language, "Language pack: en, or zh (pinyin to hanzi)")
       ->capture_default_str();
@@ -48,7 +56,18 @@ EngineOptions EngineFlags::Options() const {
   options.pinyin_model_weight = pinyin_model_weight;
   options.max_candidates = max_candidates;
   options.model_path = model;
+  options.small_model_path = small_model;
   return options;
+}
+
+std::unique_ptr<Session> EngineFlags::NewSession(const Engine& engine,
+                                                 const SessionOptions& options) const {
+  auto session = engine.NewSession(options);
+  for (const Tier t :
+       {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kSmallModel, Tier::kLexiconOnly}) {
+    if (tier == TierName(t)) session->SetTier(t);
+  }
+  return session;
 }
 
 std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {

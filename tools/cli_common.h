@@ -25,12 +25,16 @@ struct EngineFlags {
   std::string pinyin_fuzzy;
   bool pinyin_typos = false;
   float pinyin_model_weight = EngineOptions().pinyin_model_weight;
+  std::string small_model;
+  std::string tier = "full_model";  // the rung every session is held at (--tier)
 
   void AddTo(CLI::App* cmd);
   // The engine options these flags give.
   EngineOptions Options() const;
   // Opens the engine or prints the error and throws CLI::RuntimeError.
   std::unique_ptr<Engine> OpenOrDie() const;
+  // A new session held at --tier.
+  std::unique_ptr<Session> NewSession(const Engine& engine, const SessionOptions& options) const;
 };
 
 class SimulatedTypist;

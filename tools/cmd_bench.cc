@@ -38,13 +38,13 @@ struct StageSamples {
 
 // Types `text` one character per keystroke, again from the start in a new session until
 // `min_decisions` decisions past the warm-up are recorded.
-Status TypeAndTime(const Engine& engine, const std::string& text, int k, size_t min_decisions,
-                   StageSamples* s) {
+Status TypeAndTime(const Engine& engine, const EngineFlags& flags, const std::string& text, int k,
+                   size_t min_decisions, StageSamples* s) {
   if (text.empty()) return Status::InvalidArgument("empty text");
   Decision d;
   size_t seen = 0;
   while (s->total.size() < min_decisions) {
-    auto session = engine.NewSession(SessionOptions());
+    auto session = flags.NewSession(engine, SessionOptions());
     for (size_t pos = 0; pos < text.size() && s->total.size() < min_decisions;) {
       size_t next = pos + 1;
       while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
@@ -140,7 +140,7 @@ void AddBenchCommand(CLI::App* app) {
     }
     const double cold_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     StageSamples s;
-    CheckOrDie(TypeAndTime(*engine, text, a->suggestions, a->decisions, &s), "bench");
+    CheckOrDie(TypeAndTime(*engine, a->engine, text, a->suggestions, a->decisions, &s), "bench");
     const long rss_kb = ProcStatusKb("VmRSS"), hwm_kb = ProcStatusKb("VmHWM");
     nlohmann::json out = {{"text", a->text},
                           {"model", engine->info().model_path},
@@ -164,7 +164,7 @@ void AddBenchCommand(CLI::App* app) {
         flags.max_candidates = n;
         auto e = flags.OpenOrDie();
         StageSamples sc;
-        CheckOrDie(TypeAndTime(*e, text, std::min(a->suggestions, n),
+        CheckOrDie(TypeAndTime(*e, a->engine, text, std::min(a->suggestions, n),
                                std::max<size_t>(a->decisions / 2, 1000), &sc),
                    "bench");
         out["candidate_scaling"].push_back(

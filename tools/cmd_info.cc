@@ -24,6 +24,8 @@ void AddInfoCommand(CLI::App* app) {
               << "\n"
               << "model weights:   " << (info.model_weights.empty() ? "-" : info.model_weights)
               << "\n"
+              << "small model:     "
+              << (info.small_model_path.empty() ? "(none)" : info.small_model_path) << "\n"
               << "SIMD target:     " << info.simd_target << "\n";
   });
 }

@@ -37,7 +37,7 @@ void AddReplayCommand(CLI::App* app) {
     std::string text = ReadOrDie(args->text_path);
     KeepLeadingBytes(&text, args->max_chars);
     auto engine = args->engine.OpenOrDie();
-    auto session = engine->NewSession(SessionOptions());
+    auto session = args->engine.NewSession(*engine, SessionOptions());
     ReplayOptions options;
     options.suggestions = args->suggestions;
     const std::unique_ptr<SimulatedTypist> typist = args->typist.MakeOrDie(args->engine);

@@ -27,6 +27,14 @@ struct EngineOptions {
   // count baseline even when a model exists.
   std::string model_path;
 
+  // The smaller model of the latency ladder's small-model rung (Tier::kSmallModel), which the
+  // governor steps down to before dropping the model (English; the same vocabulary and
+  // intents as the typing model, else Engine::Open fails). Empty: the pack's
+  // <model_dir>/<language>/model.small.q8.safetensors when that file exists and the typing
+  // model is the pack's own (model_path empty); otherwise none. "none": no small-model rung
+  // (the ladder skips it).
+  std::string small_model_path;
+
   // Keyboard layout name (a file <model_dir>/layouts/<name>.txt) or a path to a layout
   // file. Drives the typing-slip costs of fuzzy matching.
   std::string keyboard_layout = "qwerty";

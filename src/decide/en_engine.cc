@@ -42,12 +42,35 @@ Status EnEngine::LoadModel(const std::string& path) {
       oov_count += pack_.lexicon_->Count(e);
     }
   }
+  pack_.oov_count_ = oov_count;
   pack_.scorer_ = std::make_unique<ModelScorer>(pack_.lexicon_.get(), pack_.model_.get(), oov_count,
                                                 ModelScorer::Options());
   info_.model_path = path;
   info_.model_weights = pack_.model_->weight_format();
   info_.model_words = pack_.model_->n_words();
   info_.intent_labels = pack_.model_->config().intent_labels;
+  return Status::OK();
+}
+
+// The small model shares the typing model's word indices (the lexicon maps, the scorer's
+// rows), so its vocabulary must be the same, word for word.
+Status EnEngine::LoadSmallModel(const std::string& path) {
+  std::unique_ptr<Transformer> small;
+  KD_RETURN_IF_ERROR(Transformer::Open(path, &small));
+  const Transformer& model = *pack_.model_;
+  bool same = small->language() == "en" && small->n_words() == model.n_words() &&
+              small->config().intent_labels == model.config().intent_labels;
+  for (int w = 0; same && w < model.n_words(); ++w) {
+    same = small->vocab().Word(w) == model.vocab().Word(w);
+  }
+  if (!same) {
+    return Status::InvalidArgument(path + ": the small model's language, vocabulary or intents " +
+                                   "are not the typing model's (" + info_.model_path + ")");
+  }
+  pack_.small_model_ = std::move(small);
+  pack_.small_scorer_ = std::make_unique<ModelScorer>(
+      pack_.lexicon_.get(), pack_.small_model_.get(), pack_.oov_count_, ModelScorer::Options());
+  info_.small_model_path = path;
   return Status::OK();
 }
 
@@ -108,6 +131,8 @@ Status EnEngine::Init(const EngineOptions& options) {
   pack_.baseline_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   if (model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path));
+    const std::string small_path = ResolveSmallModelPath(options, pack);
+    if (small_path != "none") KD_RETURN_IF_ERROR(LoadSmallModel(small_path));
   } else {
     pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }

@@ -25,6 +25,8 @@ class EnEngine : public Engine {
 
  private:
   Status LoadModel(const std::string& path);
+  // REQUIRES: LoadModel succeeded.
+  Status LoadSmallModel(const std::string& path);
   // Opens the user store and its learner; a store that fails leaves personalisation off.
   void OpenPersonal(const EngineOptions& options);
 

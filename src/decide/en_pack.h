@@ -29,6 +29,10 @@ class EnPack {
   // The count baseline: the scorer without a model, and the lexicon-only rung with one.
   const Scorer& baseline() const { return *baseline_; }
   const Transformer* model() const { return model_.get(); }
+  // The small-model rung (Tier::kSmallModel): a smaller model of the same vocabulary and its
+  // scorer; null without one (then that rung is served by the lexicon).
+  const Transformer* small_model() const { return small_model_.get(); }
+  const Scorer& small_scorer() const { return *small_scorer_; }
   const CandidateSearch::Options& search_options() const { return search_options_; }
   // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
   int32_t WordOf(uint32_t entry) const { return model_ ? entry_word_[entry] : -1; }
@@ -50,6 +54,9 @@ class EnPack {
   KeyboardLayout layout_;
   std::unique_ptr<TypingCosts> costs_;
   std::unique_ptr<Transformer> model_;
+  std::unique_ptr<Transformer> small_model_;
+  std::unique_ptr<Scorer> small_scorer_;
+  double oov_count_ = 0;  // lexicon counts of the words outside the vocabulary
   std::vector<int32_t> entry_word_;
   std::vector<uint32_t> word_entry_;
   std::unique_ptr<Scorer> scorer_;

@@ -92,6 +92,11 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
     proposals_.reserve(kModelProposals + 1);
     autocorrect_ = std::make_unique<Autocorrect>(model, &engine->lexicon(), engine->word_entries());
   }
+  if (const Transformer* small = engine->small_model()) {
+    small_track_ = std::make_unique<ModelTrack>(small, static_cast<int>(options.app));
+    small_autocorrect_ =
+        std::make_unique<Autocorrect>(small, &engine->lexicon(), engine->word_entries());
+  }
 }
 
 EnSession::~EnSession() { OfferPending(); }
@@ -102,6 +107,7 @@ void EnSession::TrimText() {
   pushed_word_end_ = std::string::npos;
   ShiftPersonalOffsets(cut);
   if (track_) track_->OnTextTrimmed(cut);
+  if (small_track_) small_track_->OnTextTrimmed(cut);
 }
 
 void EnSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms) {
@@ -269,6 +275,7 @@ Status EnSession::SetContext(std::string_view text) {
   text_.Assign(text);
   pushed_word_end_ = std::string::npos;
   if (track_) track_->Reset();
+  if (small_track_) small_track_->Reset();
   return Status::OK();
 }
 
@@ -310,15 +317,15 @@ void EnSession::AddModelProposals(const float* hidden) {
 }
 
 void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
-  const Transformer& model = *engine_->model();
+  const Transformer& model = small_active_ ? *engine_->small_model() : *engine_->model();
+  Autocorrect& autocorrect = small_active_ ? *small_autocorrect_ : *autocorrect_;
   const auto& labels = model.config().intent_labels;
   out->popup.probability =
       MixPopup(model.Popup(hidden),
                SavingShare(scored_, out->candidates.size(), typed_.size(), engine_->lexicon()));
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
-  autocorrect_->Decide(hidden, {composition(), typed_, capitalize}, scored_,
-                       tier_ == Tier::kFullModel, options_.autocorrect_threshold,
-                       &out->autocorrect);
+  autocorrect.Decide(hidden, {composition(), typed_, capitalize}, scored_,
+                     tier_ == Tier::kFullModel, options_.autocorrect_threshold, &out->autocorrect);
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
   const size_t best_label =
@@ -355,7 +362,9 @@ void EnSession::WriteCandidates(size_t k, bool capitalize, Decision* out) {
 // time of each to out->timings (heads_us, post_us), from *t on.
 void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capitalize,
                              Clock::time_point* t, Decision* out) {
-  const Scorer& scorer = hidden != nullptr ? engine_->scorer() : engine_->baseline();
+  const Scorer& scorer = hidden == nullptr ? engine_->baseline()
+                         : small_active_   ? engine_->small_scorer()
+                                           : engine_->scorer();
   scorer.Score({typed_, history_.size(), hidden}, scored_);
   if (user_words_) AddUserBonus();
   out->timings.heads_us += MicrosSince(t);
@@ -372,6 +381,7 @@ void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capit
     ClearModelOutputs(out);
   }
   out->tier = hidden == nullptr           ? Tier::kLexiconOnly
+              : small_active_             ? Tier::kSmallModel
               : tier_ == Tier::kFullModel ? Tier::kFullModel
                                           : Tier::kNoVocabProposals;
   out->timings.post_us += MicrosSince(t);
@@ -407,16 +417,20 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   }
   timings.candidates_us = MicrosSince(&t);
 
-  // Model: one step per new token; at a word start, its own proposals. Below the model
-  // rungs (no smaller model exists yet) the track is left behind; it catches up on the
-  // next Sync. A hidden state that overflowed serves no one: the lexicon tier does.
+  // Model: one step per new token; at a word start, its own proposals. The small-model rung
+  // steps the small model instead (or, without one, the lexicon serves it); a track not used
+  // is left behind and catches up on its next Sync. A hidden state that overflowed serves no
+  // one: the lexicon tier does.
   const size_t gathered = scored_.size();
   const float* hidden = nullptr;
-  if (track_ && searchable && tier_ < Tier::kSmallModel) {
-    hidden = track_->Sync(text_);
-    if (!AllFinite({hidden, static_cast<size_t>(engine_->model()->config().d_model)})) {
-      hidden = nullptr;
-    }
+  small_active_ = tier_ == Tier::kSmallModel && small_track_ != nullptr;
+  ModelTrack* track = tier_ < Tier::kSmallModel ? track_.get()
+                      : small_active_           ? small_track_.get()
+                                                : nullptr;
+  if (track != nullptr && searchable) {
+    hidden = track->Sync(text_);
+    const Transformer& model = small_active_ ? *engine_->small_model() : *engine_->model();
+    if (!AllFinite({hidden, static_cast<size_t>(model.config().d_model)})) hidden = nullptr;
     if (hidden != nullptr && word.empty() && tier_ == Tier::kFullModel) {
       AddModelProposals(hidden);
     }

@@ -81,7 +81,12 @@ class EnSession : public Session {
   CandidateSearch search_;
   std::unique_ptr<ModelTrack> track_;         // when the engine has a model
   std::unique_ptr<Autocorrect> autocorrect_;  // when the engine has a model
-  Tier tier_ = Tier::kFullModel;              // costliest rung Decide may use (SetTier)
+  // The small-model rung's own track and autocorrect, when the engine has a small model. A
+  // track not used by a decision falls behind and catches up on its next Sync.
+  std::unique_ptr<ModelTrack> small_track_;
+  std::unique_ptr<Autocorrect> small_autocorrect_;
+  bool small_active_ = false;     // this Decide's hidden state is the small model's
+  Tier tier_ = Tier::kFullModel;  // costliest rung Decide may use (SetTier)
 
   Learner* learner_ = nullptr;                   // the engine's, when it has one
   bool learn_ = false;                           // ... and this session may teach it

@@ -23,6 +23,13 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
   return "none";
 }
 
+std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack) {
+  if (!options.small_model_path.empty()) return options.small_model_path;
+  if (!options.model_path.empty()) return "none";  // a model chosen by hand: no default rung
+  const std::string path = pack + "/model.small.q8.safetensors";
+  return std::filesystem::exists(path) ? path : "none";
+}
+
 Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out) {
   const std::string& name = options.keyboard_layout;
   const bool is_path = name.find('/') != std::string::npos || name.ends_with(".txt");

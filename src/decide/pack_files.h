@@ -19,6 +19,10 @@ std::string ResolveModelDir(const EngineOptions& options);
 // The model file of a language pack: options.model_path; when empty, the int8 model
 // <pack>/model.q8.safetensors if it exists, else <pack>/model.safetensors, else "none".
 std::string ResolveModelPath(const EngineOptions& options, const std::string& pack);
+// The small-model rung's file: options.small_model_path; when empty and the typing model is
+// the pack's own (options.model_path empty), <pack>/model.small.q8.safetensors if it exists;
+// else "none".
+std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack);
 
 // options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
 // layout in <model dir>/layouts/.

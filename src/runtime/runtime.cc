@@ -59,14 +59,17 @@ struct EngineSlot {
   std::atomic<uint64_t> decisions{0};
 };
 
-// The ladder `engine` can serve: no smaller model is loaded yet, so that rung is skipped;
+// The ladder `engine` can serve: the small-model rung only where a small model is loaded;
 // without a model only the lexicon rung exists. The pinyin engine proposes no vocabulary
 // words, so its model runs whole or not at all.
 std::vector<Tier> LadderOf(const Engine& engine) {
   const Engine::Info info = engine.info();
   if (info.model_path.empty()) return {Tier::kLexiconOnly};
   if (info.language == "zh") return {Tier::kFullModel, Tier::kLexiconOnly};
-  return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
+  if (info.small_model_path.empty()) {
+    return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
+  }
+  return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kSmallModel, Tier::kLexiconOnly};
 }
 
 struct SessionState {
