@@ -407,7 +407,12 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   hits_.clear();
   scored_.clear();
   if (learner_ != nullptr) {
-    user_words_ = learner_->words();  // an atomic load: no lock, no SQLite
+    // A new snapshot is fetched (a short lock) only when the learner published one: most
+    // keystrokes cost one atomic load here, and none a SQLite call.
+    if (const uint64_t version = learner_->version(); version != user_words_version_) {
+      user_words_ = learner_->words();
+      user_words_version_ = version;
+    }
     FindPreviousKey();
   }
   if (searchable) {  // a "word" longer than any word has no candidates

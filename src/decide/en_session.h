@@ -91,6 +91,7 @@ class EnSession : public Session {
   Learner* learner_ = nullptr;                   // the engine's, when it has one
   bool learn_ = false;                           // ... and this session may teach it
   std::shared_ptr<const UserWords> user_words_;  // the snapshot this Decide ranks with
+  uint64_t user_words_version_ = 0;              // the learner's version it was fetched at
   struct FinishedWord {
     std::array<char, 64> text;
     uint8_t length = 0;

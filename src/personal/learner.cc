@@ -96,9 +96,18 @@ Status Learner::Refresh() {
   const uint64_t tick = store_->tick();
   KD_RETURN_IF_ERROR(store_->List(language_, &words));
   KD_RETURN_IF_ERROR(store_->ListPairs(language_, &pairs));
-  words_.store(std::make_shared<const UserWords>(UserWords::Build(words, pairs, tick)),
-               std::memory_order_release);
+  auto snapshot = std::make_shared<const UserWords>(UserWords::Build(words, pairs, tick));
+  {
+    std::lock_guard<std::mutex> lock(words_mu_);
+    words_.swap(snapshot);
+  }
+  version_.fetch_add(1, std::memory_order_release);  // the old snapshot is freed below, unlocked
   return Status::OK();
+}
+
+std::shared_ptr<const UserWords> Learner::words() const {
+  std::lock_guard<std::mutex> lock(words_mu_);
+  return words_;
 }
 
 Status Learner::status() const {

@@ -53,8 +53,11 @@ class Learner {
   // Writes the queue to the store now and rebuilds the snapshot; the store's status.
   Status Flush();
 
-  // The current snapshot; never null.
-  std::shared_ptr<const UserWords> words() const { return words_.load(std::memory_order_acquire); }
+  // The current snapshot; never null. Takes a mutex the background thread holds only to
+  // swap a pointer, so a caller on the keystroke path asks only when version() moved.
+  std::shared_ptr<const UserWords> words() const;
+  // Bumped each time a new snapshot is published (an atomic load: no lock).
+  uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
   // The last store error, OK when the last write succeeded.
   Status status() const;
@@ -88,7 +91,12 @@ class Learner {
   mutable std::mutex status_mu_;
   Status status_;
 
-  std::atomic<std::shared_ptr<const UserWords>> words_;
+  // Not std::atomic<std::shared_ptr>: libstdc++ 12's load() releases its lock with a relaxed
+  // store, so its read of the pointer is not ordered before the next store (ThreadSanitizer
+  // reports the race; on Arm it is real).
+  mutable std::mutex words_mu_;
+  std::shared_ptr<const UserWords> words_;  // guarded by words_mu_
+  std::atomic<uint64_t> version_{1};
 
   std::mutex wake_mu_;
   std::condition_variable wake_;
