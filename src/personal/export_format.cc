@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_depth.h"
 #include "text/utf8.h"
 
 namespace keydecide::personal {
@@ -15,29 +16,6 @@ using Json = nlohmann::json;
 
 // An export nests three deep; deeper input is refused before the parser sees it.
 constexpr int kMaxDepth = 4;
-
-bool TooDeep(std::string_view text) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
 
 // Reads the fields of one entry; the first failure is remembered with the entry's position.
 class FieldReader {
@@ -183,7 +161,8 @@ Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
   pairs->clear();
   if (json.size() > kMaxExportBytes) return Status::InvalidArgument("export larger than 256 MiB");
   if (!utf8::Validate(json).ok()) return Status::InvalidArgument("export is not valid UTF-8");
-  if (TooDeep(json)) return Status::InvalidArgument("export nested deeper than its format");
+  if (JsonNestingDepth(json, kMaxDepth) > kMaxDepth)
+    return Status::InvalidArgument("export nested deeper than its format");
   const Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::InvalidArgument("export is not JSON");
   if (!j.is_object()) return Status::InvalidArgument("export is not a JSON object");

@@ -9,39 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_depth.h"
+
 namespace keydecide::service {
 
 namespace {
 
 using Json = nlohmann::json;
-
-// Deepest [ / { nesting in `line`, ignoring brackets inside strings; stops counting once
-// past `limit`.
-int NestingDepth(std::string_view line, int limit) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : line) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-      if (deepest > limit) return deepest;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
 
 bool Fail(ProtocolError* error, const char* code, std::string message) {
   error->code = code;
@@ -172,7 +146,7 @@ bool ParseOpFields(const Json& j, ProtocolRequest* out, ProtocolError* error) {
 
 bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* error) {
   *out = ProtocolRequest();
-  if (NestingDepth(line, kMaxJsonDepth) > kMaxJsonDepth) {
+  if (JsonNestingDepth(line, kMaxJsonDepth) > kMaxJsonDepth) {
     return Fail(error, errors::kBadJson, "nested too deeply");
   }
   // A NUL would end the text for many readers (and did end it for the parser): refuse it.
