@@ -19,7 +19,7 @@ cmake --build build -j"$JOBS"
 
 # The kernel tests cover every target by themselves; the model tests run once more on each
 # SIMD target this CPU supports (KEYDECIDE_SIMD forces one; Engine::Open refuses others).
-for target in avx3 avx2 sse4 scalar; do
+for target in avx3 avxvnni avx2 sse4 scalar; do
   if KEYDECIDE_SIMD=$target build/bin/keydecide info --model none >/dev/null 2>&1; then
     echo "== Model tests with KEYDECIDE_SIMD=$target"
     (cd build && KEYDECIDE_SIMD=$target ctest --output-on-failure -j"$JOBS" \

@@ -145,6 +145,7 @@ void AddBenchCommand(CLI::App* app) {
     nlohmann::json out = {{"text", a->text},
                           {"model", engine->info().model_path},
                           {"scorer", engine->info().scorer},
+                          {"tier", a->engine.tier},
                           {"decisions", s.total.size()},
                           {"cold_start_ms", cold_ms},
                           {"rss_mb", rss_kb / 1024.0},

@@ -49,6 +49,7 @@ void AddReplayCommand(CLI::App* app) {
       out["text"] = args->text_path;
       out["suggestions"] = args->suggestions;
       out["scorer"] = engine->info().scorer;
+      out["tier"] = args->engine.tier;
       out["timed"] = typist != nullptr;
       if (typist) out["typist"] = {{"seed", args->typist.seed}, {"median_ms", typist->median_ms()}};
       std::cout << out.dump(2) << "\n";
