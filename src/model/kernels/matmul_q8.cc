@@ -13,7 +13,6 @@
 // - Everywhere else: widen int8 to int16 and multiply-add pairs into int32
 //   (ReorderWidenMulAccumulate; Highway 1.0.3 has no int8 dot).
 
-#include <algorithm>
 #include <cstring>
 
 #undef HWY_TARGET_INCLUDE
@@ -185,8 +184,6 @@ KD_VNNI void Tile4x4Vnni(const WeightView& w, int r, const uint8_t* const xu[4],
   }
 }
 
-constexpr int kMaxGroup = 256;  // activation rows quantized at once by MatMulVnni
-
 // Quantizes x and writes it offset by 128 (sign bit flipped), zero-padded to whole chunks.
 inline float QuantizeOffset(const float* x, int cols, uint8_t* xu) {
   alignas(64) int8_t xq[kMaxCols];
@@ -208,44 +205,32 @@ KD_VNNI void MatVecVnni(const WeightView& w, const float* x, const float* bias, 
   }
 }
 
-// Weight rows outer, activation rows inner: a block of 4 weight rows (at most 16 KB) is
-// read from memory once and then served from L1 to every activation row of the group,
-// instead of the whole matrix streaming past once per 4 activation rows (for the large
-// shapes that is the difference between L3 and L1 bandwidth).
-KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float* bias, float* y) {
-  constexpr int kScratchBytes = 64 * 1024;  // quantized activations of one group, on the stack
-  alignas(64) uint8_t scratch[kScratchBytes];
-  const int padded = (w.cols + 63) / 64 * 64;
-  const int group = std::min(kMaxGroup, kScratchBytes / padded / 4 * 4);  // >= 16 rows
-  for (int t0 = 0; t0 < n; t0 += group) {
-    const int rows_x = std::min(group, n - t0);
-    float sx[kMaxGroup];
-    for (int i = 0; i < rows_x; ++i) {
-      sx[i] =
-          QuantizeOffset(x + static_cast<size_t>(t0 + i) * w.cols, w.cols, scratch + i * padded);
-    }
-    auto xrow = [&](int i) -> const uint8_t* { return scratch + i * padded; };
-    auto yrow = [&](int i) { return y + static_cast<size_t>(t0 + i) * w.rows; };
-    const int tiles = rows_x / 4;
-    int r = 0;
-    for (; r + 4 <= w.rows; r += 4) {
-      for (int tile = 0; tile < tiles; ++tile) {
-        const int i = 4 * tile;
-        const uint8_t* xs[4] = {xrow(i), xrow(i + 1), xrow(i + 2), xrow(i + 3)};
-        float* ys[4] = {yrow(i), yrow(i + 1), yrow(i + 2), yrow(i + 3)};
-        Tile4x4Vnni(w, r, xs, sx + i, ys);
-      }
-      for (int i = 4 * tiles; i < rows_x; ++i) Rows4Vnni(w, r, xrow(i), sx[i], yrow(i) + r);
-    }
-    for (; r < w.rows; ++r) {
-      for (int i = 0; i < rows_x; ++i) yrow(i)[r] = Row1Vnni(w, r, xrow(i), sx[i]);
-    }
-    if (bias != nullptr) {
-      for (int i = 0; i < rows_x; ++i) {
-        for (r = 0; r < w.rows; ++r) yrow(i)[r] += bias[r];
-      }
-    }
+// These kernels for MatMulInActivationGroups (q8_activation_groups-inl.h).
+struct VnniGroupKernels {
+  using X = uint8_t;
+  static constexpr int kPadTo = 64;
+  static constexpr int kTileX = 4;
+  static float PrepareRow(const float* x, int cols, uint8_t* xu) {
+    return QuantizeOffset(x, cols, xu);
   }
+  static void TileRows(const WeightView& w, int r, const uint8_t* const xu[4], const float sx[4],
+                       float* const y[4]) {
+    Tile4x4Vnni(w, r, xu, sx, y);
+  }
+  static void FourRows(const WeightView& w, int r, const uint8_t* xu, float sx, float* y) {
+    Rows4Vnni(w, r, xu, sx, y);
+  }
+  static float OneRow(const WeightView& w, int r, const uint8_t* xu, float sx) {
+    return Row1Vnni(w, r, xu, sx);
+  }
+};
+
+#define KD_GROUP_TARGET KD_VNNI
+#include "model/kernels/q8_activation_groups-inl.h"
+#undef KD_GROUP_TARGET
+
+KD_VNNI void MatMulVnni(const WeightView& w, const float* x, int n, const float* bias, float* y) {
+  MatMulInActivationGroups<VnniGroupKernels>(w, x, n, bias, y);
 }
 
 #undef KD_VNNI

@@ -108,43 +108,30 @@ KD_TARGET void MatVecImpl(const WeightView& w, const float* x, const float* bias
   }
 }
 
-// Weight rows outer, activation rows inner (as the x86 kernels): a block of 4 weight rows
-// is read from memory once and then served from L1 to every activation row of the group.
-KD_TARGET void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, float* y) {
-  constexpr int kScratchBytes = 64 * 1024;  // quantized activations of one group, on the stack
-  constexpr int kMaxGroup = 256;
-  alignas(16) int8_t scratch[kScratchBytes];
-  const int padded = Padded(w.cols);
-  int group = kScratchBytes / padded / 4 * 4;  // >= 16 rows (cols <= kMaxCols)
-  if (group > kMaxGroup) group = kMaxGroup;
-  float sx[kMaxGroup];
-  for (int t0 = 0; t0 < n; t0 += group) {
-    const int rows_x = n - t0 < group ? n - t0 : group;
-    for (int i = 0; i < rows_x; ++i) {
-      sx[i] = PrepareX(x + static_cast<size_t>(t0 + i) * w.cols, w.cols, scratch + i * padded);
-    }
-    auto xrow = [&](int i) -> const int8_t* { return scratch + i * padded; };
-    auto yrow = [&](int i) { return y + static_cast<size_t>(t0 + i) * w.rows; };
-    const int tiles = rows_x / 4;
-    int r = 0;
-    for (; r + 4 <= w.rows; r += 4) {
-      for (int tile = 0; tile < tiles; ++tile) {
-        const int i = 4 * tile;
-        const int8_t* xs[4] = {xrow(i), xrow(i + 1), xrow(i + 2), xrow(i + 3)};
-        float* ys[4] = {yrow(i), yrow(i + 1), yrow(i + 2), yrow(i + 3)};
-        Tile4x4(w, r, xs, sx + i, ys);
-      }
-      for (int i = 4 * tiles; i < rows_x; ++i) Rows4(w, r, xrow(i), sx[i], yrow(i) + r);
-    }
-    for (; r < w.rows; ++r) {
-      for (int i = 0; i < rows_x; ++i) yrow(i)[r] = Row1(w, r, xrow(i), sx[i]);
-    }
-    if (bias != nullptr) {
-      for (int i = 0; i < rows_x; ++i) {
-        for (r = 0; r < w.rows; ++r) yrow(i)[r] += bias[r];
-      }
-    }
+// These kernels for MatMulInActivationGroups (q8_activation_groups-inl.h).
+struct GroupKernels {
+  using X = int8_t;
+  static constexpr int kPadTo = kChunk;
+  static constexpr int kTileX = 4;
+  static float PrepareRow(const float* x, int cols, int8_t* xp) { return PrepareX(x, cols, xp); }
+  static void TileRows(const WeightView& w, int r, const int8_t* const xp[4], const float sx[4],
+                       float* const y[4]) {
+    Tile4x4(w, r, xp, sx, y);
   }
+  static void FourRows(const WeightView& w, int r, const int8_t* xp, float sx, float* y) {
+    Rows4(w, r, xp, sx, y);
+  }
+  static float OneRow(const WeightView& w, int r, const int8_t* xp, float sx) {
+    return Row1(w, r, xp, sx);
+  }
+};
+
+#define KD_GROUP_TARGET KD_TARGET
+#include "model/kernels/q8_activation_groups-inl.h"
+#undef KD_GROUP_TARGET
+
+KD_TARGET void MatMulImpl(const WeightView& w, const float* x, int n, const float* bias, float* y) {
+  MatMulInActivationGroups<GroupKernels>(w, x, n, bias, y);
 }
 
 #undef KD_INLINE

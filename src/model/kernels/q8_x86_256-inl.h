@@ -111,26 +111,26 @@ KD_TARGET float Row1(const WeightView& w, int r, const int8_t* xp, float sx) {
 // Activation rows per tile: 4 weight rows x 2 activation rows keep 8 accumulators, 4 weight
 // chunks and the activation chunk in AVX2's 16 registers (a 4 x 4 tile, as the AVX-512
 // kernel's 32 registers hold, spilled to the stack and ran at half speed).
-constexpr int kTileX = 2;
+constexpr int kTileRows = 2;
 
 // acc[t][i] += xp[t] . row i over one chunk: each weight chunk loaded once serves every
 // activation row of the tile.
 template <class Product>
-KD_INLINE void TileChunk(const __m256i wv[4], const int8_t* const xp[kTileX], int o,
+KD_INLINE void TileChunk(const __m256i wv[4], const int8_t* const xp[kTileRows], int o,
                          __m256i (*acc)[4]) {
-  for (int t = 0; t < kTileX; ++t) {
+  for (int t = 0; t < kTileRows; ++t) {
     const __m256i vx = LoadX(xp[t] + o);
     for (int i = 0; i < 4; ++i) acc[t][i] = Product::Mul(acc[t][i], vx, wv[i]);
   }
 }
 
-// y[t][r..r+4) for the kTileX activation rows xp[t].
+// y[t][r..r+4) for the kTileRows activation rows xp[t].
 template <class Product>
-KD_TARGET void Tile(const WeightView& w, int r, const int8_t* const xp[kTileX],
-                    const float sx[kTileX], float* const y[kTileX]) {
+KD_TARGET void Tile(const WeightView& w, int r, const int8_t* const xp[kTileRows],
+                    const float sx[kTileRows], float* const y[kTileRows]) {
   const int cols = w.cols, full = cols / kChunk, rest = cols % kChunk;
   const int8_t* p = w.q8 + static_cast<size_t>(r) * cols;
-  __m256i acc[kTileX][4];
+  __m256i acc[kTileRows][4];
   for (auto& row : acc) {
     for (__m256i& a : row) a = _mm256_setzero_si256();
   }
@@ -146,7 +146,7 @@ KD_TARGET void Tile(const WeightView& w, int r, const int8_t* const xp[kTileX],
                            LoadTail(p + 2 * cols + o, rest), LoadTail(p + 3 * cols + o, rest)};
     TileChunk<Product>(wv, xp, o, acc);
   }
-  for (int t = 0; t < kTileX; ++t) {
+  for (int t = 0; t < kTileRows; ++t) {
     Store4<Product>(Sum4(acc[t][0], acc[t][1], acc[t][2], acc[t][3]), w, r, sx[t], y[t] + r);
   }
 }
@@ -175,46 +175,35 @@ KD_TARGET void MatVecQ8Impl(const WeightView& w, const float* x, const float* bi
   }
 }
 
-// Weight rows outer, activation rows inner (as the AVX-512 VNNI kernel): a block of 4
-// weight rows is read from memory once and then served from L1 to every activation row of
-// the group.
+// These kernels for MatMulInActivationGroups (q8_activation_groups-inl.h).
+template <class Product>
+struct GroupKernels {
+  using X = int8_t;
+  static constexpr int kPadTo = kChunk;
+  static constexpr int kTileX = kTileRows;
+  static float PrepareRow(const float* x, int cols, int8_t* xp) {
+    return PrepareX<Product>(x, cols, xp);
+  }
+  static void TileRows(const WeightView& w, int r, const int8_t* const xp[kTileX],
+                       const float sx[kTileX], float* const y[kTileX]) {
+    Tile<Product>(w, r, xp, sx, y);
+  }
+  static void FourRows(const WeightView& w, int r, const int8_t* xp, float sx, float* y) {
+    Rows4<Product>(w, r, xp, sx, y);
+  }
+  static float OneRow(const WeightView& w, int r, const int8_t* xp, float sx) {
+    return Row1<Product>(w, r, xp, sx);
+  }
+};
+
+#define KD_GROUP_TARGET KD_TARGET
+#include "model/kernels/q8_activation_groups-inl.h"
+#undef KD_GROUP_TARGET
+
 template <class Product>
 KD_TARGET void MatMulQ8Impl(const WeightView& w, const float* x, int n, const float* bias,
                             float* y) {
-  constexpr int kScratchBytes = 64 * 1024;  // quantized activations of one group, on the stack
-  constexpr int kMaxGroup = 256;
-  alignas(32) int8_t scratch[kScratchBytes];
-  const int padded = (w.cols + kChunk - 1) / kChunk * kChunk;
-  int group = kScratchBytes / padded / 4 * 4;  // >= 16 rows (cols <= kMaxCols)
-  if (group > kMaxGroup) group = kMaxGroup;
-  float sx[kMaxGroup];
-  for (int t0 = 0; t0 < n; t0 += group) {
-    const int rows_x = n - t0 < group ? n - t0 : group;
-    for (int i = 0; i < rows_x; ++i) {
-      sx[i] =
-          PrepareX<Product>(x + static_cast<size_t>(t0 + i) * w.cols, w.cols, scratch + i * padded);
-    }
-    auto xrow = [&](int i) -> const int8_t* { return scratch + i * padded; };
-    auto yrow = [&](int i) { return y + static_cast<size_t>(t0 + i) * w.rows; };
-    const int tiled = rows_x / kTileX * kTileX;
-    int r = 0;
-    for (; r + 4 <= w.rows; r += 4) {
-      for (int i = 0; i < tiled; i += kTileX) {
-        const int8_t* xs[kTileX] = {xrow(i), xrow(i + 1)};
-        float* ys[kTileX] = {yrow(i), yrow(i + 1)};
-        Tile<Product>(w, r, xs, sx + i, ys);
-      }
-      for (int i = tiled; i < rows_x; ++i) Rows4<Product>(w, r, xrow(i), sx[i], yrow(i) + r);
-    }
-    for (; r < w.rows; ++r) {
-      for (int i = 0; i < rows_x; ++i) yrow(i)[r] = Row1<Product>(w, r, xrow(i), sx[i]);
-    }
-    if (bias != nullptr) {
-      for (int i = 0; i < rows_x; ++i) {
-        for (r = 0; r < w.rows; ++r) yrow(i)[r] += bias[r];
-      }
-    }
-  }
+  MatMulInActivationGroups<GroupKernels<Product>>(w, x, n, bias, y);
 }
 
 #undef KD_INLINE
