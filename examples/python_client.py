@@ -1,112 +1,22 @@
 #!/usr/bin/python3
-"""A keydecided client in plain Python (standard library only).
+"""A keydecided client in Python: the keydecide.client module (standard library only).
 
     python_client.py [--socket PATH] [--lang LANG] "see you tomo"
 
 Types the text one character per request and prints, after each key, the composition and
-the top candidates. The protocol is newline-delimited JSON (docs/PROTOCOL.md).
+the top candidates. keydecide.client is installed with the keydecide package; from the source
+tree it is python/keydecide (found beside this file's folder when not installed).
 """
 
 import argparse
-import json
 import os
-import socket
-import stat
-import struct
 import sys
 
-
-def default_socket_path():
-    runtime_dir = os.environ.get("XDG_RUNTIME_DIR", "")
-    if runtime_dir.startswith("/"):
-        return os.path.join(runtime_dir, "keydecided.sock")
-    return "/tmp/keydecide-%d/keydecided.sock" % os.geteuid()
-
-
-class KeydecideError(Exception):
-    def __init__(self, code, message):
-        super().__init__("%s: %s" % (code, message))
-        self.code = code
-
-
-class Client:
-    """One connection; one request in flight at a time.
-
-    Before sending anything it checks that the socket file and the process listening on it
-    belong to this user (SO_PEERCRED), so that a socket squatted by another local user never
-    sees a key (PermissionError). Every answer is awaited at most `timeout` seconds."""
-
-    def __init__(self, path=None, timeout=10.0):
-        path = path or default_socket_path()
-        st = os.lstat(path)
-        if not stat.S_ISSOCK(st.st_mode) or st.st_uid != os.geteuid():
-            raise PermissionError("%s is not a socket of this user (uid %d): refusing it"
-                                  % (path, st.st_uid))
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.settimeout(timeout)
-        self._sock.connect(path)
-        creds = self._sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                      struct.calcsize("3i"))
-        _pid, uid, _gid = struct.unpack("3i", creds)
-        if uid != os.geteuid():
-            self._sock.close()
-            raise PermissionError("the process on %s runs as uid %d, not this user: refusing it"
-                                  % (path, uid))
-        self._file = self._sock.makefile("rwb")
-        self._next_id = 1
-
-    def close(self):
-        self._file.close()
-        self._sock.close()
-
-    def call(self, op, **fields):
-        request = dict(fields, op=op, id=self._next_id)
-        self._next_id += 1
-        self._file.write(json.dumps(request).encode("utf-8") + b"\n")
-        self._file.flush()
-        while True:
-            line = self._file.readline()
-            if not line:
-                raise ConnectionError("keydecided closed the connection")
-            reply = json.loads(line)
-            if reply.get("id") in (request["id"], None):
-                break
-        if not reply.get("ok"):
-            error = reply.get("error", {})
-            raise KeydecideError(error.get("code"), error.get("message"))
-        return reply
-
-    def hello(self):
-        return self.call("hello")
-
-    def open_session(self, app="chat", lang=None):
-        """lang: one of hello()["languages"]; None: the daemon's default."""
-        fields = {"app": app}
-        if lang is not None:
-            fields["lang"] = lang
-        return self.call("open_session", **fields)["session"]
-
-    def key(self, session, text, k=3, t_ms=None):
-        """Types `text`; t_ms: when the key was pressed (time.monotonic() * 1000), or None."""
-        fields = {"session": session, "text": text, "k": k}
-        if t_ms is not None:
-            fields["t_ms"] = int(t_ms)
-        return self.call("key", **fields)
-
-    def backspace(self, session, count=1, k=3):
-        return self.call("backspace", session=session, count=count, k=k)
-
-    def commit(self, session, word, k=3):
-        return self.call("commit", session=session, word=word, k=k)
-
-    def set_context(self, session, text, k=3):
-        return self.call("set_context", session=session, text=text, k=k)
-
-    def close_session(self, session):
-        return self.call("close_session", session=session)
-
-    def stats(self):
-        return self.call("stats")
+try:
+    from keydecide.client import Client, KeydecideError, default_socket_path
+except ImportError:  # the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from keydecide.client import Client, KeydecideError, default_socket_path
 
 
 def main():

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "decide/autocorrect.h"
@@ -201,6 +202,96 @@ TEST_F(ShippedAutocorrectTest, LeavesRightWordsAcronymsAndNames) {
   for (const char* typed : {"we went to the park", "I love my new HD", "we had Thai"}) {
     EXPECT_FALSE(TypeAndDecide(typed).autocorrect.apply) << typed;
   }
+}
+
+// The undo (Session::AcceptCorrection): the host applies the correction and types on; a
+// backspace back to the corrected word offers the letters as typed first and no correction;
+// taking them back keeps them, there, through the word's end.
+TEST_F(ShippedAutocorrectTest, BackspaceAfterACorrectionOffersTheTypedLettersBack) {
+  auto session = engine_->NewSession(SessionOptions());
+  ASSERT_TRUE(session->Type("I saw teh").ok());
+  Decision d;
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  ASSERT_TRUE(d.autocorrect.apply);
+  ASSERT_EQ(d.autocorrect.replacement, "the");
+  ASSERT_TRUE(session->AcceptCorrection(d.autocorrect.replacement).ok());
+  ASSERT_TRUE(session->Type(" ").ok());
+  EXPECT_EQ(session->text(), "I saw the ");
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  for (const Candidate& c : d.candidates) EXPECT_NE(c.kind, CandidateKind::kTyped);
+
+  ASSERT_TRUE(session->Backspace().ok());  // the space: back at the corrected word
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_EQ(d.composition, "the");
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "teh");
+  EXPECT_EQ(d.candidates[0].kind, CandidateKind::kTyped);
+  EXPECT_TRUE(std::isfinite(d.candidates[0].score));
+  EXPECT_GT(d.candidates[0].score, d.candidates.size() > 1 ? d.candidates[1].score : -1e9f);
+  EXPECT_FALSE(d.autocorrect.apply);  // "the" is not corrected again
+  for (size_t i = 1; i < d.candidates.size(); ++i) EXPECT_NE(d.candidates[i].text, "teh");
+
+  ASSERT_TRUE(session->Accept("teh").ok());  // taken back
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_EQ(d.composition, "teh");
+  EXPECT_FALSE(d.autocorrect.apply);  // kept as typed at this spot
+  for (const Candidate& c : d.candidates) EXPECT_NE(c.kind, CandidateKind::kTyped);
+  ASSERT_TRUE(session->Type(" ").ok());
+  EXPECT_EQ(session->text(), "I saw teh ");
+
+  // The same typo later in the text is corrected again (this session learns nothing).
+  ASSERT_TRUE(session->Type("cat. Then I read teh").ok());
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_TRUE(d.autocorrect.apply);
+}
+
+TEST_F(ShippedAutocorrectTest, TypingOnOrAnotherPickForgetsTheCorrection) {
+  auto session = engine_->NewSession(SessionOptions());
+  Decision d;
+  ASSERT_TRUE(session->Type("I saw teh").ok());
+  ASSERT_TRUE(session->AcceptCorrection("the").ok());
+  ASSERT_TRUE(session->Type("y").ok());  // "they": another word
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  for (const Candidate& c : d.candidates) EXPECT_NE(c.kind, CandidateKind::kTyped);
+  ASSERT_TRUE(session->Backspace().ok());  // back to "the", but it is no longer the correction
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  for (const Candidate& c : d.candidates) EXPECT_NE(c.kind, CandidateKind::kTyped);
+
+  ASSERT_TRUE(session->SetContext("I saw teh").ok());
+  ASSERT_TRUE(session->AcceptCorrection("the").ok());
+  ASSERT_TRUE(session->SetContext("I saw the").ok());  // the field changed under it
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  for (const Candidate& c : d.candidates) EXPECT_NE(c.kind, CandidateKind::kTyped);
+
+  // Nothing composed: nothing to correct.
+  ASSERT_TRUE(session->SetContext("I saw ").ok());
+  EXPECT_EQ(session->AcceptCorrection("the").code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(session->AcceptCorrection("two words").code(), Status::Code::kInvalidArgument);
+}
+
+// The levels are thresholds in order; off never applies.
+TEST_F(ShippedAutocorrectTest, LevelsOrderTheThresholds) {
+  EXPECT_GT(AutocorrectThreshold(AutocorrectLevel::kOff), 1.0f);
+  EXPECT_GT(AutocorrectThreshold(AutocorrectLevel::kCautious),
+            AutocorrectThreshold(AutocorrectLevel::kNormal));
+  EXPECT_GT(AutocorrectThreshold(AutocorrectLevel::kNormal),
+            AutocorrectThreshold(AutocorrectLevel::kEager));
+  for (const AutocorrectLevel level : {AutocorrectLevel::kOff, AutocorrectLevel::kCautious,
+                                       AutocorrectLevel::kNormal, AutocorrectLevel::kEager}) {
+    AutocorrectLevel parsed;
+    ASSERT_TRUE(ParseAutocorrectLevel(AutocorrectLevelName(level), &parsed).ok());
+    EXPECT_EQ(parsed, level);
+  }
+  AutocorrectLevel parsed;
+  EXPECT_FALSE(ParseAutocorrectLevel("sometimes", &parsed).ok());
+  SessionOptions off;
+  off.autocorrect_level = AutocorrectLevel::kOff;
+  auto session = engine_->NewSession(off);
+  ASSERT_TRUE(session->Type("I saw teh").ok());
+  Decision d;
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_FALSE(d.autocorrect.apply);
+  EXPECT_EQ(d.autocorrect.replacement, "the");  // still the hint
 }
 
 }  // namespace

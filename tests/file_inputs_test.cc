@@ -97,7 +97,7 @@ TEST(MappedFileTest, DevicesAndDirectoriesAreRefused) {
   std::unique_ptr<MappedFile> file;
   ExpectRefusedNaming(MappedFile::Open("/dev/zero", &file), "/dev/zero", "character device");
   ExpectRefusedNaming(MappedFile::Open("/", &file), "/", "directory");
-  EXPECT_EQ(MappedFile::Open("/nonexistent", &file).code(), Status::Code::kNotFound);
+  EXPECT_EQ(MappedFile::Open("/nonexistent/missing", &file).code(), Status::Code::kNotFound);
 }
 
 TEST_F(FifoTest, TextFromAFifoWithAWriterIsRead) {
@@ -134,7 +134,7 @@ TEST(TextFileTest, DevicesAndDirectoriesAreRefused) {
   std::string got;
   ExpectRefusedNaming(ReadTextFile("/dev/zero", &got), "/dev/zero", "character device");
   ExpectRefusedNaming(ReadTextFile("/", &got), "/", "directory");
-  EXPECT_EQ(ReadTextFile("/nonexistent", &got).code(), Status::Code::kNotFound);
+  EXPECT_EQ(ReadTextFile("/nonexistent/missing", &got).code(), Status::Code::kNotFound);
 }
 
 TEST(TextFileTest, ThePipeAndTheFileStopAtTheCap) {

@@ -169,6 +169,45 @@ TEST_F(PersonalSessionTest, AWordCorrectedAwayIsNotLearned) {
   EXPECT_FALSE(Has(learned, "away"));
 }
 
+// An autocorrection the person undid (Backspace back to the word, the typed letters taken back)
+// is learned as their word: it is never autocorrected again, in any session. Not from a no-learn
+// session.
+TEST_F(PersonalSessionTest, AnUndoneCorrectionIsNeverAppliedAgain) {
+  auto engine = OpenEngine();
+  auto corrects = [&](Session* s, std::string_view text) {
+    EXPECT_TRUE(s->Type(text).ok());
+    Decision d;
+    EXPECT_TRUE(s->Decide(3, &d).ok());
+    return d.autocorrect.apply;
+  };
+  {
+    SessionOptions incognito;
+    incognito.no_learn = true;
+    auto s = engine->NewSession(incognito);
+    ASSERT_TRUE(corrects(s.get(), "I saw teh"));
+    ASSERT_TRUE(s->AcceptCorrection("the").ok());
+    ASSERT_TRUE(s->Type(" ").ok());
+    ASSERT_TRUE(s->Backspace().ok());
+    ASSERT_TRUE(s->Accept("teh").ok());
+    ASSERT_TRUE(s->Type(" cat ").ok());
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  EXPECT_FALSE(Has(Learned(), "teh"));
+  {
+    auto s = engine->NewSession({});
+    ASSERT_TRUE(corrects(s.get(), "I saw teh"));
+    ASSERT_TRUE(s->AcceptCorrection("the").ok());
+    ASSERT_TRUE(s->Type(" ").ok());
+    ASSERT_TRUE(s->Backspace().ok());
+    ASSERT_TRUE(s->Accept("teh").ok());
+    ASSERT_TRUE(s->Type(" cat ").ok());
+  }
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  EXPECT_TRUE(Has(Learned(), "teh"));
+  EXPECT_FALSE(corrects(engine->NewSession({}).get(), "I saw teh"));
+  EXPECT_TRUE(corrects(engine->NewSession({}).get(), "what are yuo"));  // other typos still are
+}
+
 TEST_F(PersonalSessionTest, AStoreThatCannotOpenLeavesTypingWorking) {
   auto engine = OpenEngine(true, "/proc/self/keydecide/user.db");
   ASSERT_TRUE(engine);

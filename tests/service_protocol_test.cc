@@ -61,6 +61,34 @@ TEST(ProtocolTest, OpenSessionLanguage) {
   EXPECT_EQ(r.id, "9");
 }
 
+// The session's autocorrect level and no-learn flag, and a commit that is an autocorrection.
+TEST(ProtocolTest, AutocorrectLevelNoLearnAndTheCorrectionCommit) {
+  ProtocolRequest r;
+  ProtocolError e;
+  ASSERT_TRUE(ParseRequest(R"({"op":"open_session"})", &r, &e));
+  EXPECT_EQ(r.autocorrect, AutocorrectLevel::kNormal);
+  EXPECT_FALSE(r.no_learn);
+  ASSERT_TRUE(
+      ParseRequest(R"({"op":"open_session","autocorrect":"eager","no_learn":true})", &r, &e));
+  EXPECT_EQ(r.autocorrect, AutocorrectLevel::kEager);
+  EXPECT_TRUE(r.no_learn);
+  ASSERT_TRUE(ParseRequest(R"({"op":"open_session","autocorrect":"off"})", &r, &e));
+  EXPECT_EQ(r.autocorrect, AutocorrectLevel::kOff);
+  for (const char* bad : {R"({"op":"open_session","autocorrect":"always"})",
+                          R"({"op":"open_session","autocorrect":2})",
+                          R"({"op":"open_session","no_learn":"yes"})",
+                          R"({"op":"commit","session":1,"word":"the","autocorrect":1})"}) {
+    EXPECT_FALSE(ParseRequest(bad, &r, &e)) << bad;
+    EXPECT_STREQ(e.code, errors::kBadRequest) << bad;
+  }
+  ASSERT_TRUE(ParseRequest(R"({"op":"commit","session":1,"word":"the"})", &r, &e));
+  EXPECT_FALSE(r.correction);
+  ASSERT_TRUE(
+      ParseRequest(R"({"op":"commit","session":1,"word":"the","autocorrect":true})", &r, &e));
+  EXPECT_TRUE(r.correction);
+  EXPECT_EQ(r.text, "the");
+}
+
 TEST(ProtocolTest, RefusesWithACode) {
   ProtocolRequest r;
   ProtocolError e;

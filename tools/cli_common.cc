@@ -1,7 +1,10 @@
 #include "tools/cli_common.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "tools/text_file.h"
 #include "tools/typist.h"
@@ -10,7 +13,8 @@ namespace keydecide {
 
 void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--model-dir", model_dir,
-                  "Models folder (default: $KEYDECIDE_MODEL_DIR, else the bundled models/)");
+                  "Models folder (default: $KEYDECIDE_MODEL_DIR, else the first of the data "
+                  "folders and the installed models that has the language: docs/INTEGRATION.md)");
   cmd->add_option("--lexicon", lexicon, "Lexicon file (default: <model-dir>/<lang>/lexicon.kdlex)");
   cmd->add_option("--model", model,
                   "Model file, or 'none' for the count baseline (default: <model-dir>/<lang>/"
@@ -76,15 +80,76 @@ std::unique_ptr<Engine> EngineFlags::OpenOrDie() const {
   return engine;
 }
 
+namespace {
+bool g_json_errors = false;
+
+const char* KindName(Status::Code code) {
+  switch (code) {
+    case Status::Code::kOk:
+      return "OK";
+    case Status::Code::kNotFound:
+      return "NotFound";
+    case Status::Code::kCorruption:
+      return "Corruption";
+    case Status::Code::kInvalidArgument:
+      return "InvalidArgument";
+    case Status::Code::kIOError:
+      return "IOError";
+    case Status::Code::kNotSupported:
+      return "NotSupported";
+  }
+  return "Error";
+}
+}  // namespace
+
+void SetJsonErrors(bool on) { g_json_errors = on; }
+
+void Die(int exit_code, std::string_view kind, const std::string& what,
+         const std::string& message) {
+  if (g_json_errors) {
+    const nlohmann::json error = {
+        {"error", {{"kind", kind}, {"what", what}, {"message", message}}}};
+    // Invalid UTF-8 in a message (a path as given) is replaced, never a throw.
+    std::cout << error.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+  } else {
+    std::cerr << "keydecide: " << what << ": " << message << "\n";
+  }
+  throw CLI::RuntimeError(exit_code);
+}
+
+int RunCli(CLI::App* app, int argc, char** argv) {
+  try {
+    app->parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a command failed; it said why (Die)
+    return e.get_exit_code();
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app->exit(e);
+  } catch (const CLI::ParseError& e) {  // a usage error: a bad flag, value or subcommand
+    try {
+      Die(kUsageExit, "Usage", "usage", std::string(e.what()) + " (see --help)");
+    } catch (const CLI::RuntimeError& d) {
+      return d.get_exit_code();
+    }
+  }
+  return 0;
+}
+
+AutocorrectLevel ParseAutocorrectLevelOrDie(const std::string& name) {
+  AutocorrectLevel level;
+  CheckOrDie(ParseAutocorrectLevel(name, &level), "autocorrect level");
+  return level;
+}
+
 void CheckOrDie(const Status& status, const std::string& what) {
   if (status.ok()) return;
-  std::cerr << "keydecide: " << what << ": " << status.ToString() << "\n";
-  throw CLI::RuntimeError(1);
+  Die(1, KindName(status.code()), what, status.message());
 }
 
 std::string ReadOrDie(const std::string& path) {
   std::string text;
-  CheckOrDie(ReadTextFile(path, &text), "cannot read a text input");
+  // "-": standard input, through its /dev/stdin name (a pipe or a redirected file; a terminal
+  // is refused as the character device it is).
+  CheckOrDie(ReadTextFile(path == "-" ? "/dev/stdin" : path, &text), "cannot read a text input");
   // Nothing any command reads has meaning when empty; a FIFO that no one writes reads so.
   if (text.empty()) CheckOrDie(Status::InvalidArgument(path + " is empty"), "no text to read");
   return text;
@@ -103,7 +168,14 @@ std::unique_ptr<SimulatedTypist> TypistFlags::MakeOrDie(const EngineFlags& engin
   if (path.find('/') == std::string::npos && !path.ends_with(".txt")) {
     std::string dir = engine.model_dir;
     if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); dir.empty() && env && *env) dir = env;
-    if (dir.empty()) dir = KEYDECIDE_SOURCE_DIR "/models";
+    if (dir.empty()) {  // the first folder of the search path that has the layout
+      for (const std::string& d : ModelSearchPath()) {
+        if (std::filesystem::exists(d + "/layouts/" + path + ".txt")) {
+          dir = d;
+          break;
+        }
+      }
+    }
     path = dir + "/layouts/" + path + ".txt";
   }
   KeyboardLayout layout;

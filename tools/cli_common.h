@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -50,12 +51,34 @@ struct TypistFlags {
   std::unique_ptr<SimulatedTypist> MakeOrDie(const EngineFlags& engine) const;
 };
 
-// Prints `status` to stderr and throws CLI::RuntimeError(1) unless it is ok.
+// Exit status of a usage error (a bad flag, a missing argument), as for most Unix tools; other
+// failures exit with 1.
+inline constexpr int kUsageExit = 2;
+
+// Whether errors are written as JSON: the command line has --json (main sets it before
+// parsing, so that a usage error is JSON too).
+void SetJsonErrors(bool on);
+
+// Writes the error and throws CLI::RuntimeError(exit_code). Under --json it is one JSON object
+// on stdout, {"error":{"kind":KIND,"what":WHAT,"message":MESSAGE}}, so that a program reading
+// the command's JSON reads the failure there too; otherwise "keydecide: WHAT: MESSAGE" on stderr.
+// `kind` is Status's kind name ("NotFound", "InvalidArgument", ...) or "Usage".
+[[noreturn]] void Die(int exit_code, std::string_view kind, const std::string& what,
+                      const std::string& message);
+
+// Parses the command line and runs the chosen command. Returns its exit status: 0, 1 for a
+// failure (Die), kUsageExit for a usage error (written as Die writes errors), 0 after --help
+// or --version.
+int RunCli(CLI::App* app, int argc, char** argv);
+
+// "off", "cautious", "normal" or "eager" (CLI11 checked the name).
+AutocorrectLevel ParseAutocorrectLevelOrDie(const std::string& name);
+
+// Dies (exit 1, the status's kind) unless `status` is ok.
 void CheckOrDie(const Status& status, const std::string& what);
 
-// The whole file (tools/text_file.h: a regular file or a pipe, at most kMaxTextFileBytes), or
-// the error (naming the path and why: also when it is empty) on stderr and
-// CLI::RuntimeError(1).
+// The whole file (tools/text_file.h: a regular file or a pipe, at most kMaxTextFileBytes; "-":
+// standard input), or the error (naming the path and why: also when it is empty) and exit 1.
 std::string ReadOrDie(const std::string& path);
 
 }  // namespace keydecide

@@ -96,8 +96,7 @@ void AddBenchCommand(CLI::App* app) {
   cmd->add_flag("--json", a->json, "Print one JSON object");
   cmd->callback([a] {
     if (a->shape.empty() == a->text.empty()) {
-      std::fprintf(stderr, "bench: give exactly one of --text and --shape\n");
-      throw CLI::RuntimeError(2);
+      Die(kUsageExit, "Usage", "bench", "give exactly one of --text and --shape");
     }
     if (!a->shape.empty()) {
       ShapeBenchOptions o;
@@ -181,8 +180,7 @@ void AddBenchCommand(CLI::App* app) {
                                   "/bench/plot_bench.py '" +
                                   data + "' '" + a->plot + "'";
       if (std::system(command.c_str()) != 0) {
-        std::fprintf(stderr, "bench: plotting failed (%s)\n", command.c_str());
-        throw CLI::RuntimeError(1);
+        Die(1, "IOError", "bench", "plotting failed (" + command + ")");
       }
       std::remove(data.c_str());
     }

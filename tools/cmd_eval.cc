@@ -28,7 +28,8 @@ void AddEvalCommand(CLI::App* app) {
     TypistFlags typist;
     std::string typos, text;
     size_t max_chars = 0;
-    float threshold = SessionOptions().autocorrect_threshold;
+    float threshold = -1;  // the level's
+    std::string level = "normal";
     bool json = false;
   };
   auto ac = std::make_shared<AutocorrectArgs>();
@@ -39,9 +40,13 @@ void AddEvalCommand(CLI::App* app) {
   autocorrect->add_option("--text", ac->text, "Text whose words get the typos")->required();
   autocorrect->add_option("--max-chars", ac->max_chars, "Use only the first N bytes (0 = all)");
   autocorrect
+      ->add_option("--level", ac->level, "Autocorrect level: off, cautious, normal or eager")
+      ->check(CLI::IsMember({"off", "cautious", "normal", "eager"}))
+      ->capture_default_str();
+  autocorrect
       ->add_option("--threshold", ac->threshold,
-                   "Apply a correction when the autocorrect probability reaches this")
-      ->capture_default_str()
+                   "Apply a correction when the autocorrect probability reaches this "
+                   "(default: the --level's)")
       ->check(CLI::Range(0.0f, 1.0f));
   autocorrect->add_flag("--json", ac->json, "Print one JSON object");
   autocorrect->callback([ac] {
@@ -52,6 +57,7 @@ void AddEvalCommand(CLI::App* app) {
     KeepLeadingBytes(&text, ac->max_chars);
     auto engine = ac->engine.OpenOrDie();
     SessionOptions options;
+    options.autocorrect_level = ParseAutocorrectLevelOrDie(ac->level);
     options.autocorrect_threshold = ac->threshold;
     auto session = engine->NewSession(options);
     AutocorrectEvalResult r;

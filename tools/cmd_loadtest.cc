@@ -175,8 +175,7 @@ PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<s
     conns[c] = std::make_unique<LineClient>();
     std::string reply;
     if (!conns[c]->Connect(path)) {
-      std::cerr << "keydecide: cannot connect to " << path << "\n";
-      throw CLI::RuntimeError(1);
+      Die(1, "IOError", "loadtest", "cannot connect to " + path);
     }
     if (c == 0) {
       daemon = conns[c]->PeerPid();
@@ -184,8 +183,7 @@ PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<s
     }
     if (!conns[c]->Call("{\"op\":\"hello\"}\n", &reply) ||
         reply.find("\"ok\":true") == std::string::npos) {
-      std::cerr << "keydecide: hello failed: " << reply << "\n";
-      throw CLI::RuntimeError(1);
+      Die(1, "IOError", "loadtest", "hello failed: " + reply);
     }
   }
   rss->with_clients = RssMiB(daemon);
@@ -193,8 +191,7 @@ PhaseResult SocketPhase(const std::string& path, const std::vector<std::vector<s
     std::string reply;
     if (!conns[c]->Call("{\"op\":\"open_session\",\"app\":\"chat\"}\n", &reply) ||
         reply.find("\"ok\":true") == std::string::npos) {
-      std::cerr << "keydecide: open_session failed: " << reply << "\n";
-      throw CLI::RuntimeError(1);
+      Die(1, "IOError", "loadtest", "open_session failed: " + reply);
     }
   }
   rss->with_sessions = RssMiB(daemon);

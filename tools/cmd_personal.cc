@@ -53,8 +53,7 @@ int64_t ParseTimeOrDie(const std::string& s) {
     if (used == s.size()) return v;
   } catch (const std::exception&) {
   }
-  std::cerr << "keydecide: not a time (unix seconds or YYYY-MM-DD): " << s << "\n";
-  throw CLI::RuntimeError(1);
+  Die(kUsageExit, "Usage", "personal", "not a time (unix seconds or YYYY-MM-DD): " + s);
 }
 
 void AddStoreOption(CLI::App* cmd, std::string* path) {
@@ -105,8 +104,7 @@ void AddPersonalCommand(CLI::App* app) {
   forget->add_option("--to", args->to, "... up to, not including (unix s, YYYY-MM-DD)");
   forget->callback([args] {
     if (args->words.empty() == (args->from.empty() && args->to.empty())) {
-      std::cerr << "keydecide: give words, or --from and/or --to\n";
-      throw CLI::RuntimeError(2);
+      Die(kUsageExit, "Usage", "personal forget", "give words, or --from and/or --to");
     }
     auto store = OpenStoreOrDie(args->store);
     int total = 0, removed = 0;
@@ -136,8 +134,7 @@ void AddPersonalCommand(CLI::App* app) {
     std::ofstream out(args->out, std::ios::binary | std::ios::trunc);
     out << json;
     if (!out.flush()) {
-      std::cerr << "keydecide: cannot write " << args->out << "\n";
-      throw CLI::RuntimeError(1);
+      Die(1, "IOError", "personal export", "cannot write " + args->out);
     }
   });
 

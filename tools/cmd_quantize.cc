@@ -97,8 +97,7 @@ void AddQuantizeCommand(CLI::App* app) {
       std::ofstream out(a->report);
       out << report.dump(2) << "\n";
       if (!out) {
-        std::fprintf(stderr, "cannot write %s\n", a->report.c_str());
-        throw CLI::RuntimeError(1);
+        Die(1, "IOError", "quantize", "cannot write " + a->report);
       }
     }
   });

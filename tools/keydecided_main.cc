@@ -8,11 +8,13 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"keydecided: the keydecide daemon (newline-delimited JSON on a Unix socket)"};
+  app.set_version_flag("--version", "keydecided " KEYDECIDE_VERSION);
   keydecide::EngineOptions engine;
   keydecide::ServeFlags serve;
   std::string languages;  // "": the default (kServeLangHelp)
   app.add_option("--model-dir", engine.model_dir,
-                 "Models folder (default: $KEYDECIDE_MODEL_DIR, else the bundled models/)");
+                 "Models folder (default: $KEYDECIDE_MODEL_DIR, else the first of the data "
+                 "folders and the installed models that has the language: docs/INTEGRATION.md)");
   app.add_option("--lexicon", engine.lexicon_path, "Lexicon file");
   app.add_option("--model", engine.model_path, "Model file, or 'none' for the count baseline");
   app.add_option("--layout", engine.keyboard_layout, "Keyboard layout name or file")
@@ -22,6 +24,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 200))
       ->capture_default_str();
   serve.AddTo(&app);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {  // a usage error: exit 2, as for most Unix tools
+    app.exit(e);
+    return 2;
+  }
   return keydecide::RunServer(engine, languages, serve);
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "keydecide/export.h"
+
 namespace keydecide {
 
 // Values are reported through the CLI's JSON and the C ABI: keep them stable.
@@ -14,6 +16,8 @@ enum class CandidateKind : int {
   kCorrection = 1,  // matches the typed letters only after correcting slips
   kNextWord = 2,    // offered before any letter of the word is typed
   kSentence = 3,    // pinyin: every letter typed converted as one sentence of several words
+  kTyped = 4,       // the letters as they were typed, offered back first after the person
+                    // deleted back to an autocorrected word (Session::AcceptCorrection)
 };
 
 struct Candidate {
@@ -49,7 +53,8 @@ struct PopupDecision {
   bool show = false;
 };
 
-// What to do if the word being typed ends now (the host applies it on space/punctuation).
+// What to do if the word being typed ends now. The host applies it on space or punctuation
+// with Session::AcceptCorrection(replacement), which makes the correction undoable.
 struct AutocorrectDecision {
   bool apply = false;       // replace the typed letters with `replacement`
   std::string replacement;  // what the typed word would become ("" if nothing could be it):
@@ -78,8 +83,8 @@ struct Decision {
   Tier tier = Tier::kLexiconOnly;
 };
 
-const char* CandidateKindName(CandidateKind kind);
-const char* TierName(Tier tier);
+KD_API const char* CandidateKindName(CandidateKind kind);
+KD_API const char* TierName(Tier tier);
 
 }  // namespace keydecide
 

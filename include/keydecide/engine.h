@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keydecide/export.h"
 #include "keydecide/decision.h"
 #include "keydecide/options.h"
 #include "keydecide/status.h"
@@ -29,7 +30,7 @@
 namespace keydecide {
 
 // One text field being typed into.
-class Session {
+class KD_API Session {
  public:
   virtual ~Session() = default;
 
@@ -53,6 +54,17 @@ class Session {
   // Chinese session, whose whole-sentence candidates may be that long).
   virtual Status Accept(std::string_view word) = 0;
 
+  // The host applied Decision::autocorrect: replaces the word being composed with
+  // `replacement`, as Accept does, and remembers the letters as typed, so the correction can be
+  // undone. When the person then deletes back to the end of the replaced word (Backspace over
+  // the space or punctuation that ended it), the next Decide offers the typed letters first
+  // (CandidateKind::kTyped) and does not autocorrect that word again there. Accepting them
+  // (Accept with those letters) undoes the correction: with the user store the word is then
+  // learned as the person's own and never autocorrected again (never in a no_learn session).
+  // Typing on, another Accept or SetContext forgets the correction. InvalidArgument as for
+  // Accept, or when no word is being composed. Packs without autocorrect (zh) Accept.
+  virtual Status AcceptCorrection(std::string_view replacement) { return Accept(replacement); }
+
   // Replaces all text before the cursor (the host moved the cursor or the field changed).
   // Invalid UTF-8 is refused as in Type.
   virtual Status SetContext(std::string_view text) = 0;
@@ -75,7 +87,7 @@ class Session {
   virtual std::string_view composition() const = 0;
 };
 
-class Engine {
+class KD_API Engine {
  public:
   // Loads the language pack named by `options` (lexicon mapped, keyboard layout parsed)
   // and warms it up. On success stores the engine in *out. On failure returns the reason
@@ -111,6 +123,16 @@ class Engine {
   };
   virtual Info info() const = 0;
 };
+
+// Where Engine::Open looks for a language pack when EngineOptions::model_dir is empty and
+// $KEYDECIDE_MODEL_DIR is unset, in order: $XDG_DATA_HOME/keydecide/models
+// (~/.local/share/keydecide/models without it), <dir>/keydecide/models for each dir of
+// $XDG_DATA_DIRS (/usr/local/share:/usr/share without it), and the models installed with this
+// library (<prefix>/share/keydecide/models, found from where the library or the program that
+// links it was loaded, so a moved install works, and a build tree through its
+// share/keydecide/models link). The first folder that holds <language>/lexicon.kdlex serves
+// that language. Never a path of the machine that built the library.
+KD_API std::vector<std::string> ModelSearchPath();
 
 }  // namespace keydecide
 

@@ -23,11 +23,13 @@
  *   kd_session_free(session);
  *   kd_engine_free(engine);
  *
- * Stability: functions are only added; structs only grow at the end, and the params
- * structs must be made by the *_default_params() functions so that new fields get their
- * defaults. KD_ABI_VERSION changes when that promise is broken. Languages per session came
- * that way: kd_session_open_lang and kd_engine_languages are new functions, and a list in
- * kd_engine_params.language is a new value of an existing field; no struct changed size.
+ * Stability: libkeydecide.so.1 (SONAME number = KD_ABI_VERSION) keeps its functions and
+ * structs: functions are only added, and a struct a host allocates (the params structs) does
+ * not change size within an ABI version; make them with the *_default_params() functions. A
+ * struct the library fills (kd_decision, kd_candidate) only grows at the end. KD_ABI_VERSION,
+ * and with it the SONAME, changes when that promise is broken. The params structs took their
+ * present shape with the first shared library (personal learning, autocorrect level,
+ * no-learn sessions); before it the C ABI was linked statically only.
  *
  * Thread-safety: an engine may be used by several threads at once (a daemon connection
  * serialises their requests). A session must be used by one thread at a time. The last
@@ -41,6 +43,8 @@
 #define KEYDECIDE_KEYDECIDE_H_
 
 #include <stdint.h>
+
+#include "keydecide/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,7 +87,18 @@ enum kd_candidate_kind {
   KD_COMPLETION = 0,
   KD_CORRECTION = 1,
   KD_NEXT_WORD = 2,
-  KD_SENTENCE = 3 /* pinyin: all the letters typed converted as one sentence of several words */
+  KD_SENTENCE = 3, /* pinyin: all the letters typed converted as one sentence of several words */
+  KD_TYPED = 4     /* the letters as typed, offered back first after the person deleted back to
+                      an autocorrected word (kd_session_autocorrect) */
+};
+
+/* kd_session_params.autocorrect_level: how readily the word just typed is corrected (each a
+ * threshold chosen on dev text: docs/BENCHMARKS.md, "Autocorrect levels"). */
+enum kd_autocorrect_level {
+  KD_AUTOCORRECT_OFF = 0,      /* never: autocorrect_apply is always 0 */
+  KD_AUTOCORRECT_CAUTIOUS = 1, /* about one correctly typed word in a thousand changed */
+  KD_AUTOCORRECT_NORMAL = 2,   /* the default */
+  KD_AUTOCORRECT_EAGER = 3     /* the most typos fixed, about one correct word in a hundred changed */
 };
 
 /* kd_decision.tier: the rung of the latency ladder that served the decision. */
@@ -99,7 +114,8 @@ typedef struct kd_session kd_session;
 
 typedef struct kd_engine_params {
   const char* model_dir;       /* models folder; NULL or "": $KEYDECIDE_MODEL_DIR, else the
-                                  bundled models/ */
+                                  search path of docs/INTEGRATION.md (the data folders, then
+                                  the models installed with the library) */
   const char* language;        /* language pack, or a comma-separated list of them ("en,zh"):
                                   one engine each, the first the default; NULL: "en" */
   const char* lexicon_path;    /* NULL: <model_dir>/<language>/lexicon.kdlex (first language
@@ -108,12 +124,21 @@ typedef struct kd_engine_params {
                                   (a file: first language only; "none": all) */
   const char* keyboard_layout; /* layout name or file; NULL: "qwerty" */
   int32_t max_candidates;      /* candidates searched and scored per key (1..200); 0: 32 */
+  int32_t personal;            /* 1: learn from what the person types and rank with it, in the
+                                  user store (docs/PERSONAL.md); 0: off (default). English. */
+  const char* user_store_path; /* with personal: the store; NULL or "": the default,
+                                  $XDG_DATA_HOME/keydecide/user.db */
+  int32_t learn;               /* with personal: 1 learn (default), 0 rank with what the store
+                                  holds and learn nothing (learning paused) */
 } kd_engine_params;
 
 typedef struct kd_session_params {
   int32_t app;             /* enum kd_app; default KD_APP_CHAT */
   int32_t auto_capitalize; /* 1: capitalise candidates at a sentence start (default); 0: no */
   int32_t n_candidates;    /* candidates per decision (0..20); default 3 */
+  int32_t autocorrect_level; /* enum kd_autocorrect_level; default KD_AUTOCORRECT_NORMAL */
+  int32_t no_learn;          /* 1: learn nothing from this session (a password field, an
+                                incognito window); default 0 */
 } kd_session_params;
 
 typedef struct kd_candidate {
@@ -138,12 +163,12 @@ typedef struct kd_decision {
   float decide_us;    /* engine time for this decision, microseconds */
 } kd_decision;
 
-kd_engine_params kd_engine_default_params(void);
-kd_session_params kd_session_default_params(void);
+KD_API kd_engine_params kd_engine_default_params(void);
+KD_API kd_session_params kd_session_default_params(void);
 
 /* The message of the last failure on this thread ("" if none). Valid until the next call
  * into the library on this thread. */
-const char* kd_last_error(void);
+KD_API const char* kd_last_error(void);
 
 /* Opens an engine in this process (loads and maps the lexicon and model of each language,
  * warms up).
@@ -153,7 +178,7 @@ const char* kd_last_error(void);
  *   KD_ERR_CORRUPTION     malformed file
  *   KD_ERR_NOT_SUPPORTED  unknown language
  * On failure *out is set to NULL and nothing stays open; the message names the language. */
-int kd_engine_open(const kd_engine_params* params, kd_engine** out);
+KD_API int kd_engine_open(const kd_engine_params* params, kd_engine** out);
 
 /* Connecting to the daemon: how long to wait. */
 typedef struct kd_connect_params {
@@ -162,7 +187,7 @@ typedef struct kd_connect_params {
                                  (KD_ERR_IO) (default 10000; >= 1) */
 } kd_connect_params;
 
-kd_connect_params kd_connect_default_params(void);
+KD_API kd_connect_params kd_connect_default_params(void);
 
 /* Connects to the keydecided daemon at `socket_path` (NULL or "": the default path,
  * $XDG_RUNTIME_DIR/keydecided.sock, else /tmp/keydecide-<uid>/keydecided.sock) and checks
@@ -176,36 +201,36 @@ kd_connect_params kd_connect_default_params(void);
  *   KD_ERR_PROTOCOL    it speaks another protocol version
  * On failure *out is set to NULL. Requests longer than the daemon's line limit are refused
  * with KD_INVALID_ARGUMENT before they are sent. */
-int kd_engine_connect(const char* socket_path, kd_engine** out);
+KD_API int kd_engine_connect(const char* socket_path, kd_engine** out);
 /* As kd_engine_connect with the given timeouts (KD_INVALID_ARGUMENT for a timeout < 1). */
-int kd_engine_connect_with(const char* socket_path, const kd_connect_params* params,
+KD_API int kd_engine_connect_with(const char* socket_path, const kd_connect_params* params,
                            kd_engine** out);
 
 /* Frees the engine or closes the connection. REQUIRES: its sessions are freed first.
  * NULL is ignored. */
-void kd_engine_free(kd_engine* engine);
+KD_API void kd_engine_free(kd_engine* engine);
 
 /* The languages the engine (or the daemon, as its hello reported) serves, comma-separated,
  * the default first: e.g. "en,zh". Valid until kd_engine_free; "" for NULL. */
-const char* kd_engine_languages(const kd_engine* engine);
+KD_API const char* kd_engine_languages(const kd_engine* engine);
 
 /* Opens a session (one text field) of the engine's default language.
  *   0                     *out holds the session
  *   KD_INVALID_ARGUMENT   bad params, or the daemon's per-client session limit is reached
  *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed (see enum kd_status)
  * On failure *out is set to NULL. */
-int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out);
+KD_API int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out);
 
 /* Opens a session of `language` ("en", "zh", ...; NULL or "": the default language, as
  * kd_session_open). Return codes as for kd_session_open, and:
  *   KD_ERR_NOT_SUPPORTED  the engine or daemon does not serve `language`; unlike other
  *                         negative codes this leaves the engine usable
  * On failure *out is set to NULL. */
-int kd_session_open_lang(kd_engine* engine, const char* language, const kd_session_params* params,
+KD_API int kd_session_open_lang(kd_engine* engine, const char* language, const kd_session_params* params,
                          kd_session** out);
 
 /* Closes and frees the session. NULL is ignored. */
-void kd_session_free(kd_session* session);
+KD_API void kd_session_free(kd_session* session);
 
 /* The edits. Each applies to the session and, when `out` is not NULL, fills *out with the
  * decision for the new state (one call, one round trip to the daemon).
@@ -218,28 +243,38 @@ void kd_session_free(kd_session* session);
  *                         empty text; nothing was applied. Restore the text, then retry.
  *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed; the session state is unknown. The
  *                         next call connects again (KD_SESSION_RESET once it succeeds). */
-int kd_session_type(kd_session* session, const char* text, kd_decision* out);
+KD_API int kd_session_type(kd_session* session, const char* text, kd_decision* out);
 /* As kd_session_type, with the time the key was pressed: `t_ms` in milliseconds of a
  * monotonic clock (CLOCK_MONOTONIC; any origin), 0..2^53. The model reads the interval since
  * the previous key, as it was trained to; kd_session_type types untimed (a typical pace).
  * Return codes as for the edits, and KD_INVALID_ARGUMENT for t_ms out of range. Works with
  * a daemon of any version that speaks protocol 1 (an older one ignores the time). */
-int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms, kd_decision* out);
-int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out);
+KD_API int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms, kd_decision* out);
+KD_API int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out);
 /* The person picked `word` for the word being typed (no space is added). */
-int kd_session_commit(kd_session* session, const char* word, kd_decision* out);
+KD_API int kd_session_commit(kd_session* session, const char* word, kd_decision* out);
+/* The host applied the decision's autocorrection: `replacement` replaces the word being typed
+ * (no space is added; type the space or punctuation that ended the word next). Unlike
+ * kd_session_commit it can be undone: when the person deletes back to the end of the replaced
+ * word (kd_session_backspace over what ended it), the decision's first candidate is the letters
+ * as typed (kind KD_TYPED) and the word is not autocorrected again there; committing those
+ * letters (kd_session_commit) undoes the correction, and with personal learning the word is
+ * learned as the person's own and never autocorrected again. Return codes as for the edits,
+ * and KD_INVALID_ARGUMENT when no word is being typed. */
+KD_API int kd_session_autocorrect(kd_session* session, const char* replacement,
+                                  kd_decision* out);
 /* Replaces all text before the cursor (the cursor moved, the field changed). */
-int kd_session_set_context(kd_session* session, const char* text, kd_decision* out);
+KD_API int kd_session_set_context(kd_session* session, const char* text, kd_decision* out);
 
 /* The decision for the current state, without an edit. Return codes as for the edits. */
-int kd_session_decide(kd_session* session, kd_decision* out);
+KD_API int kd_session_decide(kd_session* session, kd_decision* out);
 
 /* The composition of the session's last decision as the host should show it: for pinyin
  * with an apostrophe at each syllable break of the best reading ("ni'hao"), otherwise the
  * composition itself ("" before any decision, or from a daemon that does not send it).
  * Valid as long as that decision's pointers. (A function rather than a kd_decision field,
  * so that kd_decision keeps its size.) */
-const char* kd_session_preedit(const kd_session* session);
+KD_API const char* kd_session_preedit(const kd_session* session);
 
 /* The person's user store (docs/PERSONAL.md): what engines with personalisation learned, to
  * see and erase. Each call opens the store at `store_path` (NULL or "": the default,
@@ -254,18 +289,18 @@ const char* kd_session_preedit(const kd_session* session);
 
 /* Everything learned, as the export format's JSON (the list: words with counts, picks, first
  * and last use; word pairs). *json_out is the caller's, to free with kd_string_free. */
-int kd_personal_export(const char* store_path, char** json_out);
+KD_API int kd_personal_export(const char* store_path, char** json_out);
 /* Adds an export's words and pairs (counts add up), in one transaction. */
-int kd_personal_import(const char* store_path, const char* json);
+KD_API int kd_personal_import(const char* store_path, const char* json);
 /* Forgets `word` (any case) and every word pair it is in; *removed (if not NULL) gets the
  * number of entries deleted. */
-int kd_personal_forget(const char* store_path, const char* word, int32_t* removed);
+KD_API int kd_personal_forget(const char* store_path, const char* word, int32_t* removed);
 /* Forgets every word and pair last used in [from, to) (unix seconds). */
-int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, int32_t* removed);
+KD_API int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, int32_t* removed);
 /* Forgets everything. */
-int kd_personal_clear(const char* store_path);
+KD_API int kd_personal_clear(const char* store_path);
 /* Frees a string the library handed over (kd_personal_export); NULL is ignored. */
-void kd_string_free(char* s);
+KD_API void kd_string_free(char* s);
 
 #ifdef __cplusplus
 }

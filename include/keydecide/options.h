@@ -4,6 +4,10 @@
 #define KEYDECIDE_OPTIONS_H_
 
 #include <string>
+#include <string_view>
+
+#include "keydecide/export.h"
+#include "keydecide/status.h"
 
 namespace keydecide {
 
@@ -11,8 +15,9 @@ struct EngineOptions {
   // --- Behaviour ---
 
   // Folder with the language packs ("<model_dir>/en/lexicon.kdlex") and keyboard layouts
-  // ("<model_dir>/layouts/"). Empty: $KEYDECIDE_MODEL_DIR, else the folder this build was
-  // configured with (the repository's models/).
+  // ("<model_dir>/layouts/"). Empty: $KEYDECIDE_MODEL_DIR, else the first folder of
+  // ModelSearchPath() (keydecide/engine.h: the user's and the system's data folders, then the
+  // models installed with the library) that holds the language's pack.
   std::string model_dir;
 
   // Language pack to load: "en", or "zh" (pinyin to hanzi sentences and words, ranked by the
@@ -87,6 +92,20 @@ struct EngineOptions {
   float user_new_word_bonus = 8.0f;
 };
 
+// How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).
+// Each level is a threshold on the model's autocorrect probability, chosen on the tuning part of
+// the English dev text (docs/BENCHMARKS.md, "Autocorrect levels"): kCautious changes about one
+// correctly typed word in a thousand, kNormal a few, kEager corrects the most typos for about
+// one correctly typed word in a hundred changed.
+enum class AutocorrectLevel : int { kOff = 0, kCautious = 1, kNormal = 2, kEager = 3 };
+
+// The threshold a level stands for (kOff: above any probability).
+KD_API float AutocorrectThreshold(AutocorrectLevel level);
+// "off", "cautious", "normal", "eager" (the names the CLI, the C ABI's hosts and the daemon
+// use); InvalidArgument for any other.
+KD_API const char* AutocorrectLevelName(AutocorrectLevel level);
+KD_API Status ParseAutocorrectLevel(std::string_view name, AutocorrectLevel* out);
+
 // Kind of text field a session types into; part of the model's input later on.
 enum class AppType : int { kChat = 0, kSearch = 1, kCode = 2, kEditor = 3, kUrl = 4 };
 
@@ -100,10 +119,12 @@ struct SessionOptions {
   // candidates' own share, decide/popup_estimate.h) reaches this. English only: a pinyin
   // session shows its candidates whenever it has some.
   float popup_threshold = 0.5f;
-  // Apply autocorrection when the model's autocorrect probability reaches this. 0.4 was chosen
-  // on dev text outside the measured part (docs/BENCHMARKS.md, "Autocorrect"): lower corrects
-  // more typos and changes more correctly typed words.
-  float autocorrect_threshold = 0.4f;
+  // How readily to autocorrect (AutocorrectLevel above). Decision::autocorrect.apply is never
+  // set at kOff; the replacement is still written as a hint.
+  AutocorrectLevel autocorrect_level = AutocorrectLevel::kNormal;
+  // When >= 0, overrides the level's threshold: autocorrect when the model's probability
+  // reaches this (tools tune with it, e.g. `keydecide eval autocorrect --threshold`).
+  float autocorrect_threshold = -1;
 
   // Learn nothing from this session (password fields, incognito windows): the host says so
   // when it opens it. The session still ranks with what the store already holds.

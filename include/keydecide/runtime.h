@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keydecide/export.h"
 #include "keydecide/decision.h"
 #include "keydecide/options.h"
 #include "keydecide/status.h"
@@ -97,11 +98,12 @@ enum class RequestKind : int {
   kAccept = 2,      // Session::Accept(text): the person picked a candidate
   kSetContext = 3,  // Session::SetContext(text)
   kDecide = 4,      // no edit, only a decision
+  kAcceptCorrection = 5,  // Session::AcceptCorrection(text): the host applied the autocorrection
 };
 
 struct Request {
   RequestKind kind = RequestKind::kDecide;
-  std::string text;        // kType, kAccept, kSetContext
+  std::string text;        // kType, kAccept, kAcceptCorrection, kSetContext
   // kType: when the key was pressed, ms of a monotonic clock (Session::Type); none: untimed.
   std::optional<int64_t> t_ms;
   int count = 1;           // kBackspace: characters to delete (1..4096)
@@ -139,10 +141,10 @@ enum class Admission : int {
   kInvalid = 4,         // the request itself is malformed (count or max_candidates range)
 };
 
-const char* OutcomeName(Outcome outcome);
-const char* AdmissionName(Admission admission);
+KD_API const char* OutcomeName(Outcome outcome);
+KD_API const char* AdmissionName(Admission admission);
 
-class Runtime {
+class KD_API Runtime {
  public:
   using SessionId = uint64_t;
 

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keydecide/export.h"
 #include "keydecide/options.h"
 #include "keydecide/runtime.h"
 #include "keydecide/status.h"
@@ -84,24 +85,24 @@ struct ServerOptions {
 // $XDG_RUNTIME_DIR/keydecided.sock when XDG_RUNTIME_DIR is set and absolute, else
 // /tmp/keydecide-<uid>/keydecided.sock (Start creates that folder with mode 0700 and
 // refuses it if it is not a folder owned by this uid and closed to others).
-std::string DefaultSocketPath();
+KD_API std::string DefaultSocketPath();
 
 // Several languages at once (keydecided --lang, kd_engine_open's language list).
 //
 // Splits a comma-separated list such as "en,zh" (spaces around names ignored) into *out,
 // in order. InvalidArgument (and *out untouched) for an empty list or name, or a name
 // given twice.
-Status ParseLanguageList(std::string_view list, std::vector<std::string>* out);
+KD_API Status ParseLanguageList(std::string_view list, std::vector<std::string>* out);
 
 // Opens one Engine per language of `languages`, in order, into *out. Every language gets
 // `options`, except that options.lexicon_path and a model file in options.model_path apply
 // to the first language only: the others use their own pack's files (a model_path of
 // "none" applies to every language). On failure returns the first error, its message
 // naming the language, and leaves *out untouched. REQUIRES: languages is not empty.
-Status OpenLanguageEngines(const EngineOptions& options, const std::vector<std::string>& languages,
+KD_API Status OpenLanguageEngines(const EngineOptions& options, const std::vector<std::string>& languages,
                            std::vector<std::unique_ptr<Engine>>* out);
 
-class Server {
+class KD_API Server {
  public:
   struct Stats {
     uint64_t connections = 0;       // accepted over the lifetime

@@ -9,9 +9,11 @@
 #include <string>
 #include <string_view>
 
+#include "keydecide/export.h"
+
 namespace keydecide {
 
-class Status {
+class KD_API Status {
  public:
   // These values are printed in messages and returned through the C ABI: keep them stable.
   enum class Code : int {

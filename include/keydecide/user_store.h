@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keydecide/export.h"
 #include "keydecide/status.h"
 
 namespace keydecide {
@@ -77,7 +78,7 @@ struct LearnedPair {
   int64_t last_time = 0;
 };
 
-class UserStore {
+class KD_API UserStore {
  public:
   // Each learned word advances the store's tick by one; a count loses 1/e of its weight over
   // this many later words (about two months of typing for a heavy user), as librime's user
@@ -129,7 +130,7 @@ class UserStore {
 };
 
 // A weight decayed from `last_tick` to `now` (see UserStore::kDecayTicks).
-double DecayedWeight(double weight, uint64_t last_tick, uint64_t now);
+KD_API double DecayedWeight(double weight, uint64_t last_tick, uint64_t now);
 
 }  // namespace keydecide
 

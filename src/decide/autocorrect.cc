@@ -61,8 +61,8 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
   if (out->replacement.capacity() < kCandidateTextReserve) {
     out->replacement.reserve(kCandidateTextReserve);
   }
-  const bool fired =
-      out->confidence >= threshold && !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
+  const bool fired = out->confidence >= threshold && !word.keep &&
+                     !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
   if (fired && full_rung) {
     const int w = pick_.Pick(hidden, word.typed);
     if (w >= 0) {

@@ -80,6 +80,8 @@ class Autocorrect {
     std::string_view as_typed;  // the composition, as typed
     std::string_view typed;     // ... lower-cased (the lexicon's keys)
     bool capitalize;            // the replacement is written capitalised
+    bool keep = false;          // the person keeps it as typed (an undone correction, one of
+                                // their own words): never applied
   };
 
   // REQUIRES: model, lexicon and word_entry (model word index -> lexicon entry, or

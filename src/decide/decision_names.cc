@@ -14,6 +14,8 @@ const char* CandidateKindName(CandidateKind kind) {
       return "next_word";
     case CandidateKind::kSentence:
       return "sentence";
+    case CandidateKind::kTyped:
+      return "typed";
   }
   return "completion";
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "decide/en_pack.h"
 #include "decide/popup_estimate.h"
@@ -76,10 +77,15 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
       text_(&kEnglishComposition),
       history_(&engine->lexicon()),
       search_(&engine->lexicon(), &engine->costs(), engine->search_options()) {
+  if (options_.autocorrect_threshold < 0) {
+    options_.autocorrect_threshold = AutocorrectThreshold(options_.autocorrect_level);
+  }
+  correction_.typed.reserve(kMaxAcceptBytes);
+  correction_.key.reserve(2 * kMaxAcceptBytes);  // lower-casing never more than doubles it
   typed_.reserve(CandidateSearch::kMaxTyped * 2);
   hits_.reserve(engine->search_options().max_candidates);
   scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
-                  kModelProposals + kUserCandidates);
+                  kModelProposals + kUserCandidates + 1);  // + the typed letters of an undo
   if (engine->learner() != nullptr) {
     learner_ = engine->learner();
     learn_ = engine->learning() && !options.no_learn;
@@ -111,7 +117,10 @@ void EnSession::TrimText() {
 }
 
 void EnSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms) {
+  const size_t before = text_.text().size();
   const TypedText::Typed typed = text_.Append(ch, cp, t_ms);
+  // Typing on at the end of a corrected word makes it another word: nothing to undo.
+  if (typed.extended && before == correction_.end) ForgetCorrection();
   if (typed.ended_end > typed.ended_start) {  // the character ended a word: remember it
     history_.Push(text_.text().substr(typed.ended_start, typed.ended_end - typed.ended_start));
     pushed_word_end_ = typed.ended_end;
@@ -157,6 +166,12 @@ void EnSession::OfferPending() {
 void EnSession::ShiftPersonalOffsets(size_t cut) {
   for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
     if (*end != std::string::npos) *end = *end >= cut ? *end - cut : std::string::npos;
+  }
+  if (correction_.end != std::string::npos && correction_.start >= cut) {
+    correction_.start -= cut;
+    correction_.end -= cut;
+  } else {
+    ForgetCorrection();
   }
 }
 
@@ -248,6 +263,7 @@ Status EnSession::Backspace() {
   for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
     if (*end != std::string::npos && size < *end) *end = std::string::npos;  // deleted into it
   }
+  if (correction_.end != std::string::npos && size < correction_.end) ForgetCorrection();
   if (text_.text().size() == pushed_word_end_) {  // back into the word just remembered
     history_.PopLast();
     pushed_word_end_ = std::string::npos;
@@ -257,8 +273,39 @@ Status EnSession::Backspace() {
 
 Status EnSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
+  // The typed letters taken back at a corrected word undo the correction; any other pick
+  // leaves nothing to undo.
+  const bool undo = AtCorrectedWord() && !correction_.undone && word == correction_.typed;
   text_.ReplaceComposition(text_.composition().size(), word);
   accepted_end_ = text_.text().size();
+  if (undo) {
+    correction_.end = accepted_end_;
+    correction_.undone = true;
+  } else {
+    ForgetCorrection();
+  }
+  TrimText();
+  return Status::OK();
+}
+
+Status EnSession::AcceptCorrection(std::string_view replacement) {
+  KD_RETURN_IF_ERROR(CheckAcceptedWord(replacement));
+  const std::string_view typed = composition();
+  if (typed.empty()) return Status::InvalidArgument("no word is being composed to correct");
+  const size_t start = text_.composition_start();
+  // Letters too long to accept back cannot be undone (the composition is kept whole).
+  const bool undoable = typed.size() <= kMaxAcceptBytes;
+  if (undoable) {
+    correction_.typed.assign(typed);
+    correction_.key.clear();
+    AppendLowerUtf8(typed, &correction_.key);
+  }
+  // Not an Accept: the replacement is the engine's, not the person's pick (never learned as
+  // picked).
+  text_.ReplaceComposition(typed.size(), replacement);
+  correction_.start = undoable ? start : std::string::npos;
+  correction_.end = undoable ? text_.text().size() : std::string::npos;
+  correction_.undone = false;
   TrimText();
   return Status::OK();
 }
@@ -273,10 +320,43 @@ Status EnSession::SetContext(std::string_view text) {
     if (*end != std::string::npos && (*end > same || *end > text.size())) *end = std::string::npos;
   }
   text_.Assign(text);
+  ForgetCorrection();
   pushed_word_end_ = std::string::npos;
   if (track_) track_->Reset();
   if (small_track_) small_track_->Reset();
   return Status::OK();
+}
+
+// --- Undoing an autocorrection -------------------------------------------------------------
+
+// The cursor is at the end of the corrected word (or of the typed letters taken back), and the
+// composition is that word.
+bool EnSession::AtCorrectedWord() const {
+  return correction_.end != std::string::npos && correction_.end == text_.text().size() &&
+         correction_.start == text_.composition_start();
+}
+
+// The typed letters first: a candidate that outscores every other, written as typed
+// (WriteCandidates). The same word found by the search is scored out (-inf: never written), not
+// erased, so that the candidates gathered before the model keep their places.
+void EnSession::AddTypedCandidate() {
+  const uint32_t entry = engine_->lexicon().Find(correction_.key);
+  for (ScoredCandidate& c : scored_) {
+    if (entry != lexicon::kNoEntry ? c.entry == entry : c.text == correction_.key) {
+      c.score = -std::numeric_limits<float>::infinity();
+    }
+  }
+  scored_.push_back({lexicon::kNoEntry, -1, correction_.typed, 0, 0,
+                     std::numeric_limits<float>::infinity()});
+}
+
+// A word the person keeps as they type it: one they took back from a correction, typed often
+// or picked (the user store's offered words). Never autocorrected.
+bool EnSession::KeptByPerson() const {
+  if (AtCorrectedWord() && correction_.undone) return true;
+  if (!user_words_ || typed_.empty()) return false;
+  const UserWords::Word* w = user_words_->Find(typed_);
+  return w != nullptr && w->offered();
 }
 
 // Lexicon hits, then the session's own words that complete the typed letters exactly and
@@ -324,7 +404,9 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
       MixPopup(model.Popup(hidden),
                SavingShare(scored_, out->candidates.size(), typed_.size(), engine_->lexicon()));
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
-  autocorrect.Decide(hidden, {composition(), typed_, capitalize}, scored_,
+  // At a corrected word the person deleted back to, it is not corrected again.
+  const bool keep = AtCorrectedWord() || KeptByPerson();
+  autocorrect.Decide(hidden, {composition(), typed_, capitalize, keep}, scored_,
                      tier_ == Tier::kFullModel, options_.autocorrect_threshold, &out->autocorrect);
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
@@ -343,11 +425,19 @@ void EnSession::WriteCandidates(size_t k, bool capitalize, Decision* out) {
                       if (a.entry != b.entry) return a.entry < b.entry;
                       return a.text < b.text;
                     });
+  while (k > 0 && scored_[k - 1].score == -std::numeric_limits<float>::infinity()) --k;
   slots_.Resize(k, &out->candidates);
   const bool word_start = composition().empty();
   for (size_t i = 0; i < k; ++i) {
     const ScoredCandidate& s = scored_[i];
     Candidate& c = out->candidates[i];
+    if (s.text.data() == correction_.typed.data()) {  // an undo's letters, as typed
+      c.text.assign(s.text);
+      c.score = (k > 1 ? scored_[1].score : 0) + 1;  // first, and finite as every score
+      c.typing_cost = 0;
+      c.kind = CandidateKind::kTyped;
+      continue;
+    }
     WriteSurfaceForm(s.entry != lexicon::kNoEntry ? lex.CommonSpelling(s.entry) : s.text,
                      capitalize, &c.text);
     c.score = s.score;
@@ -367,6 +457,7 @@ void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capit
                                            : engine_->scorer();
   scorer.Score({typed_, history_.size(), hidden}, scored_);
   if (user_words_) AddUserBonus();
+  if (AtCorrectedWord() && !correction_.undone) AddTypedCandidate();
   out->timings.heads_us += MicrosSince(t);
   const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates), scored_.size(),
                                      static_cast<size_t>(kMaxCandidatesLimit)});

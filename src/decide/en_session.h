@@ -46,6 +46,7 @@ class EnSession : public Session {
   Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
   Status Backspace() override;
   Status Accept(std::string_view word) override;
+  Status AcceptCorrection(std::string_view replacement) override;
   Status SetContext(std::string_view text) override;
   Status Decide(int max_candidates, Decision* out) override;
   void SetTier(Tier tier) override { tier_ = tier; }
@@ -69,9 +70,15 @@ class EnSession : public Session {
   void OnWordEnded(size_t start, size_t end);
   void OfferPending();
   void ShiftPersonalOffsets(size_t cut);
+  void ForgetCorrection() { correction_.start = correction_.end = std::string::npos; }
   void FindPreviousKey();
   void AddUserCandidates();
   void AddUserBonus();
+
+  // The undo of an autocorrection (Session::AcceptCorrection).
+  bool AtCorrectedWord() const;
+  void AddTypedCandidate();
+  bool KeptByPerson() const;
 
   const EnPack* engine_;
   SessionOptions options_;
@@ -103,6 +110,18 @@ class EnSession : public Session {
   bool pending_picked_ = false;
   FinishedWord last_word_;                   // the last finished word (for pairs)
   size_t accepted_end_ = std::string::npos;  // where the last Accept'ed word ended
+
+  // The last autocorrection the host applied, while it can be undone: the letters as typed and
+  // where the replacement lies in text_ (end npos: none). `undone`: the person took the typed
+  // letters back; the composition at that spot is then not autocorrected again.
+  struct Correction {
+    std::string typed;  // reserved at construction (kMaxAcceptBytes)
+    std::string key;    // ... lower-cased, as the lexicon keys words
+    size_t start = std::string::npos;
+    size_t end = std::string::npos;
+    bool undone = false;
+  };
+  Correction correction_;
 
   // Scratch reused by every Decide.
   std::string typed_;

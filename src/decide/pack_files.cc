@@ -1,22 +1,106 @@
 #include "decide/pack_files.h"
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
+#include "keydecide/engine.h"
 #include "text/keyboard_layout.h"
 
 namespace keydecide {
 
-std::string ResolveModelDir(const EngineOptions& options) {
-  if (!options.model_dir.empty()) return options.model_dir;
-  if (const char* env = std::getenv("KEYDECIDE_MODEL_DIR"); env != nullptr && *env != '\0') {
-    return env;
+namespace {
+
+// Where this code was loaded from: libkeydecide.so when it is there (shared: true), else the
+// program it is linked into (/proc/self/exe: dladdr names the main program as it was started,
+// which may be a relative path).
+struct LoadedImage {
+  std::filesystem::path dir;
+  bool shared = false;
+};
+
+LoadedImage FindLoadedImage() {
+  Dl_info info{};
+  std::error_code ec;
+  if (dladdr(reinterpret_cast<void*>(&ModelSearchPath), &info) != 0 && info.dli_fname != nullptr &&
+      std::string_view(info.dli_fname).find(".so") != std::string_view::npos) {
+    const std::filesystem::path p = std::filesystem::canonical(info.dli_fname, ec);
+    if (!ec) return {p.parent_path(), true};
   }
-  return KEYDECIDE_DEFAULT_MODEL_DIR;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return {ec ? std::filesystem::path() : exe.parent_path(), false};
+}
+
+void AddUnique(std::string dir, std::vector<std::string>* out) {
+  if (dir.empty()) return;
+  for (const std::string& d : *out) {
+    if (d == dir) return;
+  }
+  out->push_back(std::move(dir));
+}
+
+const char* NonEmptyEnv(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> ModelSearchPath() {
+  std::vector<std::string> dirs;
+  // XDG: relative entries are to be ignored (Base Directory Specification).
+  if (const char* home = NonEmptyEnv("XDG_DATA_HOME"); home != nullptr && home[0] == '/') {
+    AddUnique(std::string(home) + "/keydecide/models", &dirs);
+  } else if (const char* user = NonEmptyEnv("HOME"); user != nullptr) {
+    AddUnique(std::string(user) + "/.local/share/keydecide/models", &dirs);
+  }
+  const char* data_dirs = NonEmptyEnv("XDG_DATA_DIRS");
+  std::string_view list = data_dirs != nullptr ? data_dirs : "/usr/local/share:/usr/share";
+  while (!list.empty()) {
+    const size_t colon = list.find(':');
+    const std::string_view dir = list.substr(0, colon);
+    if (!dir.empty() && dir[0] == '/') AddUnique(std::string(dir) + "/keydecide/models", &dirs);
+    list = colon == std::string_view::npos ? std::string_view() : list.substr(colon + 1);
+  }
+  // Beside this library or program, by the install layout's relative path (a build tree links
+  // <build>/share/keydecide/models to the repository's models/).
+  if (const LoadedImage image = FindLoadedImage(); !image.dir.empty()) {
+    const char* relative = image.shared ? KEYDECIDE_LIB_TO_MODELS : KEYDECIDE_BIN_TO_MODELS;
+    AddUnique((image.dir / relative).lexically_normal().string(), &dirs);
+  }
+  return dirs;
+}
+
+Status ResolveModelDir(const EngineOptions& options, std::string_view language,
+                       std::string* dir) {
+  if (!options.model_dir.empty()) {
+    *dir = options.model_dir;
+    return Status::OK();
+  }
+  if (const char* env = NonEmptyEnv("KEYDECIDE_MODEL_DIR")) {
+    *dir = env;
+    return Status::OK();
+  }
+  const std::vector<std::string> search = ModelSearchPath();
+  std::string looked;
+  for (const std::string& d : search) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(d + "/" + std::string(language) + "/lexicon.kdlex", ec)) {
+      *dir = d;
+      return Status::OK();
+    }
+    looked += looked.empty() ? d : ", " + d;
+  }
+  return Status::NotFound("no models folder holds " + std::string(language) +
+                          "/lexicon.kdlex (set EngineOptions::model_dir or $KEYDECIDE_MODEL_DIR; "
+                          "looked in " + looked + ")");
 }
 
 std::string ResolveModelPath(const EngineOptions& options, const std::string& pack) {
   if (!options.model_path.empty()) return options.model_path;
+  if (pack.empty()) return "none";
   for (const char* file : {"/model.q8.safetensors", "/model.safetensors"}) {
     if (std::filesystem::exists(pack + file)) return pack + file;
   }
@@ -25,16 +109,21 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
 
 std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack) {
   if (!options.small_model_path.empty()) return options.small_model_path;
-  if (!options.model_path.empty()) return "none";  // a model chosen by hand: no default rung
+  // A model chosen by hand gets no default rung.
+  if (!options.model_path.empty() || pack.empty()) return "none";
   const std::string path = pack + "/model.small.q8.safetensors";
   return std::filesystem::exists(path) ? path : "none";
 }
 
-Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out) {
+Status LoadKeyboardLayout(const EngineOptions& options, std::string_view language,
+                          KeyboardLayout* out) {
   const std::string& name = options.keyboard_layout;
-  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".txt");
-  return KeyboardLayout::Load(
-      is_path ? name : ResolveModelDir(options) + "/layouts/" + name + ".txt", out);
+  if (name.find('/') != std::string::npos || name.ends_with(".txt")) {
+    return KeyboardLayout::Load(name, out);
+  }
+  std::string dir;
+  KD_RETURN_IF_ERROR(ResolveModelDir(options, language, &dir));
+  return KeyboardLayout::Load(dir + "/layouts/" + name + ".txt", out);
 }
 
 }  // namespace keydecide

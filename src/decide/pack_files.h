@@ -5,6 +5,7 @@
 #define KEYDECIDE_DECIDE_PACK_FILES_H_
 
 #include <string>
+#include <string_view>
 
 #include "keydecide/options.h"
 #include "keydecide/status.h"
@@ -13,10 +14,13 @@ namespace keydecide {
 
 class KeyboardLayout;
 
-// The models folder: options.model_dir, else $KEYDECIDE_MODEL_DIR, else the bundled one.
-std::string ResolveModelDir(const EngineOptions& options);
+// The models folder of `language`'s pack: options.model_dir, else $KEYDECIDE_MODEL_DIR, else
+// the first folder of ModelSearchPath() (keydecide/engine.h) that holds
+// <language>/lexicon.kdlex. NotFound, naming every folder looked in, when none does.
+Status ResolveModelDir(const EngineOptions& options, std::string_view language, std::string* dir);
 
-// The model file of a language pack: options.model_path; when empty, the int8 model
+// The model file of a language pack (`pack`: its folder, "" when there is none):
+// options.model_path; when empty, the int8 model
 // <pack>/model.q8.safetensors if it exists, else <pack>/model.safetensors, else "none".
 std::string ResolveModelPath(const EngineOptions& options, const std::string& pack);
 // The small-model rung's file: options.small_model_path; when empty and the typing model is
@@ -25,8 +29,9 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
 std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack);
 
 // options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
-// layout in <model dir>/layouts/.
-Status LoadKeyboardLayout(const EngineOptions& options, KeyboardLayout* out);
+// layout in <model dir>/layouts/ (the models folder of `language`'s pack).
+Status LoadKeyboardLayout(const EngineOptions& options, std::string_view language,
+                          KeyboardLayout* out);
 
 }  // namespace keydecide
 

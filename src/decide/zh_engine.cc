@@ -52,11 +52,14 @@ Status ZhEngine::Init(const EngineOptions& options) {
   if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
     return Status::InvalidArgument("max_candidates must be in 1..200");
   }
-  std::string lexicon_path = options.lexicon_path;
-  if (lexicon_path.empty()) {
-    lexicon_path = ResolveModelDir(options);
-    lexicon_path += "/zh/lexicon.kdlex";
+  // A lexicon given by path needs no models folder (the model and layout may be given too).
+  std::string model_dir;
+  if (const Status found = ResolveModelDir(options, "zh", &model_dir);
+      !found.ok() && options.lexicon_path.empty()) {
+    return found;
   }
+  std::string lexicon_path = options.lexicon_path;
+  if (lexicon_path.empty()) lexicon_path = model_dir + "/zh/lexicon.kdlex";
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
   if (lexicon_->header().language != "zh") {
     std::string message = lexicon_path;
@@ -80,7 +83,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
   KD_RETURN_IF_ERROR(ParseFuzzyPinyin(options.pinyin_fuzzy, &lattice.fuzzy));
   if (options.pinyin_typos) {
     lattice.typos = kTypoAll;
-    KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, &layout_));
+    KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, "zh", &layout_));
     lattice.layout = &layout_;
     info_.keyboard_layout = options.keyboard_layout;  // only the slips read it
   }
@@ -89,7 +92,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
   if (!(options.pinyin_model_weight >= 0 && options.pinyin_model_weight <= 10)) {
     return Status::InvalidArgument("pinyin_model_weight must be in 0..10");
   }
-  if (const std::string model_path = ResolveModelPath(options, ResolveModelDir(options) + "/zh");
+  if (const std::string model_path = ResolveModelPath(options, model_dir.empty() ? "" : model_dir + "/zh");
       model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
   }

@@ -316,6 +316,8 @@ Status ConcreteRuntime::Apply(Session* session, const Request& r) {
       return Status::OK();
     case RequestKind::kAccept:
       return session->Accept(r.text);
+    case RequestKind::kAcceptCorrection:
+      return session->AcceptCorrection(r.text);
     case RequestKind::kSetContext:
       return session->SetContext(r.text);
     case RequestKind::kDecide:

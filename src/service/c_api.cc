@@ -133,7 +133,7 @@ int32_t TierFromName(const std::string& name) {
 }
 
 int32_t KindFromName(const std::string& name) {
-  for (int k = KD_COMPLETION; k <= KD_SENTENCE; ++k) {
+  for (int k = KD_COMPLETION; k <= KD_TYPED; ++k) {
     if (name == keydecide::CandidateKindName(static_cast<keydecide::CandidateKind>(k))) return k;
   }
   return KD_COMPLETION;
@@ -228,7 +228,7 @@ int EnsureSessionConnected(kd_session* s) {
               "was not applied; restore the text with kd_session_set_context");
 }
 
-enum class Edit { kType, kBackspace, kCommit, kSetContext, kDecide };
+enum class Edit { kType, kBackspace, kCommit, kCorrect, kSetContext, kDecide };
 
 // t_ms: kType's key time (monotonic ms), or a negative value for untimed.
 int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_ms,
@@ -252,6 +252,9 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
         break;
       case Edit::kCommit:
         st = session->Accept(text);
+        break;
+      case Edit::kCorrect:
+        st = session->AcceptCorrection(text);
         break;
       case Edit::kSetContext:
         st = session->SetContext(text);
@@ -282,6 +285,9 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
       break;
     case Edit::kCommit:
       req = {{"op", "commit"}, {"word", text}};
+      break;
+    case Edit::kCorrect:
+      req = {{"op", "commit"}, {"word", text}, {"autocorrect", true}};
       break;
     case Edit::kSetContext:
       req = {{"op", "set_context"}, {"text", text}};
@@ -362,6 +368,9 @@ kd_engine_params kd_engine_default_params(void) {
   p.model_path = nullptr;
   p.keyboard_layout = nullptr;
   p.max_candidates = 0;
+  p.personal = 0;
+  p.user_store_path = nullptr;
+  p.learn = 1;
   return p;
 }
 
@@ -370,6 +379,8 @@ kd_session_params kd_session_default_params(void) {
   p.app = KD_APP_CHAT;
   p.auto_capitalize = 1;
   p.n_candidates = 3;
+  p.autocorrect_level = KD_AUTOCORRECT_NORMAL;
+  p.no_learn = 0;
   return p;
 }
 
@@ -385,6 +396,9 @@ int kd_engine_open(const kd_engine_params* params, kd_engine** out) {
   if (p.model_path != nullptr) o.model_path = p.model_path;
   if (p.keyboard_layout != nullptr) o.keyboard_layout = p.keyboard_layout;
   if (p.max_candidates != 0) o.max_candidates = p.max_candidates;
+  o.personal = p.personal != 0;
+  if (p.user_store_path != nullptr) o.user_store_path = p.user_store_path;
+  o.learn = p.learn != 0;
   auto engine = std::make_unique<kd_engine>();
   try {
     std::vector<std::string> languages = {o.language};
@@ -461,7 +475,8 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
   *out = nullptr;
   const kd_session_params p = params != nullptr ? *params : kd_session_default_params();
   if (p.app < KD_APP_CHAT || p.app > KD_APP_URL || p.n_candidates < 0 ||
-      p.n_candidates > keydecide::service::kMaxRequestCandidates) {
+      p.n_candidates > keydecide::service::kMaxRequestCandidates ||
+      p.autocorrect_level < KD_AUTOCORRECT_OFF || p.autocorrect_level > KD_AUTOCORRECT_EAGER) {
     return Fail(KD_INVALID_ARGUMENT, "bad session params");
   }
   auto s = std::make_unique<kd_session>();
@@ -482,12 +497,18 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
       keydecide::SessionOptions o;
       o.app = static_cast<keydecide::AppType>(p.app);
       o.auto_capitalize = p.auto_capitalize != 0;
+      o.autocorrect_level = static_cast<keydecide::AutocorrectLevel>(p.autocorrect_level);
+      o.no_learn = p.no_learn != 0;
       s->local = chosen->NewSession(o);
     } else {
       static constexpr const char* kApps[] = {"chat", "search", "code", "editor", "url"};
-      Json request = {{"op", "open_session"},
-                      {"app", kApps[p.app]},
-                      {"auto_capitalize", p.auto_capitalize != 0}};
+      Json request = {
+          {"op", "open_session"},
+          {"app", kApps[p.app]},
+          {"auto_capitalize", p.auto_capitalize != 0},
+          {"autocorrect", keydecide::AutocorrectLevelName(
+                              static_cast<keydecide::AutocorrectLevel>(p.autocorrect_level))}};
+      if (p.no_learn != 0) request["no_learn"] = true;
       if (!default_language) request["lang"] = language;  // omitted: the daemon's default
       if (const int rc = EnsureConnected(engine); rc != KD_OK) return rc;
       s->open_request = request;
@@ -545,6 +566,9 @@ int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out) {
 }
 int kd_session_commit(kd_session* session, const char* word, kd_decision* out) {
   KD_GUARDED(DoEdit(session, Edit::kCommit, word, 0, -1, out));
+}
+int kd_session_autocorrect(kd_session* session, const char* replacement, kd_decision* out) {
+  KD_GUARDED(DoEdit(session, Edit::kCorrect, replacement, 0, -1, out));
 }
 int kd_session_set_context(kd_session* session, const char* text, kd_decision* out) {
   KD_GUARDED(DoEdit(session, Edit::kSetContext, text, 0, -1, out));

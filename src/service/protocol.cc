@@ -107,6 +107,7 @@ bool ParseOpFields(const Json& j, ProtocolRequest* out, ProtocolError* error) {
       break;
     case Op::kCommit:
       if (!RequiredString(j, "word", &out->text, error)) return false;
+      if (!OptionalBool(j, "autocorrect", &out->correction, error)) return false;
       break;
     case Op::kSetContext:
       if (!RequiredString(j, "text", &out->text, error)) return false;
@@ -134,6 +135,14 @@ bool ParseOpFields(const Json& j, ProtocolRequest* out, ProtocolError* error) {
         if (out->lang.empty()) return Fail(error, errors::kBadRequest, "\"lang\" is empty");
       }
       if (!OptionalBool(j, "auto_capitalize", &out->auto_capitalize, error)) return false;
+      if (!OptionalBool(j, "no_learn", &out->no_learn, error)) return false;
+      if (auto it = j.find("autocorrect"); it != j.end()) {
+        if (!it->is_string() ||
+            !ParseAutocorrectLevel(it->get_ref<const std::string&>(), &out->autocorrect).ok()) {
+          return Fail(error, errors::kBadRequest,
+                      "\"autocorrect\" must be one of off, cautious, normal, eager");
+        }
+      }
       break;
     }
     default:

@@ -45,6 +45,10 @@ struct ProtocolRequest {
   AppType app = AppType::kChat;  // open_session
   std::string lang;              // open_session; "" (absent): the daemon's default language
   bool auto_capitalize = true;   // open_session
+  bool no_learn = false;         // open_session: learn nothing from this session
+  // open_session: "off", "cautious", "normal" (default) or "eager"
+  AutocorrectLevel autocorrect = AutocorrectLevel::kNormal;
+  bool correction = false;       // commit: the word is the applied autocorrection
 };
 
 // Stable error codes of the protocol (docs/PROTOCOL.md).

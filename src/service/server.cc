@@ -431,6 +431,8 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
       SessionOptions so;
       so.app = req.app;
       so.auto_capitalize = req.auto_capitalize;
+      so.no_learn = req.no_learn;
+      so.autocorrect_level = req.autocorrect;
       Runtime::SessionId rid;
       const Status s = runtime_->OpenSession(*lang, so, &rid);
       if (!s.ok()) {
@@ -486,7 +488,7 @@ void ConcreteServer::HandleSessionOp(Conn* c, const ProtocolRequest& req) {
       r.kind = RequestKind::kBackspace;
       break;
     case Op::kCommit:
-      r.kind = RequestKind::kAccept;
+      r.kind = req.correction ? RequestKind::kAcceptCorrection : RequestKind::kAccept;
       break;
     case Op::kSetContext:
       r.kind = RequestKind::kSetContext;

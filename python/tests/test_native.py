@@ -1,0 +1,133 @@
+"""keydecide.native over the built libkeydecide.so.1 (KEYDECIDE_LIBRARY) and the repository's
+models (KEYDECIDE_MODEL_DIR), in this process and through a keydecided started here
+(KEYDECIDED); keydecide.client against the same daemon."""
+
+import os
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+import keydecide
+from keydecide import KeydecideError
+from keydecide import native
+from keydecide.client import Client
+
+MODELS = os.environ.get("KEYDECIDE_MODEL_DIR")
+KEYDECIDED = os.environ.get("KEYDECIDED")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    with keydecide.Engine(language="en,zh", model_dir=MODELS) as e:
+        yield e
+
+
+@pytest.fixture(scope="module")
+def daemon():
+    if not KEYDECIDED:
+        pytest.skip("KEYDECIDED is not set")
+    work = tempfile.mkdtemp()
+    os.chmod(work, 0o700)
+    sock = os.path.join(work, "kd.sock")
+    proc = subprocess.Popen([KEYDECIDED, "--socket", sock, "--lang", "en,zh", "--quiet"]
+                            + (["--model-dir", MODELS] if MODELS else []))
+    for _ in range(600):
+        if os.path.exists(sock):
+            break
+        time.sleep(0.1)
+    yield sock
+    proc.terminate()
+    assert proc.wait(timeout=30) == 0
+
+
+def test_completion_and_fields(engine):
+    assert engine.languages == ["en", "zh"]
+    s = engine.session(n_candidates=5)
+    d = s.type("see you tomo")
+    assert d.composition == "tomo" and d.preedit == "tomo"
+    assert d.candidates[0].text == "tomorrow"
+    assert d.candidates[0].kind == "completion"
+    assert len(d.candidates) == 5
+    assert d.tier == "full_model" and d.intent == "prose"
+    assert 0.0 <= d.popup_probability <= 1.0 and d.decide_us > 0
+    d = s.commit("tomorrow")
+    assert d.composition == "tomorrow"
+    d = s.type(" ")
+    assert d.composition == "" and all(c.kind == "next_word" for c in d.candidates)
+
+
+def test_autocorrect_and_its_undo(engine):
+    s = engine.session()
+    d = s.type("I saw teh")
+    assert d.autocorrect_apply and d.autocorrect_replacement == "the"
+    s.autocorrect("the")
+    s.type(" ")
+    d = s.backspace()
+    assert d.candidates[0].text == "teh" and d.candidates[0].kind == "typed"
+    assert not d.autocorrect_apply
+    d = s.commit("teh")
+    assert d.composition == "teh" and not d.autocorrect_apply
+
+
+def test_autocorrect_off(engine):
+    d = engine.session(autocorrect="off").type("I saw teh")
+    assert not d.autocorrect_apply and d.autocorrect_replacement == "the"
+
+
+def test_pinyin(engine):
+    s = engine.session(lang="zh", n_candidates=5)
+    d = s.type("nihaozhongguo")
+    assert d.preedit == "ni'hao'zhong'guo"
+    assert d.candidates[0].text == "你好中国" and d.candidates[0].kind == "sentence"
+    d = s.commit("你好")
+    assert d.composition == "zhongguo"
+
+
+def test_errors_are_exceptions(engine):
+    s = engine.session()
+    with pytest.raises(KeydecideError) as e:
+        s.commit("two words")
+    assert e.value.code == native.INVALID_ARGUMENT
+    with pytest.raises(KeydecideError) as e:
+        engine.session(lang="fr")
+    assert e.value.code == native.ERR_NOT_SUPPORTED
+    with pytest.raises(KeydecideError):
+        engine.session(app="spreadsheet")
+    with pytest.raises(KeydecideError) as e:
+        keydecide.Engine(model_dir="/nonexistent/models")
+    assert e.value.code == native.ERR_NOT_FOUND
+    s.close()
+    with pytest.raises(KeydecideError):
+        s.type("x")
+
+
+def test_daemon_through_the_library(daemon):
+    with keydecide.Engine.connect(daemon) as remote:
+        assert remote.languages == ["en", "zh"]
+        s = remote.session(n_candidates=3)
+        d = s.type("see you tomo")
+        assert d.candidates[0].text == "tomorrow"
+        d = s.type("I saw teh")
+        assert d.autocorrect_apply
+        s.autocorrect(d.autocorrect_replacement)
+        s.type(" ")
+        assert s.backspace().candidates[0].kind == "typed"
+        z = remote.session(lang="zh")
+        assert z.type("nihao").candidates[0].text == "你好"
+
+
+def test_daemon_through_the_socket_client(daemon):
+    c = Client(daemon)
+    assert c.hello()["protocol"] == 1
+    s = c.open_session(autocorrect="eager", no_learn=True)
+    d = c.key(s, "I saw teh")["decision"]
+    assert d["autocorrect"]["apply"] and d["autocorrect"]["replacement"] == "the"
+    c.autocorrect(s, "the")
+    c.key(s, " ")
+    d = c.backspace(s)["decision"]
+    assert d["candidates"][0] == {**d["candidates"][0], "text": "teh", "kind": "typed"}
+    off = c.open_session(autocorrect="off")
+    assert not c.key(off, "I saw teh")["decision"]["autocorrect"]["apply"]
+    c.close()
