@@ -7,6 +7,10 @@ set -euo pipefail
 
 BUILD_PACKAGES=(g++ cmake make pkg-config ccache zlib1g-dev nlohmann-json3-dev libcli11-dev
                 libgtest-dev libgmock-dev libhwy-dev libutf8proc-dev libsqlite3-dev)
+# The fcitx5 input method (frontends/fcitx5) and its headless test's addons (fcitx5-modules),
+# and man pages from the programs' --help.
+BUILD_PACKAGES+=(libfcitx5core-dev libfcitx5config-dev libfcitx5utils-dev fcitx5-modules-dev
+                 help2man)
 # clang and its sanitizer runtimes (libFuzzer) build the protocol fuzzer.
 # PyTorch (CPU, Debian's 1.13) runs the training tests and makes the C++ parity fixture.
 TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-pytest python3-numpy python3-torch python3-tqdm python3-matplotlib)
@@ -14,6 +18,13 @@ TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-pytest python3-numpy pyt
 # (multiarch) dev packages of what the kernel, model and allocation tests link.
 TEST_PACKAGES+=(g++-aarch64-linux-gnu qemu-user-static libhwy-dev:arm64 libgtest-dev:arm64
                 libgmock-dev:arm64 zlib1g-dev:arm64 libutf8proc-dev:arm64 libsqlite3-dev:arm64)
+
+# The end-to-end typing test (tests/e2e/fcitx5_gtk.sh): a display server, fcitx5 with its GTK3
+# module, a GTK3 entry (PyGObject), keys from xdotool, a session bus, screenshots.
+TEST_PACKAGES+=(xvfb xdotool x11-utils x11-apps imagemagick dbus-daemon fcitx5 fcitx5-frontend-gtk3
+                python3-gi gir1.2-gtk-3.0)
+# The Debian packages (cpack -G DEB) and the check that installs them into a clean root.
+TEST_PACKAGES+=(dpkg-dev file)
 
 want=("${BUILD_PACKAGES[@]}")
 if [[ "${1:-build}" == "test" ]]; then
