@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds keydecide (Release with warnings as errors, and a
 # Debug build with AddressSanitizer + UndefinedBehaviorSanitizer) and runs every test:
-# GoogleTest suites and CLI tests through ctest in both builds, the threaded runtime and
+# GoogleTest suites, CLI tests, the installed SDK, the Python module and the fcitx5 input method
+# (headless, and in a GTK3 entry under Xvfb) through ctest in both builds, the threaded runtime and
 # service tests under ThreadSanitizer, brief libFuzzer runs of every fuzzer (fuzz/: protocol,
-# pinyin searches, text layer, layouts, lexicon, bigram, weight file), then the Python tests.
+# pinyin searches, text layer, layouts, lexicon, bigram, weight file), the Debian packages
+# installed on a clean root, then the training package's Python tests.
 
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -77,6 +79,12 @@ echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # committed seeds; the same runner fuzzes for hours with scripts/fuzz-long.sh.
 scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 \
   lexicon:15 bigram:15 weight:15 personal:10
+
+echo "== Debian packages, installed on a clean bookworm root"
+# The five packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
+# apt with their dependencies into a fresh root and typed with there (scripts/test-debs.sh).
+scripts/build-debs.sh build-deb/debs
+scripts/test-debs.sh build-deb/debs build/bin/fcitx5_typing_test
 
 if compgen -G "training/tests/test_*.py" >/dev/null; then
   echo "== Python tests"

@@ -21,10 +21,11 @@ TEST_PACKAGES+=(g++-aarch64-linux-gnu qemu-user-static libhwy-dev:arm64 libgtest
 
 # The end-to-end typing test (tests/e2e/fcitx5_gtk.sh): a display server, fcitx5 with its GTK3
 # module, a GTK3 entry (PyGObject), keys from xdotool, a session bus, screenshots.
-TEST_PACKAGES+=(xvfb xdotool x11-utils x11-apps imagemagick dbus-daemon fcitx5 fcitx5-frontend-gtk3
-                python3-gi gir1.2-gtk-3.0)
-# The Debian packages (cpack -G DEB) and the check that installs them into a clean root.
-TEST_PACKAGES+=(dpkg-dev file)
+TEST_PACKAGES+=(xvfb xdotool x11-utils imagemagick dbus-daemon dbus-bin fcitx5 fcitx5-frontend-gtk3
+                python3-gi gir1.2-gtk-3.0 fonts-wqy-microhei)
+# The Debian packages (cpack -G DEB: dpkg-shlibdeps, file) and scripts/test-debs.sh, which
+# installs them into a clean bookworm root (mmdebstrap).
+TEST_PACKAGES+=(dpkg-dev file mmdebstrap)
 
 want=("${BUILD_PACKAGES[@]}")
 if [[ "${1:-build}" == "test" ]]; then

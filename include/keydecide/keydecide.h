@@ -96,9 +96,9 @@ enum kd_candidate_kind {
  * threshold chosen on dev text: docs/BENCHMARKS.md, "Autocorrect levels"). */
 enum kd_autocorrect_level {
   KD_AUTOCORRECT_OFF = 0,      /* never: autocorrect_apply is always 0 */
-  KD_AUTOCORRECT_CAUTIOUS = 1, /* about one correctly typed word in a thousand changed */
-  KD_AUTOCORRECT_NORMAL = 2,   /* the default */
-  KD_AUTOCORRECT_EAGER = 3     /* the most typos fixed, about one correct word in a hundred changed */
+  KD_AUTOCORRECT_CAUTIOUS = 1, /* on dev text: 83% of typos fixed, 0.23% of right words changed */
+  KD_AUTOCORRECT_NORMAL = 2,   /* the default: 87% / 0.56% */
+  KD_AUTOCORRECT_EAGER = 3     /* 88% / 0.89% */
 };
 
 /* kd_decision.tier: the rung of the latency ladder that served the decision. */

@@ -94,9 +94,9 @@ struct EngineOptions {
 
 // How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).
 // Each level is a threshold on the model's autocorrect probability, chosen on the tuning part of
-// the English dev text (docs/BENCHMARKS.md, "Autocorrect levels"): kCautious changes about one
-// correctly typed word in a thousand, kNormal a few, kEager corrects the most typos for about
-// one correctly typed word in a hundred changed.
+// the English dev text (docs/BENCHMARKS.md, "Autocorrect levels"); there kCautious fixed 83% of
+// real misspellings and changed 0.23% of correctly typed words, kNormal 87% / 0.56%, kEager
+// 88% / 0.89%.
 enum class AutocorrectLevel : int { kOff = 0, kCautious = 1, kNormal = 2, kEager = 3 };
 
 // The threshold a level stands for (kOff: above any probability).

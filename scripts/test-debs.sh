@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs the Debian packages on a clean system and types with them there (issue 17): a fresh
+# Debian bookworm root made by mmdebstrap (the apt variant: essential packages and apt, nothing
+# of this machine's), into which apt installs the five packages and what they depend on from
+# the Debian mirror. In that root, chrooted:
+#   - the CLI and the daemon start and decide with the installed models (/usr/share/keydecide);
+#   - the Python module imports and types through /usr/lib/<triplet>/libkeydecide.so.1;
+#   - the fcitx5 input method, as installed, types English and pinyin through fcitx5's own test
+#     addons (the fcitx5_typing_test program of the build tree, against the root's fcitx5).
+#   scripts/test-debs.sh DEBS_DIR FCITX5_TYPING_TEST
+set -euo pipefail
+DEBS=$(cd "$1" && pwd) TYPING_TEST=$2
+ROOT=$(mktemp -d /tmp/kd-debroot.XXXXXX)
+cleanup() {
+  for m in proc sys dev/pts dev; do umount -l "$ROOT/$m" 2>/dev/null || true; done
+  rm -rf "$ROOT"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+includes=()
+for deb in "$DEBS"/*.deb; do includes+=(--include="$deb"); done
+((${#includes[@]} == 5)) || fail "expected 5 packages in $DEBS, found ${#includes[@]}"
+echo "== a clean bookworm root with the packages ($ROOT)"
+mmdebstrap --variant=apt --mode=root --quiet \
+  --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount "${includes[@]}" bookworm "$ROOT" \
+  http://deb.debian.org/debian >"$ROOT.log" 2>&1 || { tail -30 "$ROOT.log"; fail "mmdebstrap"; }
+rm -f "$ROOT.log"
+for p in libkeydecide1 libkeydecide-dev keydecide keydecide-data fcitx5-keydecide; do
+  chroot "$ROOT" dpkg-query -W -f='${Status}\n' "$p" | grep -q "install ok installed" ||
+    fail "$p is not installed"
+done
+
+mount -t proc proc "$ROOT/proc"
+in_root() { chroot "$ROOT" env -i HOME=/root PATH=/usr/bin:/bin "$@"; }
+in_root keydecide --version
+out=$(in_root keydecide predict --context "see you" --prefix tomo --json)
+grep -q '"text": *"tomorrow"' <<<"$out" || fail "installed keydecide predict: $out"
+out=$(in_root keydecide predict --lang zh --prefix nihao --json)
+grep -q '你好' <<<"$out" || fail "installed keydecide predict --lang zh: $out"
+out=$(in_root python3 -c \
+  'import keydecide; print(keydecide.Engine().session().type("see you tomo").candidates[0].text)')
+[[ $out == tomorrow ]] || fail "installed Python module printed '$out'"
+echo "ok: CLI, models and the Python module"
+
+# The input method as installed: fcitx5 finds it in its own folders, the addon finds the models.
+cp "$TYPING_TEST" "$ROOT/usr/local/bin/fcitx5_typing_test"
+for backend in in_process daemon; do
+  in_root SKIP_FCITX_PATH=1 SKIP_FCITX_USER_PATH=1 \
+    FCITX_ADDON_DIRS=/usr/lib/x86_64-linux-gnu/fcitx5 \
+    FCITX_DATA_DIRS=/usr/share/fcitx5:/usr/share/fcitx5/testing \
+    /usr/local/bin/fcitx5_typing_test --backend "$backend" --work "/tmp/typing-$backend" \
+    --daemon /usr/bin/keydecided 2>&1 | grep -E "checks passed|FAILED|failed" ||
+    fail "the installed input method ($backend)"
+done
+echo "test-debs: the packages install on a clean bookworm root and type there"
