@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -88,18 +89,22 @@ class PresageSession : public Session {
 
 int main(int argc, char** argv) {
   CLI::App app{"Replay a text with Presage behind keydecide's Session interface"};
-  std::string db, text_path;
+  std::string db, text_path, trace_path;
   int suggestions = 3;
   size_t max_chars = 0;
   app.add_option("--db", db, "Presage n-gram database (text2ngram, sqlite)")->required();
   app.add_option("--text", text_path, "Text to type")->required();
   app.add_option("--suggestions", suggestions, "Candidates the typist looks at");
   app.add_option("--max-chars", max_chars, "Type only the first N bytes, cut at a line end");
+  app.add_option("--trace", trace_path, "One JSON line per word (keydecide replay --trace)");
+  bool contractions = false, exact_case = false;
+  app.add_flag("--contractions", contractions, "A word keeps its apostrophes (replay's rule)");
+  app.add_flag("--exact-case", exact_case, "A candidate counts only in the word's own case");
   CLI11_PARSE(app, argc, argv);
 
   std::string text;
-  if (!keydecide::ReadTextFile(text_path, &text)) {
-    std::cerr << "presage_replay: cannot read " << text_path << "\n";
+  if (const keydecide::Status s = keydecide::ReadTextFile(text_path, &text); !s.ok()) {
+    std::cerr << "presage_replay: " << s.ToString() << "\n";
     return 1;
   }
   keydecide::KeepLeadingBytes(&text, max_chars);
@@ -107,11 +112,24 @@ int main(int argc, char** argv) {
     keydecide::PresageSession session(db, std::max(suggestions, 3));
     keydecide::ReplayOptions options;
     options.suggestions = suggestions;
+    options.contractions = contractions;
+    options.exact_case = exact_case;
+    std::vector<keydecide::WordTrace> trace;
+    if (!trace_path.empty()) {
+      options.trace = &trace;
+      options.trace_depth = suggestions;  // Presage offers what its selector was set to
+    }
     keydecide::ReplayResult r;
     const keydecide::Status s = keydecide::Replay(text, &session, options, &r);
     if (!s.ok()) {
       std::cerr << "presage_replay: " << s.ToString() << "\n";
       return 1;
+    }
+    if (!trace_path.empty()) {
+      std::ofstream trace_out(trace_path, std::ios::trunc);
+      for (const keydecide::WordTrace& t : trace) {
+        trace_out << keydecide::WordTraceJson(text, t).dump() << "\n";
+      }
     }
     nlohmann::json out = keydecide::ReplayReport(r);
     out["engine"] = "presage";

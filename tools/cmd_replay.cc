@@ -1,6 +1,7 @@
 // keydecide replay: simulated typing of a text file; keystroke savings and latency.
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,15 @@
 
 namespace keydecide {
 
+namespace {
+void WriteTraceOrDie(const std::string& path, std::string_view text,
+                     const std::vector<WordTrace>& trace) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const WordTrace& t : trace) out << WordTraceJson(text, t).dump() << "\n";
+  if (!out.flush()) Die(1, "IOError", "replay --trace", "cannot write " + path);
+}
+}  // namespace
+
 void AddReplayCommand(CLI::App* app) {
   struct Args {
     EngineFlags engine;
@@ -21,6 +31,9 @@ void AddReplayCommand(CLI::App* app) {
     int suggestions = 3;
     size_t max_chars = 0;
     bool json = false;
+    std::string trace;
+    bool contractions = false;
+    bool exact_case = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app->add_subcommand("replay", "Simulate a typist on a text: KSR and latency");
@@ -33,6 +46,13 @@ void AddReplayCommand(CLI::App* app) {
   cmd->add_option("--max-chars", args->max_chars,
                   "Type only the first N bytes, cut at a line end (0 = all)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->add_flag("--contractions", args->contractions,
+                "A word keeps its apostrophes between letters (don't is one word)");
+  cmd->add_flag("--exact-case", args->exact_case,
+                "A candidate counts only in the word's own case (I, London, a sentence start)");
+  cmd->add_option("--trace", args->trace,
+                  "Write one JSON line per word (its rank among all candidates before each "
+                  "letter, letters typed, picked) to this file, for bench/completion_analysis.py");
   cmd->callback([args] {
     std::string text = ReadOrDie(args->text_path);
     KeepLeadingBytes(&text, args->max_chars);
@@ -40,16 +60,23 @@ void AddReplayCommand(CLI::App* app) {
     auto session = args->engine.NewSession(*engine, SessionOptions());
     ReplayOptions options;
     options.suggestions = args->suggestions;
+    options.contractions = args->contractions;
+    options.exact_case = args->exact_case;
     const std::unique_ptr<SimulatedTypist> typist = args->typist.MakeOrDie(args->engine);
     options.typist = typist.get();
+    std::vector<WordTrace> trace;
+    if (!args->trace.empty()) options.trace = &trace;
     ReplayResult r;
     CheckOrDie(Replay(text, session.get(), options, &r), "replay of " + args->text_path);
+    if (!args->trace.empty()) WriteTraceOrDie(args->trace, text, trace);
     if (args->json) {
       nlohmann::json out = ReplayReport(r);
       out["text"] = args->text_path;
       out["suggestions"] = args->suggestions;
       out["scorer"] = engine->info().scorer;
       out["tier"] = args->engine.tier;
+      out["contractions"] = args->contractions;
+      out["exact_case"] = args->exact_case;
       out["timed"] = typist != nullptr;
       if (typist) out["typist"] = {{"seed", args->typist.seed}, {"median_ms", typist->median_ms()}};
       std::cout << out.dump(2) << "\n";

@@ -24,12 +24,26 @@ bool EqualsNoCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-// Rank of `word` among the candidates (case-insensitive), or -1.
-int RankOf(const Decision& d, std::string_view word) {
+// Rank of `word` among the candidates (case-insensitive unless exact_case), or -1.
+int RankOf(const Decision& d, std::string_view word, bool exact_case) {
   for (size_t i = 0; i < d.candidates.size(); ++i) {
-    if (EqualsNoCase(d.candidates[i].text, word)) return static_cast<int>(i);
+    if (exact_case ? d.candidates[i].text == word : EqualsNoCase(d.candidates[i].text, word)) {
+      return static_cast<int>(i);
+    }
   }
   return -1;
+}
+
+// The end of the word that starts at `pos`: its run of letters, and with `contractions` the
+// apostrophes between letters ("don't", "o'clock").
+size_t WordEnd(std::string_view text, size_t pos, bool contractions) {
+  size_t end = pos;
+  while (end < text.size() &&
+         (IsAsciiLetter(text[end]) || (contractions && text[end] == '\'' && end > pos &&
+                                       end + 1 < text.size() && IsAsciiLetter(text[end + 1])))) {
+    ++end;
+  }
+  return end;
 }
 
 double Rate(uint64_t num, uint64_t den) { return den ? static_cast<double>(num) / den : 0.0; }
@@ -79,6 +93,14 @@ double ReplayResult::PopupAuc() const {
   return RocAuc(popup);
 }
 
+nlohmann::json WordTraceJson(std::string_view text, const WordTrace& t) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (size_t i = 0; i < WordTrace::kTracedLetters && i <= t.typed; ++i) ranks.push_back(t.rank[i]);
+  return {{"offset", t.offset}, {"word", text.substr(t.offset, t.length)},
+          {"typed", t.typed}, {"picked", t.picked}, {"word_start", t.word_start},
+          {"ranks", ranks}};
+}
+
 nlohmann::json ReplayReport(const ReplayResult& r) {
   const double auc = r.PopupAuc();
   return {
@@ -107,6 +129,10 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
   *result = ReplayResult();
   ProgressBar progress(options.progress ? "replay" : "", options.progress ? text.size() : 0);
   const size_t k = static_cast<size_t>(options.suggestions);
+  if (options.trace != nullptr) options.trace->clear();
+  const size_t asked = options.trace != nullptr
+                           ? std::max<size_t>(k, static_cast<size_t>(options.trace_depth))
+                           : k;
   Decision decision;
   auto type = [&](std::string_view keys) {
     return options.typist ? session->Type(keys, options.typist->Press(keys)) : session->Type(keys);
@@ -124,8 +150,7 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
       pos = end;
       continue;
     }
-    size_t end = pos;
-    while (end < text.size() && IsAsciiLetter(text[end])) ++end;
+    const size_t end = WordEnd(text, pos, options.contractions);
     const std::string_view word = text.substr(pos, end - pos);
     ++result->words;
     result->characters += word.size();
@@ -134,14 +159,27 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
     // "don't"): that fragment is no word start for the next-word statistics.
     const bool word_start = session->composition().empty();
     result->word_starts += word_start;
+    WordTrace* trace = nullptr;
+    if (options.trace != nullptr) {
+      trace = &options.trace->emplace_back();
+      trace->offset = pos;
+      trace->length = static_cast<uint16_t>(std::min<size_t>(word.size(), 65535));
+      trace->word_start = word_start;
+      std::fill(std::begin(trace->rank), std::end(trace->rank), int16_t{-1});
+    }
+    size_t typed = 0;
     for (size_t i = 0; i < word.size() && !picked; ++i) {
       const auto start = std::chrono::steady_clock::now();
-      KD_RETURN_IF_ERROR(session->Decide(static_cast<int>(i == 0 ? std::max<size_t>(k, 3) : k),
-                                         &decision));
+      KD_RETURN_IF_ERROR(
+          session->Decide(static_cast<int>(i == 0 ? std::max<size_t>(asked, 3) : asked),
+                          &decision));
       result->latency_us.push_back(std::chrono::duration<float, std::micro>(
                                        std::chrono::steady_clock::now() - start)
                                        .count());
-      const int rank = RankOf(decision, word);
+      const int rank = RankOf(decision, word, options.exact_case);
+      if (trace != nullptr && i < WordTrace::kTracedLetters) {
+        trace->rank[i] = static_cast<int16_t>(rank);
+      }
       if (decision.has_model) {
         result->popup.push_back(
             {decision.popup.probability, rank >= 0 && rank < 3 && word.size() - i >= 2});
@@ -159,7 +197,12 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
         KD_RETURN_IF_ERROR(type(word.substr(i)));
       } else {
         KD_RETURN_IF_ERROR(type(word.substr(i, 1)));
+        ++typed;
       }
+    }
+    if (trace != nullptr) {
+      trace->typed = static_cast<uint16_t>(typed);
+      trace->picked = picked;
     }
     pos = end;
     if (picked) {

@@ -9,6 +9,11 @@
 // where the engine sees a new word (not the "t" of "don't", which it sees as "don'...").
 //   ksr_word_only = 1 - keystrokes_word_only / characters
 //   ksr           = 1 - keystrokes / characters          (auto-space)
+// Two stricter rules, for text as people write it (issue 15): with `contractions` a word keeps
+// its apostrophes between letters ("don't" is one word, typed d-o-n-'-t, and only "don't"
+// completes it); with `exact_case` a candidate counts only when it is the word as written,
+// capitals included ("I", "London", a sentence's first word), since a candidate in the wrong
+// case would insert the wrong text.
 
 #ifndef KEYDECIDE_TOOLS_REPLAY_H_
 #define KEYDECIDE_TOOLS_REPLAY_H_
@@ -28,11 +33,32 @@ class Session;
 
 class SimulatedTypist;
 
+// One word of the text as the typist met it, for finding where one engine loses keystrokes
+// to another (`keydecide replay --trace`, bench/completion_analysis.py).
+struct WordTrace {
+  size_t offset = 0;   // byte offset of the word in the text
+  uint16_t length = 0;  // its bytes
+  uint16_t typed = 0;  // letters typed before the pick (the word's length: never picked)
+  bool picked = false;
+  bool word_start = false;  // the engine saw a new word there (not the "t" of "don't")
+  // Before each letter (while not picked, at most kTracedLetters): the intended word's rank
+  // among all the candidates the engine scored (Decide asked for trace_depth), -1 absent.
+  static constexpr size_t kTracedLetters = 12;
+  int16_t rank[kTracedLetters];
+};
+
 struct ReplayOptions {
   int suggestions = 3;   // K candidates the typist looks at (1..200)
+  bool contractions = false;  // a word keeps its apostrophes between letters
+  bool exact_case = false;    // a candidate must match the word's case
   bool progress = true;  // progress bar on a terminal
   // Times every key (tools/typist.h) when set; untimed keys when null. Not owned.
   SimulatedTypist* typist = nullptr;
+  // When set, one WordTrace per word, with ranks read from `trace_depth` candidates (the typist
+  // still looks at the first `suggestions`; the order of the first ones does not depend on how
+  // many are asked for). Not owned.
+  std::vector<WordTrace>* trace = nullptr;
+  int trace_depth = 200;
 };
 
 struct ReplayResult {
@@ -64,6 +90,10 @@ struct ReplayResult {
 // ksr_word_only, next_word_top1/top3, counts, latency_us {p50, p95, p99}, popup_auc or
 // null), so every engine replayed is reported the same way.
 nlohmann::json ReplayReport(const ReplayResult& result);
+
+// One line of `replay --trace`: offset, word, typed, picked, word_start, ranks (one per letter
+// looked at, up to the pick).
+nlohmann::json WordTraceJson(std::string_view text, const WordTrace& trace);
 
 // Area under the ROC curve of (score, is_positive) pairs; NaN with one class only.
 double RocAuc(std::vector<std::pair<float, bool>> scored);
