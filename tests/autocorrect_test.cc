@@ -269,6 +269,47 @@ TEST_F(ShippedAutocorrectTest, TypingOnOrAnotherPickForgetsTheCorrection) {
   EXPECT_EQ(session->AcceptCorrection("two words").code(), Status::Code::kInvalidArgument);
 }
 
+// Contractions typed without their apostrophe and words typed in lower case that are written
+// capitalised: offered as completions, and autocorrected by the spelling rules.
+TEST_F(ShippedAutocorrectTest, ContractionsAndCapitals) {
+  for (const auto& [typed, fixed] :
+       {std::pair{"well I dont", "don't"}, {"I think youre", "you're"}, {"yes and theyre", "they're"},
+        {"so im", "I'm"}, {"I really cant", "can't"}, {"and then i", "I"}}) {
+    auto session = engine_->NewSession(SessionOptions());
+    ASSERT_TRUE(session->Type(typed).ok());
+    Decision d;
+    ASSERT_TRUE(session->Decide(5, &d).ok());  // the model ranks "I'm" fourth after "so im"
+    EXPECT_TRUE(d.autocorrect.apply) << typed;
+    EXPECT_EQ(d.autocorrect.replacement, fixed) << typed;
+    bool offered = false;
+    for (const Candidate& c : d.candidates) {
+      if (c.text == fixed) {
+        offered = true;
+        EXPECT_EQ(c.kind, CandidateKind::kCompletion) << typed;  // not a two-slip correction
+      }
+    }
+    EXPECT_TRUE(offered) << typed << ": " << fixed << " is not among the candidates";
+  }
+  // Words of their own that look like contractions stay: its, ill, were, well, lets.
+  for (const char* typed : {"I saw its", "I feel ill", "they were", "very well", "she lets"}) {
+    const Decision d = TypeAndDecide(typed);
+    EXPECT_FALSE(d.autocorrect.apply) << typed << " -> " << d.autocorrect.replacement;
+  }
+  EXPECT_FALSE(TypeAndDecide("and then I").autocorrect.apply);
+  // The typographic apostrophe works as the straight one, and comes back as typed.
+  const Decision curly = TypeAndDecide("well I don\u2019");
+  ASSERT_FALSE(curly.candidates.empty());
+  EXPECT_EQ(curly.candidates[0].text, "don\u2019t");
+  // Off means off: no spelling rule either.
+  SessionOptions off;
+  off.autocorrect_level = AutocorrectLevel::kOff;
+  auto session = engine_->NewSession(off);
+  ASSERT_TRUE(session->Type("well I dont").ok());
+  Decision d;
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_FALSE(d.autocorrect.apply);
+}
+
 // The levels are thresholds in order; off never applies.
 TEST_F(ShippedAutocorrectTest, LevelsOrderTheThresholds) {
   EXPECT_GT(AutocorrectThreshold(AutocorrectLevel::kOff), 1.0f);

@@ -118,6 +118,7 @@ Status EnEngine::Init(const EngineOptions& options) {
     return Status::InvalidArgument(lexicon_path + ": a lexicon for language '" + lang +
                                    "', not 'en'");
   }
+  pack_.apostrophes_ = ApostropheIndex(*pack_.lexicon_);
   KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, "en", &pack_.layout_));
   pack_.costs_ = std::make_unique<TypingCosts>(&pack_.layout_);
   pack_.search_options_.max_candidates = static_cast<size_t>(options.max_candidates);

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "decide/apostrophe_index.h"
 #include "decide/scorer.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
@@ -34,6 +35,8 @@ class EnPack {
   const Transformer* small_model() const { return small_model_.get(); }
   const Scorer& small_scorer() const { return *small_scorer_; }
   const CandidateSearch::Options& search_options() const { return search_options_; }
+  // The lexicon's words with apostrophes by their letters ("dont" -> "don't").
+  const ApostropheIndex& apostrophes() const { return apostrophes_; }
   // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
   int32_t WordOf(uint32_t entry) const { return model_ ? entry_word_[entry] : -1; }
   uint32_t EntryOf(int word) const { return word_entry_[word]; }
@@ -62,6 +65,7 @@ class EnPack {
   std::unique_ptr<Scorer> scorer_;
   std::unique_ptr<Scorer> baseline_;
   CandidateSearch::Options search_options_;
+  ApostropheIndex apostrophes_;
   std::unique_ptr<Learner> learner_;
   bool learning_ = false;
   PersonalWeights personal_weights_;

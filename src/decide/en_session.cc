@@ -31,6 +31,15 @@ constexpr int kProposalWords = 8192;
 // The person's words added per keystroke beside the lexicon's (the heaviest completing the
 // typed letters, or at a word start the heaviest after the previous word).
 constexpr size_t kUserCandidates = 4;
+// Words with apostrophes whose letters complete the typed ones ("dont" -> "don't"), the most
+// frequent first, added as completions.
+constexpr size_t kApostropheCandidates = 3;
+// The spelling rules of autocorrect (ApplySpellingRules): letters typed without a contraction's
+// apostrophe are that contraction when the letters alone, as a word of their own, are rarer
+// than this share of it in the lexicon's text ("dont" 1% of "don't", "im" 2% of "i'm"; "its"
+// 209% of "it's", "ill" 47% of "i'll", "lets" 14% of "let's": left alone; counts of the English
+// training split).
+constexpr double kContractionOwnShare = 0.05;
 
 bool OnlySpaces(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' '; });
@@ -44,6 +53,12 @@ char32_t CharBefore(std::string_view text, size_t end, size_t* start) {
   return cp;
 }
 
+// The straight apostrophe and the typographic one (U+2019, what many keyboards and phones
+// send): both continue a word ("don't", "don’t").
+constexpr char32_t kRightQuote = 0x2019;
+constexpr std::string_view kRightQuoteUtf8 = "\xE2\x80\x99";
+bool IsApostrophe(char32_t cp) { return cp == '\'' || cp == kRightQuote; }
+
 // Byte offset where the word being typed starts in `text`: after the last character that
 // is neither a letter nor an apostrophe following a letter ("don'" on the way to "don't").
 size_t CompositionStart(std::string_view text, size_t /*start*/) {
@@ -52,19 +67,51 @@ size_t CompositionStart(std::string_view text, size_t /*start*/) {
     size_t prev;
     const char32_t cp = CharBefore(text, start, &prev);
     size_t before;
-    if (IsLetter(cp) || (cp == '\'' && prev > 0 && IsLetter(CharBefore(text, prev, &before)))) {
+    if (IsLetter(cp) ||
+        (IsApostrophe(cp) && prev > 0 && IsLetter(CharBefore(text, prev, &before)))) {
       start = prev;
       continue;
     }
     break;
   }
-  while (start < text.size() && text[start] == '\'') ++start;  // a quote mark, not the word
+  // A quote mark, not the word.
+  for (;;) {
+    if (start < text.size() && text[start] == '\'') {
+      ++start;
+    } else if (text.substr(start).starts_with(kRightQuoteUtf8)) {
+      start += kRightQuoteUtf8.size();
+    } else {
+      break;
+    }
+  }
   return start;
 }
 
 // The word goes on with a letter, or with an apostrophe after a letter ("don'").
 bool ExtendsWord(char32_t cp, std::string_view word) {
-  return IsLetter(cp) || (cp == '\'' && !word.empty() && word.back() != '\'');
+  return IsLetter(cp) || (IsApostrophe(cp) && !word.empty() && word.back() != '\'' &&
+                          !word.ends_with(kRightQuoteUtf8));
+}
+
+// The lexicon keys apostrophes as '\'': the typographic one is read as it, in place.
+void StraightenApostrophes(std::string* s) {
+  size_t out = 0;
+  for (size_t i = 0; i < s->size();) {
+    if (std::string_view(*s).substr(i).starts_with(kRightQuoteUtf8)) {
+      (*s)[out++] = '\'';
+      i += kRightQuoteUtf8.size();
+    } else {
+      (*s)[out++] = (*s)[i++];
+    }
+  }
+  s->resize(out);
+}
+
+// ... and written back as the person types them, when they do.
+void CurlApostrophes(std::string* s) {
+  for (size_t i = s->find('\''); i != std::string::npos; i = s->find('\'', i + 3)) {
+    s->replace(i, 1, kRightQuoteUtf8);
+  }
 }
 
 }  // namespace
@@ -85,7 +132,8 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
   typed_.reserve(CandidateSearch::kMaxTyped * 2);
   hits_.reserve(engine->search_options().max_candidates);
   scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
-                  kModelProposals + kUserCandidates + 1);  // + the typed letters of an undo
+                  kModelProposals + kUserCandidates + kApostropheCandidates +
+                  1);  // + the typed letters of an undo
   if (engine->learner() != nullptr) {
     learner_ = engine->learner();
     learn_ = engine->learning() && !options.no_learn;
@@ -378,6 +426,60 @@ void EnSession::GatherCandidates() {
   }
 }
 
+// The contractions whose letters complete the typed ones, at no typing cost (a search hit that
+// counted the missing apostrophe as a slip becomes a completion).
+void EnSession::AddApostropheWords() {
+  if (typed_.find('\'') != std::string::npos) return;
+  std::array<const ApostropheIndex::Word*, kApostropheCandidates> best{};
+  size_t n = 0;
+  for (const ApostropheIndex::Word& w : engine_->apostrophes().WithPrefix(typed_)) {
+    size_t i = n < best.size() ? n++ : best.size();
+    if (i == best.size()) {
+      if (w.count <= best.back()->count) continue;
+      i = best.size() - 1;
+    }
+    for (; i > 0 && best[i - 1]->count < w.count; --i) best[i] = best[i - 1];
+    best[i] = &w;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t entry = best[i]->entry;
+    auto it = std::find_if(scored_.begin(), scored_.end(),
+                           [&](const ScoredCandidate& c) { return c.entry == entry; });
+    if (it != scored_.end()) {
+      it->cost = 0;
+    } else {
+      scored_.push_back({entry, engine_->WordOf(entry), {}, 0, history_.CountOf(entry), 0});
+    }
+  }
+}
+
+// Autocorrections that are spelling, not slips: a contraction typed without its apostrophe,
+// which takes precedence over the model's pick (that only knows edit distance: "theyre" ->
+// "there"); and the pronoun I typed in lower case ("i", "i'm"), when nothing else is corrected.
+// Other words the lexicon writes capitalised are left to the candidates ("london" offers
+// "London"): as an autocorrection they changed 20 correctly typed lower-case words in the first
+// 100 KB of dev text ("miss", "almanac", "nicky" -> "NICKY"), and overrode model corrections
+// ("mst" -> "MST").
+void EnSession::ApplySpellingRules(bool capitalize, AutocorrectDecision* out) const {
+  const Lexicon& lex = engine_->lexicon();
+  if (typed_.empty() || options_.autocorrect_threshold > 1.0f) return;  // off
+  const uint32_t own = lex.Find(typed_);
+  if (const ApostropheIndex::Word* w = engine_->apostrophes().Exact(typed_)) {
+    const double own_count = own != lexicon::kNoEntry ? lex.Count(own) : 0;
+    if (own_count < kContractionOwnShare * w->count) {
+      WriteSurfaceForm(lex.CommonSpelling(w->entry), capitalize, &out->replacement);
+      out->apply = true;
+      return;
+    }
+  }
+  const bool pronoun_i = composition()[0] == 'i' && (typed_ == "i" || typed_.starts_with("i'"));
+  if (out->apply || !pronoun_i || own == lexicon::kNoEntry) return;
+  const std::string_view common = lex.CommonSpelling(own);
+  if (common.empty() || common[0] != 'I') return;
+  WriteSurfaceForm(common, capitalize, &out->replacement);
+  out->apply = true;
+}
+
 // At a word start the lexicon offers only its most frequent words; the model's own best
 // next words join them.
 void EnSession::AddModelProposals(const float* hidden) {
@@ -408,6 +510,10 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   const bool keep = AtCorrectedWord() || KeptByPerson();
   autocorrect.Decide(hidden, {composition(), typed_, capitalize, keep}, scored_,
                      tier_ == Tier::kFullModel, options_.autocorrect_threshold, &out->autocorrect);
+  if (!keep && !KeepAsTyped(composition(), typed_, engine_->lexicon())) {
+    ApplySpellingRules(capitalize, &out->autocorrect);
+  }
+  if (curly_) CurlApostrophes(&out->autocorrect.replacement);
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
   const size_t best_label =
@@ -440,6 +546,7 @@ void EnSession::WriteCandidates(size_t k, bool capitalize, Decision* out) {
     }
     WriteSurfaceForm(s.entry != lexicon::kNoEntry ? lex.CommonSpelling(s.entry) : s.text,
                      capitalize, &c.text);
+    if (curly_) CurlApostrophes(&c.text);
     c.score = s.score;
     c.typing_cost = s.cost;
     c.kind = word_start    ? CandidateKind::kNextWord
@@ -489,6 +596,8 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   typed_.clear();
   const bool searchable = word.size() <= CandidateSearch::kMaxTyped;
   if (searchable) AppendLowerUtf8(word, &typed_);
+  curly_ = word.find(kRightQuoteUtf8) != std::string_view::npos;
+  if (curly_) StraightenApostrophes(&typed_);
   const bool capitalize =
       StartsUpper(word) ||
       (options_.auto_capitalize && AtSentenceStart(text_.text(), text_.composition_start()));
@@ -509,6 +618,7 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   if (searchable) {  // a "word" longer than any word has no candidates
     search_.Search(typed_, &hits_);
     GatherCandidates();
+    if (!typed_.empty()) AddApostropheWords();
     if (user_words_) AddUserCandidates();
   }
   timings.candidates_us = MicrosSince(&t);

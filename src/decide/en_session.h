@@ -57,6 +57,8 @@ class EnSession : public Session {
   void AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms);
   void TrimText();
   void GatherCandidates();
+  void AddApostropheWords();
+  void ApplySpellingRules(bool capitalize, AutocorrectDecision* out) const;
   void AddModelProposals(const float* hidden);
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
@@ -125,6 +127,7 @@ class EnSession : public Session {
 
   // Scratch reused by every Decide.
   std::string typed_;
+  bool curly_ = false;  // the composition has a typographic apostrophe (U+2019)
   std::vector<SearchHit> hits_;
   std::vector<ScoredCandidate> scored_;
   CandidateSlots slots_;
