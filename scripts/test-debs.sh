@@ -46,7 +46,7 @@ echo "ok: CLI, models and the Python module"
 # The input method as installed: fcitx5 finds it in its own folders, the addon finds the models.
 cp "$TYPING_TEST" "$ROOT/usr/local/bin/fcitx5_typing_test"
 for backend in in_process daemon; do
-  in_root SKIP_FCITX_PATH=1 SKIP_FCITX_USER_PATH=1 \
+  in_root SKIP_FCITX_PATH=1 \
     FCITX_ADDON_DIRS=/usr/lib/x86_64-linux-gnu/fcitx5 \
     FCITX_DATA_DIRS=/usr/share/fcitx5:/usr/share/fcitx5/testing \
     /usr/local/bin/fcitx5_typing_test --backend "$backend" --work "/tmp/typing-$backend" \

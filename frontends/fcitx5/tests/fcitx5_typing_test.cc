@@ -8,8 +8,10 @@
 //   fcitx5_typing_test --backend in_process|daemon --work DIR --daemon PATH/keydecided
 //
 // The environment names the addon and data folders (frontends/fcitx5/CMakeLists.txt) and
-// KEYDECIDE_MODEL_DIR the models; the test writes the addon's configuration under DIR and, for
-// the daemon backend, starts keydecided on a socket there.
+// KEYDECIDE_MODEL_DIR the models; the test writes the addon's configuration under DIR (fcitx5's
+// user folder for this run: SKIP_FCITX_USER_PATH must not be set, or the file is not read) and,
+// for the daemon backend, starts keydecided on a socket there. The configuration waits for
+// every decision, so the test does not depend on how fast the engine is (a sanitizer build).
 
 #include <signal.h>
 #include <sys/stat.h>
