@@ -31,6 +31,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from . import tokens as T
+from .misspellings import EditModel
+from .sources.typos import typo_slice
 from .typing_sim import Example, Keyboard, TypingSimulator, intent_of_source
 
 CACHE_VERSION = 1
@@ -139,6 +141,8 @@ def cache_signature(data_dir: Path, cfg: dict) -> dict:
            "vocab_min_count": cfg["data"]["vocab_min_count"],
            "source_weights": source_weights(data_dir, cfg, sources),
            "inputs": inputs}
+    if cfg["data"].get("heldout_typo_slice") is not None:  # older caches lack the key
+        sig["heldout_typo_slice"] = cfg["data"]["heldout_typo_slice"]
     if cfg["data"].get("vocab_from"):  # the words, not the file: new weights, same cache
         words = vocab_of_model(cfg["data"]["vocab_from"], cfg["model"]["vocab_size"] - T.WORD_OFFSET)
         sig["vocab_from"] = hashlib.md5("\n".join(words).encode("utf-8")).hexdigest()
@@ -204,6 +208,9 @@ def _check_settings(meta: dict, cfg: dict) -> None:
         raise SystemExit("the cache's vocabulary " + ("is not" if "vocab_from" not in sig else "is")
                          + " a model's (data.vocab_from), unlike the config's; rebuild it where "
                          "the text is")
+    if cfg["data"].get("heldout_typo_slice") != sig.get("heldout_typo_slice"):
+        raise SystemExit("the cache holds back another slice of the typo pairs "
+                         "(data.heldout_typo_slice); rebuild it where the text is")
 
 
 def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print,
@@ -258,7 +265,7 @@ def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print,
         np.savez_compressed(cache / f"{split}.npz", **arrays[split])
     with open(cache / "strings.txt", "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write("\n".join(strings_all))
-    typos_written = _write_typos(data_dir, table, cache)
+    typos_written = _write_typos(data_dir, table, cache, cfg["data"].get("heldout_typo_slice"))
     n_train = sum(len(v) for k, v in arrays["train"].items() if k.endswith("/ids"))
     in_vocab = sum(int((v < len(vocab)).sum()) for k, v in arrays["train"].items()
                    if k.endswith("/ids"))
@@ -271,13 +278,17 @@ def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print,
         f"{time.time() - start:.0f} s -> {cache}")
 
 
-def _write_typos(data_dir: Path, table: dict[str, int], cache: Path) -> int:
-    """Keep the allowed pairs (typos_train.tsv only) whose correction is one corpus word."""
+def _write_typos(data_dir: Path, table: dict[str, int], cache: Path,
+                 heldout_slice: int | None = None) -> int:
+    """Keep the allowed pairs (typos_train.tsv only) whose correction is one corpus word, but
+    those of `heldout_slice` (data.heldout_typo_slice: typos_heldout_dev.tsv, for measuring)."""
     src = data_dir / "typos_train.tsv"
     rows = []
     if src.exists():
         for line in src.read_text(encoding="utf-8").split("\n"):
             if "\t" not in line:
+                continue
+            if heldout_slice is not None and typo_slice(line.split("\t", 1)[0].strip()) == heldout_slice:
                 continue
             wrong, right = (T.to_lower(x.strip()) for x in line.split("\t", 1))
             if (wrong and wrong != right and " " not in wrong and right in table
@@ -468,7 +479,15 @@ def make_simulator(cfg: dict, corpus: Corpus) -> TypingSimulator:
     if not layout.is_absolute():
         layout = REPO_ROOT / layout
     keyboard = Keyboard.load(layout) if layout.exists() else Keyboard()
-    return TypingSimulator(cfg["data"], keyboard, corpus.typos, cfg["model"]["max_len"])
+    edit_model = None
+    if cfg["data"]["noise"].get("learned_typo_prob", 0.0) > 0:
+        # The training pairs' edits, applied to any word; a misspelling must not be a string
+        # of the corpus (it may be a real, rare word).
+        edit_model = EditModel.from_pairs(
+            (wrong, right) for right, wrongs in corpus.typos.items() for wrong in wrongs)
+    known = set(corpus.strings)
+    return TypingSimulator(cfg["data"], keyboard, corpus.typos, cfg["model"]["max_len"],
+                           edit_model=edit_model, is_word=known.__contains__)
 
 
 def worker_seed(*parts: int) -> int:

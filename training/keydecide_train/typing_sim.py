@@ -37,11 +37,12 @@ import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from . import tokens as T
+from .misspellings import EditModel
 
 
 # --- keyboard ------------------------------------------------------------------------------
@@ -158,13 +159,19 @@ def intent_of_source(source: str, rules: Sequence[Sequence[str]]) -> str:
 
 class TypingSimulator:
     def __init__(self, cfg: dict, keyboard: Keyboard | None = None,
-                 typos: dict[str, list[str]] | None = None, max_len: int = 64):
+                 typos: dict[str, list[str]] | None = None, max_len: int = 64,
+                 edit_model: EditModel | None = None,
+                 is_word: Callable[[str], bool] | None = None):
+        """edit_model: misspellings of any word (noise.learned_typo_prob), learned from the
+        typo pairs; is_word: whether a string is a word (a misspelling must not be one)."""
         self.cfg = cfg
         self.noise = cfg["noise"]
         self.ivl = cfg["intervals"]
         self.keyboard = keyboard or Keyboard()
         self.typos = typos or {}
         self.max_len = max_len
+        self.edit_model = edit_model
+        self.is_word = is_word or (lambda w: False)
         self.intent_rules = cfg["intent_rules"]
         apps = cfg["app_probs"]
         self.app_cum = {}
@@ -297,10 +304,19 @@ class TypingSimulator:
         else:
             spelled, misspelt = target, False
             pairs = self.typos.get(target)
-            if pairs and (force_misspelling or rng.random() < self.noise["typo_pair_prob"]):
+            n = self.noise
+            if pairs and (force_misspelling or rng.random() < n["typo_pair_prob"]):
                 spelled, misspelt = rng.choice(pairs), True
-                if rng.random() >= self.noise["typo_extra_noise_prob"]:
-                    slip = 0.0
+            elif self.edit_model is not None and rng.random() < n.get("learned_typo_prob", 0.0):
+                # A misspelling made by the pairs' edits, for words no pair covers.
+                made = self.edit_model.misspell(target, rng, self.is_word)
+                if made is not None:
+                    spelled, misspelt = made, True
+            if misspelt and rng.random() >= n["typo_extra_noise_prob"]:
+                slip = 0.0
+            if "'" in spelled and rng.random() < n.get("apostrophe_omission_prob", 0.0):
+                # Most people leave a contraction's apostrophe out on a keyboard ("dont").
+                spelled, misspelt = spelled.replace("'", ""), True
             typed = self.type_word(spelled, rng, median, slip, self.cfg["max_word_keys"])
             if misspelt:
                 typed.kind = "misspelling"
