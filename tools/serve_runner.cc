@@ -58,10 +58,19 @@ void ServeFlags::AddTo(CLI::App* cmd) {
       ->check(CLI::Range(64, 16 << 20))
       ->capture_default_str();
   cmd->add_flag("--quiet", quiet, "Print nothing but errors");
+  cmd->add_flag("--personal", personal,
+                "Learn the person's words into the user store and rank with them (English)");
+  cmd->add_option("--store", user_store,
+                  "With --personal: the user store (default: $XDG_DATA_HOME/keydecide/user.db)");
+  cmd->add_flag("--pause-learning", paused, "With --personal: rank with the store, learn nothing");
 }
 
-int RunServer(const EngineOptions& engine_options, const std::string& languages,
+int RunServer(const EngineOptions& given_options, const std::string& languages,
               const ServeFlags& flags) {
+  EngineOptions engine_options = given_options;
+  engine_options.personal = flags.personal;
+  engine_options.user_store_path = flags.user_store;
+  engine_options.learn = !flags.paused;
   // Block the stop signals before any thread exists; this thread then waits for them.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);

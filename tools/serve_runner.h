@@ -23,6 +23,11 @@ struct ServeFlags {
 
   ServerOptions server;
   bool quiet = false;
+  // The person's words (docs/PERSONAL.md): learn into the user store and rank with it (English
+  // sessions; a session opened with no_learn learns nothing). `paused`: rank, learn nothing.
+  bool personal = false;
+  std::string user_store;  // "": the default store
+  bool paused = false;
 
   void AddTo(CLI::App* cmd);
 };

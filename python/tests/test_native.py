@@ -131,3 +131,34 @@ def test_daemon_through_the_socket_client(daemon):
     off = c.open_session(autocorrect="off")
     assert not c.key(off, "I saw teh")["decision"]["autocorrect"]["apply"]
     c.close()
+
+
+def test_a_learning_daemon_learns_but_not_from_no_learn_sessions(tmp_path):
+    """keydecided --personal --store: words typed through the daemon reach the store (after a
+    clean stop at the latest); a no_learn session's words never do."""
+    keydecide_cli = os.environ.get("KEYDECIDE")
+    if not KEYDECIDED or not keydecide_cli:
+        pytest.skip("KEYDECIDED or KEYDECIDE is not set")
+    os.chmod(tmp_path, 0o700)
+    sock, store = str(tmp_path / "kd.sock"), str(tmp_path / "user.db")
+    proc = subprocess.Popen([KEYDECIDED, "--socket", sock, "--lang", "en", "--quiet",
+                             "--personal", "--store", store]
+                            + (["--model-dir", MODELS] if MODELS else []))
+    try:
+        for _ in range(600):
+            if os.path.exists(sock):
+                break
+            time.sleep(0.1)
+        c = Client(sock)
+        secret = c.open_session(no_learn=True)
+        c.key(secret, "my password is Xqvlorp and again Xqvlorp ")
+        s = c.open_session()
+        c.key(s, "we met Zorblax today. then Zorblax left ")
+        c.close()
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+    listed = subprocess.run([keydecide_cli, "personal", "list", "--store", store],
+                            capture_output=True, text=True, check=True).stdout
+    assert "Zorblax" in listed
+    assert "Xqvlorp" not in listed
