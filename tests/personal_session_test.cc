@@ -180,28 +180,22 @@ TEST_F(PersonalSessionTest, AnUndoneCorrectionIsNeverAppliedAgain) {
     EXPECT_TRUE(s->Decide(3, &d).ok());
     return d.autocorrect.apply;
   };
-  {
-    SessionOptions incognito;
-    incognito.no_learn = true;
-    auto s = engine->NewSession(incognito);
+  // Autocorrected on space, undone by the backspace after it: the typed letters taken back.
+  auto undo_in = [&](const SessionOptions& options) {
+    auto s = engine->NewSession(options);
     ASSERT_TRUE(corrects(s.get(), "I saw teh"));
     ASSERT_TRUE(s->AcceptCorrection("the").ok());
     ASSERT_TRUE(s->Type(" ").ok());
     ASSERT_TRUE(s->Backspace().ok());
     ASSERT_TRUE(s->Accept("teh").ok());
     ASSERT_TRUE(s->Type(" cat ").ok());
-  }
+  };
+  SessionOptions incognito;
+  incognito.no_learn = true;
+  undo_in(incognito);
   ASSERT_TRUE(engine->FlushLearning().ok());
   EXPECT_FALSE(Has(Learned(), "teh"));
-  {
-    auto s = engine->NewSession({});
-    ASSERT_TRUE(corrects(s.get(), "I saw teh"));
-    ASSERT_TRUE(s->AcceptCorrection("the").ok());
-    ASSERT_TRUE(s->Type(" ").ok());
-    ASSERT_TRUE(s->Backspace().ok());
-    ASSERT_TRUE(s->Accept("teh").ok());
-    ASSERT_TRUE(s->Type(" cat ").ok());
-  }
+  undo_in(SessionOptions());
   ASSERT_TRUE(engine->FlushLearning().ok());
   EXPECT_TRUE(Has(Learned(), "teh"));
   EXPECT_FALSE(corrects(engine->NewSession({}).get(), "I saw teh"));
