@@ -11,7 +11,7 @@ status() { set +e; "$@" >/dev/null 2>&1; local rc=$?; set -e; echo $rc; }
 [[ $("$KD" --version) =~ ^keydecide\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "keydecide --version"
 [[ $("$KDD" --version) =~ ^keydecided\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "keydecided --version"
 [[ $(status "$KD" --no-such-flag) == 2 ]] || fail "an unknown flag must exit 2"
-[[ $(status "$KD" predict --max-candidates 0) == 2 ]] || fail "a value out of range must exit 2"
+[[ $(status "$KD" predict --max-candidates 201) == 2 ]] || fail "a value out of range must exit 2"
 [[ $(status "$KD") == 2 ]] || fail "no subcommand must exit 2"
 [[ $(status "$KDD" --no-such-flag) == 2 ]] || fail "keydecided: an unknown flag must exit 2"
 [[ $(status "$KD" replay --model-dir "$MODELS" --text /nonexistent/file) == 1 ]] ||

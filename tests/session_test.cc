@@ -139,7 +139,9 @@ TEST(EngineTest, BadOptionsAndMissingFiles) {
   options.model_dir = KD_MODELS_DIR;
   options.lexicon_path = "/nonexistent.kdlex";
   EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kNotFound);
-  options.max_candidates = 0;
+  options.max_candidates = -1;
+  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kInvalidArgument);
+  options.max_candidates = 201;
   EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kInvalidArgument);
   options.max_candidates = 200;
   options.lexicon_path = std::string(KD_MODELS_DIR) + "/zh/lexicon.kdlex";  // pinyin-keyed

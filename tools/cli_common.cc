@@ -30,8 +30,9 @@ void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--layout", layout, "Keyboard layout name or file")->capture_default_str();
   cmd->add_option("--lang", language, "Language pack: en, or zh (pinyin to hanzi)")
       ->capture_default_str();
-  cmd->add_option("--max-candidates", max_candidates, "Candidates searched and scored per key")
-      ->check(CLI::Range(1, 200))
+  cmd->add_option("--max-candidates", max_candidates,
+                  "Candidates searched and scored per key (0: the pack's default, en 64, zh 50)")
+      ->check(CLI::Range(0, 200))
       ->capture_default_str();
   cmd->add_option("--pinyin-beam", pinyin_beam_width,
                   "zh: partial sentences kept per position by the sentence search")

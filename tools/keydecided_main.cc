@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--lang", languages, keydecide::kServeLangHelp);
   app.add_option("--max-candidates", engine.max_candidates, "Candidates searched per key")
-      ->check(CLI::Range(1, 200))
+      ->check(CLI::Range(0, 200))
       ->capture_default_str();
   serve.AddTo(&app);
   try {

@@ -123,7 +123,8 @@ typedef struct kd_engine_params {
   const char* model_path;      /* NULL: the pack's model when present; "none": count baseline
                                   (a file: first language only; "none": all) */
   const char* keyboard_layout; /* layout name or file; NULL: "qwerty" */
-  int32_t max_candidates;      /* candidates searched and scored per key (1..200); 0: 32 */
+  int32_t max_candidates;      /* candidates searched and scored per key (1..200); 0: the pack's
+                                  default (English 64, Chinese 50) */
   int32_t personal;            /* 1: learn from what the person types and rank with it, in the
                                   user store (docs/PERSONAL.md); 0: off (default). English. */
   const char* user_store_path; /* with personal: the store; NULL or "": the default,

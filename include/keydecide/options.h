@@ -46,11 +46,12 @@ struct EngineOptions {
 
   // --- Performance ---
 
-  // Candidates gathered from the lexicon and scored per keystroke (1..200). The search
-  // returns the best by count and typing cost, so a scorer that re-ranks them mostly needs
-  // the first few dozen: on the English dev text 32 and 200 give the same keystroke
-  // savings, and 32 is ~6x faster at P50 (docs/BENCHMARKS.md).
-  int max_candidates = 32;
+  // Candidates gathered from the lexicon and scored per keystroke (1..200; 0: the pack's
+  // default, English 64, Chinese 50). The search returns the best by count and typing cost, and
+  // the model re-ranks them: English with 32 / 48 / 64 / 96 replayed the tuning text at KSR
+  // 0.4438 / 0.4463 / 0.4473 / 0.4484 for P50 185 / 194 / 191 / 205 µs (docs/BENCHMARKS.md,
+  // "Where the completions lose to a trigram").
+  int max_candidates = 0;
 
   // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
   // Wider costs time in proportion and rarely finds a better sentence (docs/BENCHMARKS.md).

@@ -15,6 +15,7 @@ namespace keydecide {
 namespace {
 
 constexpr float kNatsPerPoint = 0.35f;  // search and baseline: one 10-point slip ~ 3.5 nats
+constexpr int kDefaultCandidates = 64;  // EngineOptions::max_candidates 0 (options.h)
 
 }  // namespace
 
@@ -101,8 +102,8 @@ void EnEngine::OpenPersonal(const EngineOptions& options) {
 }
 
 Status EnEngine::Init(const EngineOptions& options) {
-  if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
-    return Status::InvalidArgument("max_candidates must be in 1..200");
+  if (options.max_candidates < 0 || options.max_candidates > kMaxCandidatesLimit) {
+    return Status::InvalidArgument("max_candidates must be in 0..200 (0: the default)");
   }
   // A lexicon given by path needs no models folder (the model and layout may be given too).
   std::string model_dir;
@@ -121,7 +122,8 @@ Status EnEngine::Init(const EngineOptions& options) {
   pack_.apostrophes_ = ApostropheIndex(*pack_.lexicon_);
   KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, "en", &pack_.layout_));
   pack_.costs_ = std::make_unique<TypingCosts>(&pack_.layout_);
-  pack_.search_options_.max_candidates = static_cast<size_t>(options.max_candidates);
+  pack_.search_options_.max_candidates = static_cast<size_t>(
+      options.max_candidates != 0 ? options.max_candidates : kDefaultCandidates);
   pack_.search_options_.nats_per_point = kNatsPerPoint;
 
   info_.language = "en";

@@ -49,8 +49,8 @@ std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) con
 }
 
 Status ZhEngine::Init(const EngineOptions& options) {
-  if (options.max_candidates < 1 || options.max_candidates > kMaxCandidatesLimit) {
-    return Status::InvalidArgument("max_candidates must be in 1..200");
+  if (options.max_candidates < 0 || options.max_candidates > kMaxCandidatesLimit) {
+    return Status::InvalidArgument("max_candidates must be in 0..200 (0: the default)");
   }
   // A lexicon given by path needs no models folder (the model and layout may be given too).
   std::string model_dir;
