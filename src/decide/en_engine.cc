@@ -105,13 +105,9 @@ Status EnEngine::Init(const EngineOptions& options) {
   if (options.max_candidates < 0 || options.max_candidates > kMaxCandidatesLimit) {
     return Status::InvalidArgument("max_candidates must be in 0..200 (0: the default)");
   }
-  // A lexicon given by path needs no models folder (the model and layout may be given too).
-  std::string model_dir;
-  if (const Status found = ResolveModelDir(options, "en", &model_dir);
-      !found.ok() && options.lexicon_path.empty()) {
-    return found;
-  }
-  const std::string pack = model_dir.empty() ? "" : model_dir + "/en";
+  PackDir dir;
+  KD_RETURN_IF_ERROR(ResolvePackDir(options, "en", &dir));
+  const std::string pack = dir.dir.empty() ? "" : dir.dir + "/en";
   const std::string lexicon_path =
       options.lexicon_path.empty() ? pack + "/lexicon.kdlex" : options.lexicon_path;
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &pack_.lexicon_));
@@ -120,7 +116,7 @@ Status EnEngine::Init(const EngineOptions& options) {
                                    "', not 'en'");
   }
   pack_.apostrophes_ = ApostropheIndex(*pack_.lexicon_);
-  KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, "en", &pack_.layout_));
+  KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &pack_.layout_));
   pack_.costs_ = std::make_unique<TypingCosts>(&pack_.layout_);
   pack_.search_options_.max_candidates = static_cast<size_t>(
       options.max_candidates != 0 ? options.max_candidates : kDefaultCandidates);

@@ -41,6 +41,19 @@ constexpr size_t kApostropheCandidates = 3;
 // training split).
 constexpr double kContractionOwnShare = 0.05;
 
+// Keeps the N heaviest items offered so far in (*best)[0..*n), heaviest first; of equal
+// weights the one offered first stays ahead. No allocation: it runs on every keystroke.
+template <typename T, size_t N, typename Weight>
+void KeepHeaviest(const T* item, Weight weight, std::array<const T*, N>* best, size_t* n) {
+  size_t i = *n < N ? (*n)++ : N;
+  if (i == N) {
+    if (weight(*item) <= weight(*(*best)[N - 1])) return;
+    i = N - 1;
+  }
+  for (; i > 0 && weight(*(*best)[i - 1]) < weight(*item); --i) (*best)[i] = (*best)[i - 1];
+  (*best)[i] = item;
+}
+
 bool OnlySpaces(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' '; });
 }
@@ -238,16 +251,6 @@ void EnSession::FindPreviousKey() {
 // that most often followed the previous word), unless already a candidate.
 void EnSession::AddUserCandidates() {
   size_t n = 0;
-  auto consider = [&](const UserWords::Word* w) {
-    if (w == nullptr || !w->offered()) return;
-    size_t i = n < user_best_.size() ? n++ : user_best_.size();
-    if (i == user_best_.size()) {
-      if (w->weight <= user_best_.back()->weight) return;
-      i = user_best_.size() - 1;
-    }
-    for (; i > 0 && user_best_[i - 1]->weight < w->weight; --i) user_best_[i] = user_best_[i - 1];
-    user_best_[i] = w;
-  };
   if (typed_.empty()) {
     if (previous_key_.empty()) return;
     // The heaviest pairs first: the first few offered words will do (a common previous word
@@ -259,7 +262,10 @@ void EnSession::AddUserCandidates() {
       if (n == user_best_.size()) break;
     }
   } else {
-    for (const UserWords::Word& w : user_words_->WithPrefix(typed_)) consider(&w);
+    for (const UserWords::Word& w : user_words_->WithPrefix(typed_)) {
+      if (!w.offered()) continue;
+      KeepHeaviest(&w, [](const UserWords::Word& u) { return u.weight; }, &user_best_, &n);
+    }
   }
   const Lexicon& lex = engine_->lexicon();
   for (size_t i = 0; i < n; ++i) {
@@ -398,10 +404,9 @@ void EnSession::AddTypedCandidate() {
                      std::numeric_limits<float>::infinity()});
 }
 
-// A word the person keeps as they type it: one they took back from a correction, typed often
-// or picked (the user store's offered words). Never autocorrected.
+// A word the person keeps as they type it: one typed often or picked (the user store's offered
+// words). Never autocorrected.
 bool EnSession::KeptByPerson() const {
-  if (AtCorrectedWord() && correction_.undone) return true;
   if (!user_words_ || typed_.empty()) return false;
   const UserWords::Word* w = user_words_->Find(typed_);
   return w != nullptr && w->offered();
@@ -433,13 +438,7 @@ void EnSession::AddApostropheWords() {
   std::array<const ApostropheIndex::Word*, kApostropheCandidates> best{};
   size_t n = 0;
   for (const ApostropheIndex::Word& w : engine_->apostrophes().WithPrefix(typed_)) {
-    size_t i = n < best.size() ? n++ : best.size();
-    if (i == best.size()) {
-      if (w.count <= best.back()->count) continue;
-      i = best.size() - 1;
-    }
-    for (; i > 0 && best[i - 1]->count < w.count; --i) best[i] = best[i - 1];
-    best[i] = &w;
+    KeepHeaviest(&w, [](const ApostropheIndex::Word& a) { return a.count; }, &best, &n);
   }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t entry = best[i]->entry;
@@ -506,7 +505,8 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
       MixPopup(model.Popup(hidden),
                SavingShare(scored_, out->candidates.size(), typed_.size(), engine_->lexicon()));
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
-  // At a corrected word the person deleted back to, it is not corrected again.
+  // At a corrected word the person deleted back to (or took the letters back at), it is not
+  // corrected again.
   const bool keep = AtCorrectedWord() || KeptByPerson();
   autocorrect.Decide(hidden, {composition(), typed_, capitalize, keep}, scored_,
                      tier_ == Tier::kFullModel, options_.autocorrect_threshold, &out->autocorrect);

@@ -13,9 +13,9 @@ namespace keydecide {
 
 namespace {
 
-// Where this code was loaded from: libkeydecide.so when it is there (shared: true), else the
-// program it is linked into (/proc/self/exe: dladdr names the main program as it was started,
-// which may be a relative path).
+// Where this code was loaded from: libkeydecide.so when it is there (shared: true: dladdr names
+// a file called *.so*), else the program it is linked into (/proc/self/exe: dladdr names the
+// main program as it was started, which may be a relative path).
 struct LoadedImage {
   std::filesystem::path dir;
   bool shared = false;
@@ -25,7 +25,7 @@ LoadedImage FindLoadedImage() {
   Dl_info info{};
   std::error_code ec;
   if (dladdr(reinterpret_cast<void*>(&ModelSearchPath), &info) != 0 && info.dli_fname != nullptr &&
-      std::string_view(info.dli_fname).find(".so") != std::string_view::npos) {
+      std::filesystem::path(info.dli_fname).filename().string().find(".so") != std::string::npos) {
     const std::filesystem::path p = std::filesystem::canonical(info.dli_fname, ec);
     if (!ec) return {p.parent_path(), true};
   }
@@ -98,6 +98,12 @@ Status ResolveModelDir(const EngineOptions& options, std::string_view language,
                           "looked in " + looked + ")");
 }
 
+Status ResolvePackDir(const EngineOptions& options, std::string_view language, PackDir* out) {
+  out->not_found = ResolveModelDir(options, language, &out->dir);
+  if (!out->not_found.ok()) out->dir.clear();
+  return options.lexicon_path.empty() ? out->not_found : Status::OK();
+}
+
 std::string ResolveModelPath(const EngineOptions& options, const std::string& pack) {
   if (!options.model_path.empty()) return options.model_path;
   if (pack.empty()) return "none";
@@ -115,15 +121,13 @@ std::string ResolveSmallModelPath(const EngineOptions& options, const std::strin
   return std::filesystem::exists(path) ? path : "none";
 }
 
-Status LoadKeyboardLayout(const EngineOptions& options, std::string_view language,
-                          KeyboardLayout* out) {
+Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, KeyboardLayout* out) {
   const std::string& name = options.keyboard_layout;
   if (name.find('/') != std::string::npos || name.ends_with(".txt")) {
     return KeyboardLayout::Load(name, out);
   }
-  std::string dir;
-  KD_RETURN_IF_ERROR(ResolveModelDir(options, language, &dir));
-  return KeyboardLayout::Load(dir + "/layouts/" + name + ".txt", out);
+  if (pack.dir.empty()) return pack.not_found.Annotated("keyboard layout '" + name + "'");
+  return KeyboardLayout::Load(pack.dir + "/layouts/" + name + ".txt", out);
 }
 
 }  // namespace keydecide

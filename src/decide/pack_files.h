@@ -19,6 +19,17 @@ class KeyboardLayout;
 // <language>/lexicon.kdlex. NotFound, naming every folder looked in, when none does.
 Status ResolveModelDir(const EngineOptions& options, std::string_view language, std::string* dir);
 
+// A pack's folders, resolved once at Init: the models folder as ResolveModelDir finds it, and
+// why there is none. A lexicon given by path (options.lexicon_path) needs no models folder:
+// then `dir` may stay empty, and only what is looked for in it (the pack's model, a layout by
+// name) is not found.
+struct PackDir {
+  std::string dir;   // "" when none was found
+  Status not_found;  // ResolveModelDir's failure, when dir is empty
+};
+// ResolveModelDir's result into *out; its failure only when no lexicon is given by path.
+Status ResolvePackDir(const EngineOptions& options, std::string_view language, PackDir* out);
+
 // The model file of a language pack (`pack`: its folder, "" when there is none):
 // options.model_path; when empty, the int8 model
 // <pack>/model.q8.safetensors if it exists, else <pack>/model.safetensors, else "none".
@@ -29,9 +40,8 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
 std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack);
 
 // options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
-// layout in <model dir>/layouts/ (the models folder of `language`'s pack).
-Status LoadKeyboardLayout(const EngineOptions& options, std::string_view language,
-                          KeyboardLayout* out);
+// layout in <pack's models folder>/layouts/ (pack.not_found when it has none).
+Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, KeyboardLayout* out);
 
 }  // namespace keydecide
 

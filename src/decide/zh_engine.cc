@@ -52,14 +52,11 @@ Status ZhEngine::Init(const EngineOptions& options) {
   if (options.max_candidates < 0 || options.max_candidates > kMaxCandidatesLimit) {
     return Status::InvalidArgument("max_candidates must be in 0..200 (0: the default)");
   }
-  // A lexicon given by path needs no models folder (the model and layout may be given too).
-  std::string model_dir;
-  if (const Status found = ResolveModelDir(options, "zh", &model_dir);
-      !found.ok() && options.lexicon_path.empty()) {
-    return found;
-  }
+  PackDir dir;
+  KD_RETURN_IF_ERROR(ResolvePackDir(options, "zh", &dir));
+  const std::string pack = dir.dir.empty() ? "" : dir.dir + "/zh";
   std::string lexicon_path = options.lexicon_path;
-  if (lexicon_path.empty()) lexicon_path = model_dir + "/zh/lexicon.kdlex";
+  if (lexicon_path.empty()) lexicon_path = pack + "/lexicon.kdlex";
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
   if (lexicon_->header().language != "zh") {
     std::string message = lexicon_path;
@@ -83,7 +80,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
   KD_RETURN_IF_ERROR(ParseFuzzyPinyin(options.pinyin_fuzzy, &lattice.fuzzy));
   if (options.pinyin_typos) {
     lattice.typos = kTypoAll;
-    KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, "zh", &layout_));
+    KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &layout_));
     lattice.layout = &layout_;
     info_.keyboard_layout = options.keyboard_layout;  // only the slips read it
   }
@@ -92,7 +89,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
   if (!(options.pinyin_model_weight >= 0 && options.pinyin_model_weight <= 10)) {
     return Status::InvalidArgument("pinyin_model_weight must be in 0..10");
   }
-  if (const std::string model_path = ResolveModelPath(options, model_dir.empty() ? "" : model_dir + "/zh");
+  if (const std::string model_path = ResolveModelPath(options, pack);
       model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
   }
