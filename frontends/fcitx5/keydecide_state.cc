@@ -47,11 +47,15 @@ void PopLastChar(std::string* s) {
   s->resize(i);
 }
 
-// Text up to its trailing run of letters: the English session would reopen those letters as
-// the composition, while the application has them already committed.
+// Text up to its trailing word (what ExtendsEnglishWord takes as a word's characters: "café",
+// "don't"): the English session would reopen that word as the composition, while the
+// application has it already committed.
 std::string WithoutTrailingWord(std::string text) {
-  while (!text.empty() && IsAsciiLetter(std::string_view(text).substr(text.size() - 1))) {
-    text.pop_back();
+  while (!text.empty()) {
+    std::string rest = text;
+    PopLastChar(&rest);
+    if (!ExtendsEnglishWord(std::string_view(text).substr(rest.size()), "x")) break;
+    text = std::move(rest);
   }
   return text;
 }
