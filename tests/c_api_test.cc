@@ -237,6 +237,11 @@ TEST_F(CApiTest, UnservedLanguagesAreNotSupportedAndTheEngineLivesOn) {
     kd_session_params bad = kd_session_default_params();
     bad.n_candidates = 99;
     EXPECT_EQ(kd_session_open_lang(engine, "en", &bad, &s), KD_INVALID_ARGUMENT);
+    for (int32_t level : {-1, 4}) {  // the autocorrect level: off, cautious, normal, eager only
+      bad = kd_session_default_params();
+      bad.autocorrect_level = level;
+      EXPECT_EQ(kd_session_open_lang(engine, "en", &bad, &s), KD_INVALID_ARGUMENT) << level;
+    }
     EXPECT_EQ(kd_session_open_lang(nullptr, "en", nullptr, &s), KD_INVALID_ARGUMENT);
     ASSERT_EQ(kd_session_open_lang(engine, "en", nullptr, &s), KD_OK) << kd_last_error();
     kd_decision d;
@@ -280,6 +285,8 @@ TEST_F(CApiTest, ErrorsAreRecoverableAndLeaveTheSessionUnchanged) {
     EXPECT_NE(std::string(kd_last_error()), "");
     EXPECT_EQ(kd_session_commit(s, "two words", &d), KD_INVALID_ARGUMENT);
     EXPECT_EQ(kd_session_backspace(s, 0, &d), KD_INVALID_ARGUMENT);
+    EXPECT_EQ(kd_session_autocorrect(s, "two words", &d), KD_INVALID_ARGUMENT);
+    EXPECT_EQ(kd_session_autocorrect(s, nullptr, &d), KD_INVALID_ARGUMENT);
     EXPECT_EQ(kd_session_type(s, nullptr, &d), KD_INVALID_ARGUMENT);
     EXPECT_EQ(kd_session_decide(s, nullptr), KD_INVALID_ARGUMENT);
     ASSERT_EQ(kd_session_decide(s, &d), KD_OK);
