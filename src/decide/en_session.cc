@@ -486,7 +486,8 @@ void EnSession::AddModelProposals(const float* hidden) {
   const int words = std::min(model.n_words(), kProposalWords);
   model.WordLogits(hidden, words, logits_.data());
   TopLetterWords(model, logits_, kModelProposals, &proposals_);
-  for (const auto& [logit, w] : proposals_) {
+  for (const auto& proposal : proposals_) {
+    const auto w = proposal.second;  // not a structured binding: clang 14 cannot capture one
     const uint32_t entry = engine_->EntryOf(w);
     const bool present = std::any_of(scored_.begin(), scored_.end(), [&](const auto& c) {
       return c.word == w || (entry != lexicon::kNoEntry && c.entry == entry);
