@@ -4,8 +4,9 @@
 # GoogleTest suites, CLI tests, the installed SDK, the Python module and the fcitx5 input method
 # (headless, and in a GTK3 entry under Xvfb) through ctest in both builds, the threaded runtime and
 # service tests under ThreadSanitizer, brief libFuzzer runs of every fuzzer (fuzz/: protocol,
-# pinyin searches, text layer, layouts, lexicon, bigram, weight file), the Debian packages
-# installed on a clean root, then the training package's Python tests.
+# pinyin searches, text layer, layouts, lexicon, bigram, weight file, user store export, C ABI
+# call sequences), the Debian packages installed on a clean root, then the training package's
+# Python tests.
 
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -75,10 +76,11 @@ done
 
 echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # The protocol parser 30 s, the pinyin searches 20 s, the text layer, keyboard layouts,
-# lexicon, word bigram and weight file 15 s each, the user store's export format 10 s, from the
-# committed seeds; the same runner fuzzes for hours with scripts/fuzz-long.sh.
+# lexicon, word bigram, weight file and C ABI call sequences 15 s each, the user store's export
+# format 10 s, from the committed seeds; the same runner fuzzes for hours with
+# scripts/fuzz-long.sh.
 scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 \
-  lexicon:15 bigram:15 weight:15 personal:10
+  lexicon:15 bigram:15 weight:15 personal:10 capi:15
 
 echo "== Debian packages, installed on a clean bookworm root"
 # The five packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
