@@ -2,6 +2,7 @@
 // stress run (also built with ThreadSanitizer by test.sh) and the governor driven by an
 // artificially slow decision hook.
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -181,6 +182,52 @@ TEST_F(RuntimeTest, KeysArrivingWhileBusyAreCoalescedIntoOneDecision) {
   EXPECT_EQ(st.superseded, 5u);
   EXPECT_EQ(st.passes, 3u);
   EXPECT_EQ(st.requests, 9u);
+}
+
+// Fair turns: a client keeping 40 sessions busy does not make another client's key wait
+// for all of them. Its key, queued behind the 39, is served within two decisions.
+TEST_F(RuntimeTest, AnotherOwnersKeyDoesNotWaitBehindABusyOwnersSessions) {
+  Gate gate;
+  std::atomic<int> decides{0};
+  RuntimeOptions o;
+  o.workers = 1;
+  o.decide_hook = [&](Tier) {
+    if (decides.fetch_add(1) == 0) gate.Hook();  // hold the worker in the first decision
+  };
+  auto rt = Make(o);
+  constexpr uint64_t kTypist = 1, kGreedy = 2;
+  constexpr int kBusy = 40;
+  std::vector<Runtime::SessionId> busy(kBusy);
+  for (auto& id : busy) ASSERT_TRUE(rt->OpenSession("en", {}, kGreedy, &id).ok());
+  Runtime::SessionId mine;
+  ASSERT_TRUE(rt->OpenSession("en", {}, kTypist, &mine).ok());
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int> order;  // -1: the typist's key; i: busy session i's
+  auto note = [&](int who) {
+    return [&, who](const Response&) {
+      std::lock_guard<std::mutex> lock(mu);
+      order.push_back(who);
+      cv.notify_all();
+    };
+  };
+  ASSERT_EQ(rt->Submit(busy[0], Key("a"), note(0)), Admission::kAccepted);
+  gate.WaitEntered(1);
+  for (int i = 1; i < kBusy; ++i) {
+    ASSERT_EQ(rt->Submit(busy[i], Key("a"), note(i)), Admission::kAccepted);
+  }
+  ASSERT_EQ(rt->Submit(mine, Key("t"), note(-1)), Admission::kAccepted);
+  gate.Open();
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return order.size() == kBusy + 1; });
+  const size_t at = std::find(order.begin(), order.end(), -1) - order.begin();
+  EXPECT_LE(at, 2u) << "the typist's key was answered " << at << "th";
+  // The busy owner's own sessions still take their turns in order.
+  std::vector<int> theirs;
+  for (int who : order) {
+    if (who >= 0) theirs.push_back(who);
+  }
+  EXPECT_TRUE(std::is_sorted(theirs.begin(), theirs.end()));
 }
 
 TEST_F(RuntimeTest, AFailedEditLeavesTheSessionAndTheOthersIntact) {

@@ -905,6 +905,82 @@ TEST(ServerMemoryTest, HundredClientsTimesThirtyTwoSessionsStayWithinTheBudget) 
   EXPECT_LE(after, idle + (size_t{32} << 20));
 }
 
+// Fair shares: greedy clients, each asking for every session it may hold, take no more than
+// their share each; once they have spent the unreserved budget, another greedy one gets only
+// a light client's allowance from the reserve, and light clients (an input method's two
+// sessions) still open theirs.
+TEST(ServerMemoryTest, GreedyClientsLeaveTheReserveToALightOne) {
+  EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  o.model_path = "none";
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(Engine::Open(o, &engine).ok());
+  auto start = [&](const ServerOptions& so, std::unique_ptr<Server>* server) {
+    ASSERT_TRUE(Server::Start(engine.get(), so, server).ok());
+  };
+  // One session's cost, as this engine's server measures it.
+  ServerOptions so;
+  so.socket_path = testing::TempPath("fair.sock");
+  std::unique_ptr<Server> server;
+  start(so, &server);
+  size_t cost = 0;
+  {
+    Client probe(so.socket_path);
+    ASSERT_TRUE(probe.Call({{"op", "open_session"}}).value("ok", false));
+    cost = probe.Call({{"op", "stats"}}).value("session_memory_bytes", size_t{0});
+  }
+  server->Stop();
+  server->Wait();
+  server.reset();
+  ASSERT_GT(cost, 0u);
+  // Room for 40 sessions: 8 of them in the reserve, 6 per client (the light ones need 2).
+  so.session_memory_budget_bytes = 40 * cost + cost / 2;
+  so.light_client_reserve_bytes = 8 * cost + cost / 2;
+  so.max_session_bytes_per_client = 6 * cost + cost / 2;
+  so.max_sessions_per_client = 32;
+  start(so, &server);
+  {  // this server's own measure of a session (a warmed engine may cost a little less)
+    Client probe(so.socket_path);
+    const Json opened = probe.Call({{"op", "open_session"}});
+    ASSERT_TRUE(opened.value("ok", false));
+    cost = probe.Call({{"op", "stats"}}).value("session_memory_bytes", size_t{0});
+    probe.Call({{"op", "close_session"}, {"session", opened["session"]}});
+  }
+  const size_t unreserved = so.session_memory_budget_bytes - so.light_client_reserve_bytes;
+  std::vector<std::unique_ptr<Client>> greedy;
+  size_t held = 0;
+  std::vector<size_t> counts;
+  for (int i = 0; i < 7; ++i) {
+    greedy.push_back(std::make_unique<Client>(so.socket_path));
+    size_t mine = 0;
+    for (int k = 0; k < 32; ++k) {
+      const Json answer = greedy.back()->Call({{"op", "open_session"}});
+      if (!answer.value("ok", false)) {
+        EXPECT_EQ(ErrorCode(answer), "over_budget") << answer.dump();
+        break;
+      }
+      ++mine;
+    }
+    EXPECT_LE(mine * cost, so.max_session_bytes_per_client) << "client " << i;
+    counts.push_back(mine);
+    if (i < 6) held += mine;
+  }
+  EXPECT_GT((held + 1) * cost, unreserved);  // six greedy clients spent the unreserved part
+  EXPECT_GT(counts[6], 0u);                  // the seventh got a light client's allowance
+  EXPECT_LE(counts[6] * cost, so.light_client_reserve_bytes / 4);
+  const Json stats = greedy.front()->Call({{"op", "stats"}});
+  EXPECT_LE(stats.value("session_memory_bytes", size_t{0}), so.session_memory_budget_bytes);
+  // A greedy client that closes nothing gets nothing more; a light client gets its two.
+  EXPECT_EQ(ErrorCode(greedy.front()->Call({{"op", "open_session"}})), "over_budget");
+  for (int light = 0; light < 2; ++light) {
+    Client c(so.socket_path);
+    EXPECT_TRUE(c.Call({{"op", "open_session"}}).value("ok", false)) << "light client " << light;
+    EXPECT_TRUE(c.Call({{"op", "open_session"}, {"lang", "en"}}).value("ok", false));
+  }
+  server->Stop();
+  server->Wait();
+}
+
 TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {
   const char* old = std::getenv("XDG_RUNTIME_DIR");
   const std::string saved = old ? old : "";

@@ -408,6 +408,99 @@ BurstResult BurstPhase(Runtime* rt, const std::vector<std::string>& keys, int bu
   return out;
 }
 
+// A well-behaved typist against greedy clients: while it types its keys one at a time, each
+// greedy client (its own connection and thread) opens every session it may (32, until
+// refused), sends a key into each at once, reads the answers, and after kGreedyRounds such
+// rounds closes them all and starts again: the daemon's queue holds a burst of every greedy
+// client's sessions, and its session memory is under churn at its budget. The typist's session is
+// opened first; it types a key every `interval_ms` (a person's pace), or back to back with 0.
+constexpr int kGreedyRounds = 20;
+
+struct FloodResult {
+  Percentiles typist_us;
+  size_t typist_errors = 0;
+  uint64_t greedy_opened = 0, greedy_refused = 0, greedy_keys = 0;
+  double rss_idle_mib = 0, rss_peak_mib = 0, rss_after_mib = 0;
+};
+
+FloodResult FloodPhase(const std::string& path, const std::vector<std::string>& keys, int greedy,
+                       int k, int interval_ms) {
+  FloodResult result;
+  LineClient typist;
+  std::string reply;
+  if (!typist.Connect(path) || !typist.Call("{\"op\":\"open_session\"}\n", &reply) ||
+      reply.find("\"ok\":true") == std::string::npos) {
+    Die(1, "IOError", "loadtest", "the typist cannot open a session: " + reply);
+  }
+  const pid_t daemon = typist.PeerPid();
+  result.rss_idle_mib = result.rss_peak_mib = RssMiB(daemon);
+  std::atomic<bool> done{false};
+  std::atomic<uint64_t> opened{0}, refused{0}, typed{0};
+  std::vector<std::thread> threads;
+  for (int g = 0; g < greedy; ++g) {
+    threads.emplace_back([&] {
+      LineClient c;
+      if (!c.Connect(path)) return;
+      std::string answer, burst;
+      while (!done.load(std::memory_order_relaxed)) {
+        std::vector<std::string> ids;
+        for (int s = 0; s < 32; ++s) {
+          if (!c.Call("{\"op\":\"open_session\"}\n", &answer)) return;
+          const size_t at = answer.find("\"session\":");
+          if (answer.find("\"ok\":true") == std::string::npos || at == std::string::npos) {
+            refused.fetch_add(1);
+            break;
+          }
+          opened.fetch_add(1);
+          ids.push_back(answer.substr(at + 10, answer.find_first_of(",}", at) - at - 10));
+        }
+        // Rounds of one key into every session, sent at once (so that all of them wait in
+        // the daemon's queue together), then the answers read.
+        for (int round = 0; round < kGreedyRounds && !done.load(std::memory_order_relaxed);
+             ++round) {
+          burst.clear();
+          for (const std::string& id : ids) {
+            burst += "{\"op\":\"key\",\"session\":" + id + ",\"text\":\"a\"}\n";
+          }
+          if (!c.Send(burst)) return;
+          for (size_t i = 0; i < ids.size(); ++i) {
+            if (!c.ReadLine(&answer)) return;
+          }
+          typed.fetch_add(ids.size());
+        }
+        for (const std::string& id : ids) {
+          if (!c.Call("{\"op\":\"close_session\",\"session\":" + id + "}\n", &answer)) return;
+        }
+      }
+    });
+  }
+  std::vector<float> lat;
+  lat.reserve(keys.size());
+  Clock::time_point next = Clock::now();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    std::this_thread::sleep_until(next);
+    next += std::chrono::milliseconds(interval_ms);
+    const Clock::time_point a = Clock::now();
+    if (!typist.Call(KeyLine(keys[i], k), &reply) ||
+        reply.find("\"ok\":true") == std::string::npos) {
+      ++result.typist_errors;
+      continue;
+    }
+    lat.push_back(std::chrono::duration<float, std::micro>(Clock::now() - a).count());
+    if (i % 25 == 0) result.rss_peak_mib = std::max(result.rss_peak_mib, RssMiB(daemon));
+  }
+  done.store(true);
+  for (auto& t : threads) t.join();
+  // Every greedy session is closed now; the daemon gives memory back at its next tick.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  result.rss_after_mib = RssMiB(daemon);
+  result.typist_us = Summarise(std::move(lat));
+  result.greedy_opened = opened.load();
+  result.greedy_refused = refused.load();
+  result.greedy_keys = typed.load();
+  return result;
+}
+
 nlohmann::json ToJson(const PhaseResult& r) {
   return {{"keys", r.keys},
           {"keys_per_s", r.keys_per_s()},
@@ -438,6 +531,8 @@ void AddLoadtestCommand(CLI::App* app) {
     int burst = 10;
     int pipeline = 1;
     int burst_rounds = 300;
+    int greedy = 0;
+    int typist_interval_ms = 100;
     bool json = false;
   };
   auto args = std::make_shared<Args>();
@@ -477,6 +572,16 @@ void AddLoadtestCommand(CLI::App* app) {
   cmd->add_option("--burst-rounds", args->burst_rounds, "Bursts measured")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  cmd->add_option("--greedy", args->greedy,
+                  "Instead of the phases above: one typist types --keys keys while this many "
+                  "greedy clients open every session they may, type and close them, over and "
+                  "over (the daemon's memory budget under churn)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--typist-interval-ms", args->typist_interval_ms,
+                  "With --greedy: the typist's pace, a key every this many ms (0: back to back)")
+      ->check(CLI::Range(0, 10000))
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
     std::string text = kFallbackText;
@@ -505,8 +610,45 @@ void AddLoadtestCommand(CLI::App* app) {
       ServerOptions so;
       so.socket_path = path;
       so.runtime = ro;
-      so.max_sessions_per_client = 4;
+      so.max_sessions_per_client = args->greedy > 0 ? 32 : 4;  // the greedy ones ask for 32
       CheckOrDie(Server::Start(engine.get(), so, &server), "start the server");
+    }
+    if (args->greedy > 0) {
+      const FloodResult f =
+          FloodPhase(path, keys[0], args->greedy, args->k, args->typist_interval_ms);
+      if (server) {
+        server->Stop();
+        server->Wait();
+      }
+      if (args->json) {
+        nlohmann::json out;
+        out["scorer"] = engine->info().scorer;
+        out["greedy_clients"] = args->greedy;
+        out["typist_interval_ms"] = args->typist_interval_ms;
+        out["typist"] = {{"keys", f.typist_us.n},     {"errors", f.typist_errors},
+                         {"p50_us", f.typist_us.p50}, {"p95_us", f.typist_us.p95},
+                         {"p99_us", f.typist_us.p99}, {"mean_us", f.typist_us.mean}};
+        out["greedy"] = {
+            {"opened", f.greedy_opened}, {"refused", f.greedy_refused}, {"keys", f.greedy_keys}};
+        out["daemon_rss_mib"] = {
+            {"idle", f.rss_idle_mib}, {"peak", f.rss_peak_mib}, {"after", f.rss_after_mib}};
+        std::cout << out.dump(2) << "\n";
+      } else {
+        std::printf("scorer %s; a typist's %zu keys (one every %d ms) against %d greedy clients\n",
+                    engine->info().scorer.c_str(), f.typist_us.n, args->typist_interval_ms,
+                    args->greedy);
+        std::printf("typist: P50 %.1f µs, P95 %.1f µs, P99 %.1f µs, mean %.1f µs, errors %zu\n",
+                    f.typist_us.p50, f.typist_us.p95, f.typist_us.p99, f.typist_us.mean,
+                    f.typist_errors);
+        std::printf("greedy: %llu sessions opened, %llu refused, %llu keys\n",
+                    static_cast<unsigned long long>(f.greedy_opened),
+                    static_cast<unsigned long long>(f.greedy_refused),
+                    static_cast<unsigned long long>(f.greedy_keys));
+        std::printf("daemon RSS: %.1f MiB before, %.1f MiB peak, %.1f MiB after all closed\n",
+                    f.rss_idle_mib, f.rss_peak_mib, f.rss_after_mib);
+      }
+      if (f.typist_errors > 0) throw CLI::RuntimeError(1);
+      return;
     }
     RssReport rss;
     const PhaseResult via_socket = SocketPhase(path, keys, args->k, args->pipeline, &rss);

@@ -54,6 +54,17 @@ void ServeFlags::AddTo(CLI::App* cmd) {
                   "Open sessions per client at most")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--memory-budget-mib", budget_mib,
+                  "Memory all open sessions may take (docs/PROTOCOL.md, Memory)")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  cmd->add_option("--client-memory-mib", client_mib, "Memory one client's sessions may take")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  cmd->add_option("--light-reserve-mib", reserve_mib,
+                  "The budget's last part, kept for clients with few sessions (0: none)")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
   cmd->add_option("--max-line-bytes", server.max_line_bytes, "Longest request line")
       ->check(CLI::Range(64, 16 << 20))
       ->capture_default_str();
@@ -101,7 +112,11 @@ int RunServer(const EngineOptions& given_options, const std::string& languages,
     names += (names.empty() ? "" : ", ") + info.language + " (" + info.scorer + ")";
   }
   std::unique_ptr<Server> server;
-  s = Server::Start(served, flags.server, &server);
+  ServerOptions server_options = flags.server;
+  server_options.session_memory_budget_bytes = flags.budget_mib << 20;
+  server_options.max_session_bytes_per_client = flags.client_mib << 20;
+  server_options.light_client_reserve_bytes = flags.reserve_mib << 20;
+  s = Server::Start(served, server_options, &server);
   if (!s.ok()) {
     std::fprintf(stderr, "keydecided: cannot start: %s\n", s.ToString().c_str());
     return 1;

@@ -28,6 +28,10 @@ struct ServeFlags {
   bool personal = false;
   std::string user_store;  // "": the default store
   bool paused = false;
+  // ServerOptions' memory limits in MiB (the flags' unit); applied by RunServer.
+  size_t budget_mib = ServerOptions().session_memory_budget_bytes >> 20;
+  size_t client_mib = ServerOptions().max_session_bytes_per_client >> 20;
+  size_t reserve_mib = ServerOptions().light_client_reserve_bytes >> 20;
 
   void AddTo(CLI::App* cmd);
 };

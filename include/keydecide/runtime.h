@@ -200,6 +200,13 @@ class KD_API Runtime {
   virtual Status OpenSession(std::string_view language, const SessionOptions& options,
                              SessionId* id) = 0;
 
+  // As above, the session counted for `owner` (the daemon passes its client). The workers
+  // share their time fairly among owners, not sessions: the ready owner whose sessions used
+  // the least worker time goes next, so a client keeping many sessions busy cannot slow
+  // another's typing. Owner 0 (the calls above): the session is its own owner.
+  virtual Status OpenSession(std::string_view language, const SessionOptions& options,
+                             uint64_t owner, SessionId* id) = 0;
+
   // The languages served, default first.
   virtual std::vector<std::string> languages() const = 0;
 

@@ -58,6 +58,17 @@ struct ServerOptions {
   // mapped files and buffers the daemon stays under 512 MB however clients behave.
   size_t session_memory_budget_bytes = size_t{384} << 20;
 
+  // Memory one client's sessions may take together, so that a few greedy clients cannot
+  // spend the whole budget: 48 MiB, an eighth of it (about 40 English or 15 Chinese
+  // sessions). open_session beyond gets over_budget.
+  size_t max_session_bytes_per_client = size_t{48} << 20;
+
+  // The last part of the budget, which only light clients may take: those whose sessions,
+  // with the new one, stay within a quarter of the reserve (8 MiB: an input method's English
+  // and Chinese sessions). However many greedy clients came first, at least four light ones
+  // still open their sessions. 0: no reserve. REQUIRES: at most the budget.
+  size_t light_client_reserve_bytes = size_t{32} << 20;
+
   // --- Performance and robustness ---
 
   // Responses a client has not read yet, in bytes. Past half of this the daemon stops
@@ -109,6 +120,7 @@ class KD_API Server {
     uint64_t refused_peers = 0;     // wrong uid, or too many clients
     size_t clients = 0;             // connected now
     size_t sessions = 0;            // open now, all clients
+    size_t session_bytes = 0;       // their shares of the session memory budget
     uint64_t requests = 0;          // request lines handled
     uint64_t protocol_errors = 0;   // lines answered with an error
     uint64_t slow_disconnects = 0;  // clients dropped for not reading or a stalled line

@@ -1,10 +1,17 @@
-// ConcreteRuntime: sessions, one ready queue of sessions with pending requests, and the
-// worker threads that serve them. One mutex guards the map, the queue and every session's
-// pending list; a Session object itself is touched only by the worker that took it (a
-// session is in the ready queue or in a worker's hands at most once, `scheduled`), so its
+// ConcreteRuntime: sessions, the ready sessions (those with pending requests) of each owner,
+// and the worker threads that serve them. One mutex guards the map, the owners' queues and
+// every session's pending list; a Session object itself is touched only by the worker that
+// took it (a session is ready or in a worker's hands at most once, `scheduled`), so its
 // requests stay in order and two workers never share it. Each session belongs to one
 // language (an EngineSlot: the engine, its ladder's governor and the tier it chose); the
-// workers and the queue are shared by all languages.
+// workers and the queues are shared by all languages.
+//
+// Fair turns: workers share their time among owners (the daemon's clients), not sessions.
+// Each owner has a virtual time, the worker time its sessions used, and the ready owner with
+// the least goes next (start-time fair queueing, as Linux's CFS picks tasks). An owner that
+// becomes ready starts at the clock (the virtual time of the last owner taken), so an idle
+// one banks no credit and a person's key, arriving while a greedy client keeps many sessions
+// busy, waits for about one decision instead of the whole queue.
 
 #include "keydecide/runtime.h"
 
@@ -14,6 +21,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -78,7 +86,15 @@ struct SessionState {
   std::unique_ptr<Session> session;  // only the worker holding the session touches it
   Decision decision;                 // reused by every Decide of this session
   std::deque<Pending> pending;       // guarded by the runtime's mutex
-  bool scheduled = false;            // in the ready queue or in a worker's hands
+  bool scheduled = false;            // ready, or in a worker's hands
+  uint64_t owner = 0;                // key of its owner in ConcreteRuntime::owners_
+};
+
+// The sessions of one owner, for fair turns (see the top of the file).
+struct Owner {
+  double vtime = 0;  // µs of worker time its sessions used, on the runtime's virtual clock
+  std::deque<std::shared_ptr<SessionState>> ready;
+  size_t open = 0;  // open sessions
 };
 
 class ConcreteRuntime : public Runtime {
@@ -96,9 +112,13 @@ class ConcreteRuntime : public Runtime {
   }
 
   Status OpenSession(const SessionOptions& options, SessionId* id) override {
-    return Open(slots_.front().get(), options, id);
+    return Open(slots_.front().get(), options, 0, id);
   }
   Status OpenSession(std::string_view language, const SessionOptions& options,
+                     SessionId* id) override {
+    return OpenSession(language, options, 0, id);
+  }
+  Status OpenSession(std::string_view language, const SessionOptions& options, uint64_t owner,
                      SessionId* id) override;
   std::vector<std::string> languages() const override;
   Admission Submit(SessionId id, Request request, ResponseCallback done) override;
@@ -107,8 +127,13 @@ class ConcreteRuntime : public Runtime {
   Stats stats() const override;
 
  private:
-  Status Open(EngineSlot* slot, const SessionOptions& options, SessionId* id);
+  Status Open(EngineSlot* slot, const SessionOptions& options, uint64_t owner, SessionId* id);
   void WorkerLoop();
+  // The owners' turns. REQUIRES: mu_ held.
+  void MakeReady(std::shared_ptr<SessionState> s);
+  std::shared_ptr<SessionState> TakeReady();  // REQUIRES: ready_count_ > 0
+  void Charge(uint64_t owner, float us);
+  void DropIfUnused(uint64_t owner);
   // Polls for up to options_.spin_us without the lock before the worker goes to sleep, so
   // that a key following closely is taken without a wake-up. REQUIRES: lock held; held
   // again on return.
@@ -123,8 +148,10 @@ class ConcreteRuntime : public Runtime {
   mutable std::mutex mu_;
   std::condition_variable ready_cv_;
   std::unordered_map<SessionId, std::shared_ptr<SessionState>> sessions_;
-  std::deque<std::shared_ptr<SessionState>> ready_;
-  std::atomic<size_t> ready_count_{0};  // ready_.size(), readable without the lock
+  std::unordered_map<uint64_t, Owner> owners_;
+  std::set<std::pair<double, uint64_t>> turns_;  // (vtime, owner) of owners with ready sessions
+  double clock_ = 0;                             // the vtime of the owner last taken
+  std::atomic<size_t> ready_count_{0};           // ready sessions, readable without the lock
   size_t pending_ = 0;
   SessionId next_id_ = 1;
   bool stopping_ = false;
@@ -136,9 +163,9 @@ class ConcreteRuntime : public Runtime {
 };
 
 Status ConcreteRuntime::OpenSession(std::string_view language, const SessionOptions& options,
-                                    SessionId* id) {
+                                    uint64_t owner, SessionId* id) {
   for (const auto& slot : slots_) {
-    if (slot->language == language) return Open(slot.get(), options, id);
+    if (slot->language == language) return Open(slot.get(), options, owner, id);
   }
   std::string served;
   for (const auto& slot : slots_) served += (served.empty() ? "" : ", ") + slot->language;
@@ -152,7 +179,8 @@ std::vector<std::string> ConcreteRuntime::languages() const {
   return out;
 }
 
-Status ConcreteRuntime::Open(EngineSlot* slot, const SessionOptions& options, SessionId* id) {
+Status ConcreteRuntime::Open(EngineSlot* slot, const SessionOptions& options, uint64_t owner,
+                             SessionId* id) {
   auto state = std::make_shared<SessionState>();
   state->slot = slot;
   state->session = slot->engine->NewSession(options);  // outside the lock: allocates buffers
@@ -163,6 +191,9 @@ Status ConcreteRuntime::Open(EngineSlot* slot, const SessionOptions& options, Se
   }
   state->id = next_id_++;
   *id = state->id;
+  // Owner 0: the session is its own owner (keys above 2^63 cannot meet a caller's).
+  state->owner = owner != 0 ? owner : (uint64_t{1} << 63) | state->id;
+  ++owners_[state->owner].open;
   slot->sessions.fetch_add(1, std::memory_order_relaxed);
   sessions_.emplace(state->id, std::move(state));
   return Status::OK();
@@ -196,8 +227,7 @@ Admission ConcreteRuntime::Submit(SessionId id, Request request, ResponseCallbac
   requests_.fetch_add(1, std::memory_order_relaxed);
   if (!s->scheduled) {
     s->scheduled = true;
-    ready_.push_back(it->second);
-    ready_count_.store(ready_.size(), std::memory_order_release);
+    MakeReady(it->second);
     lock.unlock();
     ready_cv_.notify_one();
   }
@@ -211,7 +241,10 @@ bool ConcreteRuntime::CloseSession(SessionId id) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return false;
   it->second->slot->sessions.fetch_sub(1, std::memory_order_relaxed);
+  const uint64_t owner = it->second->owner;
   sessions_.erase(it);
+  --owners_[owner].open;
+  DropIfUnused(owner);
   return true;
 }
 
@@ -269,30 +302,72 @@ void ConcreteRuntime::WorkerLoop() {
   std::vector<Status> results;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    if (ready_.empty() && !stopping_ && options_.spin_us > 0) SpinForWork(&lock);
-    ready_cv_.wait(lock, [this] { return stopping_ || !ready_.empty(); });
-    if (ready_.empty()) return;  // stopping, and everything accepted was served
-    std::shared_ptr<SessionState> s = std::move(ready_.front());
-    ready_.pop_front();
-    ready_count_.store(ready_.size(), std::memory_order_release);
+    const auto ready = [this] { return ready_count_.load(std::memory_order_relaxed) > 0; };
+    if (!ready() && !stopping_ && options_.spin_us > 0) SpinForWork(&lock);
+    ready_cv_.wait(lock, [&] { return stopping_ || ready(); });
+    if (!ready()) return;  // stopping, and everything accepted was served
+    std::shared_ptr<SessionState> s = TakeReady();
     batch.clear();
     for (Pending& p : s->pending) batch.push_back(std::move(p));
     s->pending.clear();
     pending_ -= batch.size();
     lock.unlock();
 
+    const Clock::time_point start = Clock::now();
     Serve(s.get(), &batch, &results);
     batch.clear();  // drop the callbacks (and what they hold) outside the lock
+    const float used = MicrosBetween(start, Clock::now());
 
     lock.lock();
+    Charge(s->owner, used);
     if (!s->pending.empty()) {
-      ready_.push_back(std::move(s));  // to the back: sessions take turns
-      ready_count_.store(ready_.size(), std::memory_order_release);
+      MakeReady(std::move(s));  // behind the owners that used less
       ready_cv_.notify_one();
     } else {
       s->scheduled = false;
+      DropIfUnused(s->owner);
     }
   }
+}
+
+void ConcreteRuntime::MakeReady(std::shared_ptr<SessionState> s) {
+  Owner& o = owners_[s->owner];
+  if (o.ready.empty()) {
+    o.vtime = std::max(o.vtime, clock_);  // an idle owner banks no credit
+    turns_.emplace(o.vtime, s->owner);
+  }
+  o.ready.push_back(std::move(s));
+  ready_count_.fetch_add(1, std::memory_order_release);
+}
+
+std::shared_ptr<SessionState> ConcreteRuntime::TakeReady() {
+  const auto turn = turns_.begin();
+  const uint64_t key = turn->second;
+  clock_ = std::max(clock_, turn->first);
+  Owner& o = owners_[key];
+  std::shared_ptr<SessionState> s = std::move(o.ready.front());
+  o.ready.pop_front();
+  if (o.ready.empty()) turns_.erase(turn);
+  ready_count_.fetch_sub(1, std::memory_order_release);
+  return s;
+}
+
+void ConcreteRuntime::Charge(uint64_t owner, float us) {
+  const auto it = owners_.find(owner);
+  if (it == owners_.end()) return;  // its sessions closed meanwhile
+  Owner& o = it->second;
+  if (o.ready.empty()) {
+    o.vtime += us;
+    return;
+  }
+  turns_.erase({o.vtime, owner});
+  o.vtime += us;
+  turns_.emplace(o.vtime, owner);
+}
+
+void ConcreteRuntime::DropIfUnused(uint64_t owner) {
+  const auto it = owners_.find(owner);
+  if (it != owners_.end() && it->second.open == 0 && it->second.ready.empty()) owners_.erase(it);
 }
 
 void ConcreteRuntime::SpinForWork(std::unique_lock<std::mutex>* lock) {

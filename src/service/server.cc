@@ -73,6 +73,7 @@ struct Conn {
     size_t bytes;  // its share of the session memory budget
   };
   std::unordered_map<uint64_t, OpenSession> sessions;  // client's id -> the runtime's
+  size_t session_bytes = 0;                            // their shares, together
   uint64_t next_session = 1;
   size_t in_flight = 0;                // submitted to the runtime, not yet answered
   bool eof = false;                    // the client closed its sending side
@@ -135,11 +136,13 @@ class ConcreteServer : public Server {
   const std::string* FindLanguage(std::string_view lang) const;
 
   void ReleaseSession(const Conn::OpenSession& open);
+  // Why `c` may not open a session costing `bytes` now (the over_budget message), or "".
+  std::string OverBudget(const Conn& c, size_t bytes) const;
 
   const std::vector<const Engine*> engines_;  // one per language, default first
   std::vector<std::string> languages_;        // engines_[i]->info().language
   std::vector<size_t> session_bytes_;         // one session's cost, per language
-  size_t session_bytes_used_ = 0;             // by the open sessions (loop thread only)
+  std::atomic<size_t> session_bytes_used_{0};  // by the open sessions (written by the loop)
   bool trim_pending_ = false;                 // sessions closed since the last trim
   std::string scorer_;                        // of the default language
   const ServerOptions options_;
@@ -172,6 +175,9 @@ Status ConcreteServer::Init() {
   if (options_.max_line_bytes < 64 || options_.max_clients < 1 ||
       options_.max_sessions_per_client < 1 || options_.max_output_bytes < 1024) {
     return Status::InvalidArgument("server limits are too small");
+  }
+  if (options_.light_client_reserve_bytes > options_.session_memory_budget_bytes) {
+    return Status::InvalidArgument("the light clients' reserve is larger than the memory budget");
   }
   allowed_uid_ = options_.allowed_uid >= 0 ? static_cast<uid_t>(options_.allowed_uid) : ::geteuid();
   KD_RETURN_IF_ERROR(Runtime::Create(engines_, options_.runtime, &runtime_));
@@ -229,6 +235,7 @@ Server::Stats ConcreteServer::stats() const {
   st.refused_peers = refused_.load();
   st.clients = clients_.load();
   st.sessions = sessions_.load();
+  st.session_bytes = session_bytes_used_.load();
   st.requests = requests_.load();
   st.protocol_errors = protocol_errors_.load();
   st.slow_disconnects = slow_disconnects_.load();
@@ -421,11 +428,8 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
         return;
       }
       const size_t bytes = session_bytes_[lang - languages_.data()];
-      if (session_bytes_used_ + bytes > options_.session_memory_budget_bytes) {
-        SendError(c, req.id, errors::kOverBudget,
-                  "the daemon's session memory budget (" +
-                      std::to_string(options_.session_memory_budget_bytes >> 20) +
-                      " MiB) is spent: close a session or retry later");
+      if (const std::string why = OverBudget(*c, bytes); !why.empty()) {
+        SendError(c, req.id, errors::kOverBudget, why);
         return;
       }
       SessionOptions so;
@@ -434,7 +438,7 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
       so.no_learn = req.no_learn;
       so.autocorrect_level = req.autocorrect;
       Runtime::SessionId rid;
-      const Status s = runtime_->OpenSession(*lang, so, &rid);
+      const Status s = runtime_->OpenSession(*lang, so, c->id, &rid);  // fair turns per client
       if (!s.ok()) {
         // NotSupported: the runtime is stopping (the language was checked above).
         const bool stopping = s.code() == Status::Code::kNotSupported;
@@ -444,6 +448,7 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
       }
       const uint64_t local = c->next_session++;
       c->sessions.emplace(local, Conn::OpenSession{rid, bytes});
+      c->session_bytes += bytes;
       session_bytes_used_ += bytes;
       sessions_.fetch_add(1, std::memory_order_relaxed);
       std::string answer = "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
@@ -460,6 +465,7 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
         return;
       }
       ReleaseSession(it->second);
+      c->session_bytes -= it->second.bytes;
       c->sessions.erase(it);
       sessions_.fetch_sub(1, std::memory_order_relaxed);
       Send(c, "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
@@ -621,6 +627,28 @@ void ConcreteServer::MaybeClose(Conn* c) {
   if (fatal || finished || c->hung_up) CloseConn(c->id);
 }
 
+std::string ConcreteServer::OverBudget(const Conn& c, size_t bytes) const {
+  const auto mib = [](size_t b) { return std::to_string(b >> 20) + " MiB"; };
+  const size_t budget = options_.session_memory_budget_bytes;
+  if (c.session_bytes + bytes > options_.max_session_bytes_per_client) {
+    return "this client's sessions would take more than its share of the daemon's memory (" +
+           mib(options_.max_session_bytes_per_client) + "): close one of them first";
+  }
+  if (session_bytes_used_ + bytes > budget) {
+    return "the daemon's session memory budget (" + mib(budget) +
+           ") is spent: close a session or retry later";
+  }
+  // The reserve: the budget's last part is for light clients only, so that however many
+  // greedy clients came first, an input method asking for its few sessions still gets them.
+  const size_t reserve = options_.light_client_reserve_bytes;
+  if (session_bytes_used_ + bytes > budget - reserve && c.session_bytes + bytes > reserve / 4) {
+    return "the daemon's session memory budget (" + mib(budget) +
+           ") is nearly spent, and its last " + mib(reserve) +
+           " are kept for clients with few sessions: close a session or retry later";
+  }
+  return "";
+}
+
 void ConcreteServer::ReleaseSession(const Conn::OpenSession& open) {
   runtime_->CloseSession(open.rid);
   session_bytes_used_ -= open.bytes;
@@ -732,6 +760,7 @@ std::string ConcreteServer::StatsLine(std::string_view id) const {
   line.append(",\"ok\":true");
   field("clients", st.clients);
   field("sessions", st.sessions);
+  field("session_memory_bytes", st.session_bytes);
   field("connections", st.connections);
   field("refused_peers", st.refused_peers);
   field("requests", st.requests);
