@@ -2,8 +2,8 @@
 // one file a person may hand the engine from anywhere (keydecide personal import). Besides
 // "never crashes, no undefined behaviour", it checks that what ParseExport accepts is what the
 // store may hold (storable words, language tags, counts > 0, picks <= count, finite weights
-// <= count, first_time <= last_time), and that writing it out and parsing it again gives the
-// same entries.
+// <= count, first_time <= last_time; shortcuts with lower-cased triggers and text expansions),
+// and that writing it out and parsing it again gives the same entries.
 //
 //   build-fuzz/bin/personal_fuzzer -max_total_time=10 NEW_CORPUS_DIR fuzz/corpus/personal
 
@@ -42,12 +42,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view json(reinterpret_cast<const char*>(data), size);
   std::vector<LearnedWord> words, words2;
   std::vector<LearnedPair> pairs, pairs2;
-  if (!personal::ParseExport(json, &words, &pairs).ok()) return 0;
+  std::vector<Shortcut> shortcuts, shortcuts2;
+  if (!personal::ParseExport(json, &words, &pairs, &shortcuts).ok()) return 0;
   for (const LearnedWord& w : words) CheckWord(w);
   for (const LearnedPair& p : pairs) CheckPair(p);
-  const std::string again = personal::WriteExport(words, pairs, 0);
-  FUZZ_CHECK(personal::ParseExport(again, &words2, &pairs2).ok());
+  for (const Shortcut& sc : shortcuts) {
+    FUZZ_CHECK(personal::IsShortcutTrigger(sc.trigger));
+    FUZZ_CHECK(personal::IsShortcutExpansion(sc.expansion));
+    FUZZ_CHECK(sc.created >= 0);
+  }
+  const std::string again = personal::WriteExport(words, pairs, 0, shortcuts);
+  FUZZ_CHECK(personal::ParseExport(again, &words2, &pairs2, &shortcuts2).ok());
   FUZZ_CHECK(words2.size() == words.size() && pairs2.size() == pairs.size());
+  FUZZ_CHECK(shortcuts2.size() == shortcuts.size());
+  for (size_t i = 0; i < shortcuts.size(); ++i) {
+    FUZZ_CHECK(shortcuts2[i].trigger == shortcuts[i].trigger &&
+               shortcuts2[i].expansion == shortcuts[i].expansion &&
+               shortcuts2[i].created == shortcuts[i].created);
+  }
   for (size_t i = 0; i < words.size(); ++i) {
     FUZZ_CHECK(words2[i].word == words[i].word && words2[i].count == words[i].count &&
                words2[i].picks == words[i].picks && words2[i].weight == words[i].weight &&

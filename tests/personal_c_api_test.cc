@@ -1,12 +1,16 @@
 // The C ABI's user-store calls (kd_personal_*, include/keydecide/keydecide.h): export, import,
-// forget, forget a range, clear, on a store of the test's own; bad input changes nothing.
+// forget, forget a range, clear, shortcuts, on a store of the test's own; bad input changes
+// nothing. A shortcut reaches a session's decision in process and through the daemon.
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 
+#include "keydecide/engine.h"
 #include "keydecide/keydecide.h"
+#include "keydecide/service.h"
 #include "test_util.h"
 
 namespace {
@@ -57,6 +61,84 @@ TEST(PersonalCApiTest, ExportImportForgetClear) {
   EXPECT_EQ(kd_personal_clear("/proc/self/keydecide/user.db"), KD_ERR_IO);
   EXPECT_EQ(kd_personal_export(path.c_str(), nullptr), KD_INVALID_ARGUMENT);
   for (const char* s : {"", "-wal", "-shm"}) std::remove((path + s).c_str());
+}
+
+void RemoveStore(const std::string& path) {
+  for (const char* s : {"", "-wal", "-shm"}) std::remove((path + s).c_str());
+}
+
+TEST(PersonalCApiTest, ShortcutsAreSetRemovedAndExported) {
+  const std::string path = keydecide::testing::TempPath("shortcuts_c_api.db");
+  RemoveStore(path);
+  ASSERT_EQ(kd_personal_shortcut_set(path.c_str(), "OMW", "On my way!"), KD_OK) << kd_last_error();
+  EXPECT_EQ(kd_personal_shortcut_set(path.c_str(), "two words", "x"), KD_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kd_last_error()).find("trigger"), std::string::npos);
+  EXPECT_EQ(kd_personal_shortcut_set(path.c_str(), "ok", ""), KD_INVALID_ARGUMENT);
+  EXPECT_EQ(kd_personal_shortcut_set(path.c_str(), nullptr, "x"), KD_INVALID_ARGUMENT);
+  EXPECT_NE(Export(path).find("\"trigger\": \"omw\""), std::string::npos);
+  int32_t removed = -1;
+  ASSERT_EQ(kd_personal_shortcut_remove(path.c_str(), "omw", &removed), KD_OK);
+  EXPECT_EQ(removed, 1);
+  ASSERT_EQ(kd_personal_shortcut_remove(path.c_str(), "omw", &removed), KD_OK);
+  EXPECT_EQ(removed, 0);
+  EXPECT_EQ(Export(path).find("omw"), std::string::npos);
+  RemoveStore(path);
+}
+
+// Typing the trigger: the expansion first (KD_SHORTCUT) and kd_session_shortcut saying it
+// fires, on an engine in this process and through a daemon serving a personal engine.
+TEST(PersonalCApiTest, AShortcutReachesTheDecisionOnBothBackEnds) {
+  const std::string path = keydecide::testing::TempPath("shortcut_session.db");
+  RemoveStore(path);
+  ASSERT_EQ(kd_personal_shortcut_set(path.c_str(), "omw", "On my way!"), KD_OK);
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  p.model_path = "none";
+  p.personal = 1;
+  p.user_store_path = path.c_str();
+  kd_engine* local = nullptr;
+  ASSERT_EQ(kd_engine_open(&p, &local), KD_OK) << kd_last_error();
+  keydecide::EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  o.model_path = "none";
+  o.personal = true;
+  o.user_store_path = path;
+  std::unique_ptr<keydecide::Engine> engine;
+  ASSERT_TRUE(keydecide::Engine::Open(o, &engine).ok());
+  keydecide::ServerOptions so;
+  so.socket_path = keydecide::testing::TempPath("shortcut.sock");
+  std::unique_ptr<keydecide::Server> server;
+  ASSERT_TRUE(keydecide::Server::Start(engine.get(), so, &server).ok());
+  kd_engine* remote = nullptr;
+  ASSERT_EQ(kd_engine_connect(so.socket_path.c_str(), &remote), KD_OK) << kd_last_error();
+
+  for (kd_engine* e : {local, remote}) {
+    SCOPED_TRACE(e == local ? "in process" : "daemon");
+    kd_session_params sp = kd_session_default_params();
+    kd_session* s = nullptr;
+    ASSERT_EQ(kd_session_open(e, &sp, &s), KD_OK);
+    EXPECT_EQ(kd_session_shortcut(s, nullptr), nullptr);  // before any decision
+    kd_decision d;
+    ASSERT_EQ(kd_session_type(s, "see you, omw", &d), KD_OK);
+    ASSERT_GT(d.n_candidates, 0);
+    EXPECT_STREQ(d.candidates[0].text, "On my way!");
+    EXPECT_EQ(d.candidates[0].kind, KD_SHORTCUT);
+    EXPECT_EQ(d.autocorrect_apply, 0);
+    int32_t fire = 0;
+    const char* expansion = kd_session_shortcut(s, &fire);
+    ASSERT_NE(expansion, nullptr);
+    EXPECT_STREQ(expansion, "On my way!");
+    EXPECT_EQ(fire, 1);
+    ASSERT_EQ(kd_session_type(s, "x", &d), KD_OK);
+    EXPECT_EQ(kd_session_shortcut(s, &fire), nullptr);
+    EXPECT_EQ(fire, 0);
+    kd_session_free(s);
+  }
+  kd_engine_free(remote);
+  kd_engine_free(local);
+  server->Stop();
+  server->Wait();
+  RemoveStore(path);
 }
 
 }  // namespace

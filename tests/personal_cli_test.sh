@@ -33,6 +33,19 @@ echo '{"format": "something else", "version": 1, "words": [], "pairs": []}' > "$
 "$KD" personal import --store "$S" "$DIR/bad.json" 2>"$DIR/err" && fail "bad import accepted"
 grep -q "format" "$DIR/err" || fail "bad import message"
 
+# Shortcuts: added in any case, listed with escaped new lines, refused when bad, in the export,
+# removed, and cleared with everything.
+"$KD" personal shortcut add --store "$S" OMW "On my way!" | grep -q "shortcut added" || fail "shortcut add"
+"$KD" personal shortcut add --store "$S" ";addr" $'1 Main St\nSpringfield' >/dev/null
+"$KD" personal shortcut add --store "$S" "two words" x 2>"$DIR/err" && fail "bad trigger accepted"
+grep -q "trigger" "$DIR/err" || fail "bad trigger message"
+"$KD" personal shortcut list --store "$S" | grep -Fq 'omw              "On my way!"' || fail "shortcut list"
+"$KD" personal shortcut list --store "$S" | grep -Fq '"1 Main St\nSpringfield"' || fail "shortcut list new line"
+"$KD" personal export --store "$S" | grep -q '"trigger": "omw"' || fail "shortcut export"
+"$KD" personal shortcut remove --store "$S" Omw nothing | grep -q "removed 1 shortcut$" || fail "shortcut remove"
+"$KD" personal clear --store "$S" --yes >/dev/null
+"$KD" personal shortcut list --store "$S" | grep -q "^0 shortcuts" || fail "clear kept shortcuts"
+
 # eval personal: the keys, on the fixture text (its first part learned, the rest typed).
 head -c 1200 "$FIXTURES/tiny_corpus.txt" > "$DIR/a.txt"
 tail -c +1201 "$FIXTURES/tiny_corpus.txt" > "$DIR/b.txt"

@@ -96,6 +96,44 @@ TEST_F(PersonalSessionTest, AWordSeenTwiceOrPickedOnceBecomesACandidate) {
   EXPECT_TRUE(Has(Learned(), "Quoggle"));
 }
 
+// A shortcut's trigger offers its expansion first, and fires unless the trigger is a word.
+TEST_F(PersonalSessionTest, AShortcutIsOfferedFirstAndFiresUnlessItsTriggerIsAWord) {
+  {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions o;
+    o.path = store_path_;
+    ASSERT_TRUE(UserStore::Open(o, &store).ok());
+    ASSERT_TRUE(store->SetShortcut("omw", "On my way!").ok());
+    ASSERT_TRUE(store->SetShortcut("the", "The End").ok());  // a word of the lexicon
+  }
+  auto engine = OpenEngine();
+  ASSERT_TRUE(engine);
+  auto s = engine->NewSession({});
+  Decision d;
+  ASSERT_TRUE(s->Type("see you, OMW").ok());  // any case
+  ASSERT_TRUE(s->Decide(3, &d).ok());
+  EXPECT_TRUE(d.shortcut.fire);
+  EXPECT_EQ(d.shortcut.trigger, "omw");
+  EXPECT_EQ(d.shortcut.expansion, "On my way!");
+  ASSERT_FALSE(d.candidates.empty());
+  EXPECT_EQ(d.candidates[0].text, "On my way!");
+  EXPECT_EQ(d.candidates[0].kind, CandidateKind::kShortcut);
+  EXPECT_LE(d.candidates.size(), 3u);
+  EXPECT_FALSE(d.autocorrect.apply);  // the shortcut, not a correction, replaces "OMW"
+  ASSERT_TRUE(s->Type("x").ok());     // no longer the trigger
+  ASSERT_TRUE(s->Decide(3, &d).ok());
+  EXPECT_TRUE(d.shortcut.trigger.empty());
+  EXPECT_FALSE(d.shortcut.fire);
+  for (const Candidate& c : d.candidates) EXPECT_NE(c.kind, CandidateKind::kShortcut);
+  ASSERT_TRUE(s->SetContext("the").ok());
+  ASSERT_TRUE(s->Decide(3, &d).ok());
+  EXPECT_EQ(d.shortcut.expansion, "The End");
+  EXPECT_FALSE(d.shortcut.fire);  // "the" stays typable
+  EXPECT_EQ(d.candidates.at(0).text, "The End");
+  ASSERT_TRUE(s->Decide(0, &d).ok());  // no candidates asked for: none added
+  EXPECT_TRUE(d.candidates.empty());
+}
+
 TEST_F(PersonalSessionTest, LearnedWordsSurviveTheEngine) {
   {
     auto engine = OpenEngine();

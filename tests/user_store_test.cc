@@ -396,6 +396,91 @@ int BatchSize(int write) { return 1 + write % 3; }  // batches of 1..3 words, al
   _exit(0);
 }
 
+TEST_F(UserStoreTest, ShortcutsAreSetReplacedRemovedExportedAndCleared) {
+  auto store = OpenOrFail(path_);
+  ASSERT_TRUE(store->SetShortcut("OMW", "On my way!").ok());  // stored lower-cased
+  ASSERT_TRUE(store->SetShortcut(";addr", "1 Main St\nSpringfield").ok());
+  ASSERT_TRUE(store->SetShortcut("omw", "On my way, see you soon!").ok());  // replaced
+  for (const char* bad :
+       {"", "two words", "tab\there", "\xff\xfe", "a-trigger-that-is-longer-than-32-bytes"}) {
+    EXPECT_EQ(store->SetShortcut(bad, "x").code(), Status::Code::kInvalidArgument) << bad;
+  }
+  for (const std::string& bad :
+       {std::string(), std::string(1025, 'x'), std::string("bell\a"), std::string("\xc3")}) {
+    EXPECT_EQ(store->SetShortcut("ok", bad).code(), Status::Code::kInvalidArgument);
+  }
+  std::vector<Shortcut> all;
+  ASSERT_TRUE(store->ListShortcuts(&all).ok());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].trigger, ";addr");
+  EXPECT_EQ(all[0].expansion, "1 Main St\nSpringfield");
+  EXPECT_EQ(all[1].trigger, "omw");
+  EXPECT_EQ(all[1].expansion, "On my way, see you soon!");
+  EXPECT_GT(all[1].created, 0);
+
+  std::string json;
+  ASSERT_TRUE(store->Export(&json).ok());
+  bool removed = false;
+  ASSERT_TRUE(store->RemoveShortcut("OmW", &removed).ok());
+  EXPECT_TRUE(removed);
+  ASSERT_TRUE(store->RemoveShortcut("omw", &removed).ok());
+  EXPECT_FALSE(removed);
+  ASSERT_TRUE(store->Clear().ok());
+  ASSERT_TRUE(store->ListShortcuts(&all).ok());
+  EXPECT_TRUE(all.empty());
+  ASSERT_TRUE(store->Import(json).ok());  // the export brings them back
+  ASSERT_TRUE(store->ListShortcuts(&all).ok());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].expansion, "On my way, see you soon!");
+  // An import with a bad shortcut changes nothing.
+  ASSERT_TRUE(store->Clear().ok());
+  const std::string bad_import =
+      R"({"format":"keydecide-user-store","version":1,"exported_at":0,"words":[],"pairs":[],)"
+      R"("shortcuts":[{"trigger":"ok","expansion":"fine","created":1},)"
+      R"({"trigger":"Not Lower","expansion":"x","created":1}]})";
+  const Status s = store->Import(bad_import);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("shortcuts[1]"), std::string::npos) << s.ToString();
+  ASSERT_TRUE(store->ListShortcuts(&all).ok());
+  EXPECT_TRUE(all.empty());
+}
+
+// A store written by the first schema (version 1, before shortcuts) opens, keeps what it
+// learned, and takes shortcuts.
+TEST_F(UserStoreTest, AVersionOneStoreIsMigratedWithItsWords) {
+  std::system(("mkdir -p '" + dir_ + "/keydecide'").c_str());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  const char* v1 =
+      "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
+      "INSERT INTO meta VALUES('tick', 3);"
+      "CREATE TABLE words(language TEXT NOT NULL, word TEXT NOT NULL,"
+      " count INTEGER NOT NULL, picks INTEGER NOT NULL, weight REAL NOT NULL,"
+      " last_tick INTEGER NOT NULL, first_time INTEGER NOT NULL, last_time INTEGER NOT NULL,"
+      " PRIMARY KEY(language, word)) WITHOUT ROWID;"
+      "CREATE TABLE pairs(language TEXT NOT NULL, previous TEXT NOT NULL, word TEXT NOT NULL,"
+      " count INTEGER NOT NULL, weight REAL NOT NULL, last_tick INTEGER NOT NULL,"
+      " last_time INTEGER NOT NULL, PRIMARY KEY(language, previous, word)) WITHOUT ROWID;"
+      "CREATE INDEX words_last_time ON words(last_time);"
+      "CREATE INDEX pairs_last_time ON pairs(last_time);"
+      "INSERT INTO words VALUES('en', 'Zorblax', 3, 0, 3.0, 3, 100, 200);"
+      "PRAGMA user_version = 1;";
+  ASSERT_EQ(sqlite3_exec(db, v1, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = OpenOrFail(path_);
+  std::vector<LearnedWord> words;
+  ASSERT_TRUE(store->List("en", &words).ok());
+  ASSERT_EQ(words.size(), 1u);
+  EXPECT_EQ(words[0].word, "Zorblax");
+  EXPECT_EQ(words[0].count, 3u);
+  ASSERT_TRUE(store->SetShortcut("omw", "On my way!").ok());
+  std::vector<Shortcut> all;
+  ASSERT_TRUE(store->ListShortcuts(&all).ok());
+  EXPECT_EQ(all.size(), 1u);
+  store.reset();
+  EXPECT_EQ(IntegrityCheck(path_), "ok");
+}
+
 TEST(UserStoreCrashTest, KillNineLosesNoReturnedCommitAndLeavesAnIntactStore) {
   // tmpfs when there is one: kill -9 tests the process dying, not the disk (synchronous=FULL
   // covers power loss), and fsync there costs nothing, so many seeds fit in seconds.

@@ -67,7 +67,7 @@ void AddPersonalCommand(CLI::App* app) {
   personal->require_subcommand(1);
 
   struct Args {
-    std::string store, language, out, from, to;
+    std::string store, language, out, from, to, trigger, expansion;
     std::vector<std::string> words;
     bool json = false, yes = false;
   };
@@ -150,7 +150,45 @@ void AddPersonalCommand(CLI::App* app) {
     std::printf("imported; the store holds %zu words\n", words.size());
   });
 
-  auto* clear = personal->add_subcommand("clear", "Forget everything learned");
+  // Shortcuts: typing a trigger as a word offers its expansion (docs/PERSONAL.md).
+  auto* shortcut = personal->add_subcommand("shortcut", "Text expansions: omw -> On my way!");
+  shortcut->require_subcommand(1);
+  auto* add = shortcut->add_subcommand("add", "Add a shortcut, or give a trigger a new expansion");
+  AddStoreOption(add, &args->store);
+  add->add_option("trigger", args->trigger, "What is typed (any case, no white space)")->required();
+  add->add_option("expansion", args->expansion, "What it becomes (up to 1024 bytes)")->required();
+  add->callback([args] {
+    auto store = OpenStoreOrDie(args->store);
+    CheckOrDie(store->SetShortcut(args->trigger, args->expansion), "cannot add the shortcut");
+    std::printf("shortcut added\n");
+  });
+  auto* remove = shortcut->add_subcommand("remove", "Remove shortcuts");
+  AddStoreOption(remove, &args->store);
+  remove->add_option("triggers", args->words, "Their triggers")->required();
+  remove->callback([args] {
+    auto store = OpenStoreOrDie(args->store);
+    int removed = 0;
+    for (const std::string& t : args->words) {
+      bool was = false;
+      CheckOrDie(store->RemoveShortcut(t, &was), "cannot remove the shortcut");
+      removed += was;
+    }
+    std::printf("removed %d shortcut%s\n", removed, removed == 1 ? "" : "s");
+  });
+  auto* shortcuts = shortcut->add_subcommand("list", "The shortcuts, by trigger");
+  AddStoreOption(shortcuts, &args->store);
+  shortcuts->callback([args] {
+    auto store = OpenStoreOrDie(args->store);
+    std::vector<Shortcut> all;
+    CheckOrDie(store->ListShortcuts(&all), "cannot list the shortcuts");
+    for (const Shortcut& sc : all) {
+      nlohmann::json expansion = sc.expansion;  // new lines and tabs shown escaped
+      std::printf("%-16s %s\n", sc.trigger.c_str(), expansion.dump().c_str());
+    }
+    std::printf("%zu shortcuts (%s)\n", all.size(), store->path().c_str());
+  });
+
+  auto* clear = personal->add_subcommand("clear", "Forget everything learned, and the shortcuts");
   AddStoreOption(clear, &args->store);
   clear->add_flag("--yes", args->yes, "Yes, forget everything")->required();
   clear->callback([args] {

@@ -18,6 +18,7 @@ enum class CandidateKind : int {
   kSentence = 3,    // pinyin: every letter typed converted as one sentence of several words
   kTyped = 4,       // the letters as they were typed, offered back first after the person
                     // deleted back to an autocorrected word (Session::AcceptCorrection)
+  kShortcut = 5,    // the expansion of a shortcut the person defined (UserStore::SetShortcut)
 };
 
 struct Candidate {
@@ -63,6 +64,17 @@ struct AutocorrectDecision {
   float confidence = 0;     // the model's P(typed word is wrong and its best word right)
 };
 
+// A shortcut whose trigger is the word being typed (personal engines only: the shortcuts
+// live in the user store). Its expansion is also the first candidate. `fire`: expand it when
+// the word ends, as an autocorrection is applied (the host replaces the trigger with the
+// expansion); false when the trigger is itself a word the lexicon or the person knows, so
+// that typing the word stays possible and the expansion is only offered.
+struct ShortcutDecision {
+  bool fire = false;
+  std::string trigger;  // "" when no shortcut matches
+  std::string expansion;
+};
+
 // What kind of text this is. Empty without a model.
 struct IntentDecision {
   std::string label;                 // the most likely of Engine::Info::intent_labels
@@ -77,7 +89,8 @@ struct Decision {
   std::string preedit;
   bool has_model = false;  // popup, autocorrect and intent come from a model
   PopupDecision popup;
-  AutocorrectDecision autocorrect;
+  AutocorrectDecision autocorrect;  // not applied when a shortcut fires
+  ShortcutDecision shortcut;
   IntentDecision intent;
   StageTimings timings;
   Tier tier = Tier::kLexiconOnly;

@@ -88,8 +88,10 @@ enum kd_candidate_kind {
   KD_CORRECTION = 1,
   KD_NEXT_WORD = 2,
   KD_SENTENCE = 3, /* pinyin: all the letters typed converted as one sentence of several words */
-  KD_TYPED = 4     /* the letters as typed, offered back first after the person deleted back to
+  KD_TYPED = 4,    /* the letters as typed, offered back first after the person deleted back to
                       an autocorrected word (kd_session_autocorrect) */
+  KD_SHORTCUT = 5  /* the expansion of a shortcut the person defined (kd_personal_shortcut_set),
+                      offered first when the word being typed is its trigger */
 };
 
 /* kd_session_params.autocorrect_level: how readily the word just typed is corrected (each a
@@ -277,6 +279,14 @@ KD_API int kd_session_decide(kd_session* session, kd_decision* out);
  * so that kd_decision keeps its size.) */
 KD_API const char* kd_session_preedit(const kd_session* session);
 
+/* The shortcut of the session's last decision (docs/PERSONAL.md, "Shortcuts"; personal
+ * engines only): its expansion when the word being typed is a shortcut's trigger (also the
+ * first candidate, KD_SHORTCUT), else NULL. *fire (if not NULL) gets 1 when the host should
+ * expand it as the word ends (replace the trigger, as for autocorrect_apply, which is then 0),
+ * 0 when it is only offered (the trigger is also a word the lexicon or the person knows).
+ * Valid as long as that decision's pointers. */
+KD_API const char* kd_session_shortcut(const kd_session* session, int32_t* fire);
+
 /* The person's user store (docs/PERSONAL.md): what engines with personalisation learned, to
  * see and erase. Each call opens the store at `store_path` (NULL or "": the default,
  * $XDG_DATA_HOME/keydecide/user.db) and closes it again; it needs no engine. A running engine
@@ -298,8 +308,17 @@ KD_API int kd_personal_import(const char* store_path, const char* json);
 KD_API int kd_personal_forget(const char* store_path, const char* word, int32_t* removed);
 /* Forgets every word and pair last used in [from, to) (unix seconds). */
 KD_API int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, int32_t* removed);
-/* Forgets everything. */
+/* Forgets everything: learned words, pairs and shortcuts. */
 KD_API int kd_personal_clear(const char* store_path);
+/* Adds a shortcut, or gives `trigger` (any case; stored lower-cased) a new expansion: typing
+ * the trigger as a word then offers the expansion (kd_session_shortcut). KD_INVALID_ARGUMENT
+ * for a trigger that is not 1..32 bytes without white space, or an expansion that is not
+ * 1..1024 bytes of text (new lines and tabs allowed). The shortcuts are in the export. */
+KD_API int kd_personal_shortcut_set(const char* store_path, const char* trigger,
+                                    const char* expansion);
+/* Removes the shortcut of `trigger` (any case); *removed (if not NULL) gets 1 if there was one. */
+KD_API int kd_personal_shortcut_remove(const char* store_path, const char* trigger,
+                                       int32_t* removed);
 /* Frees a string the library handed over (kd_personal_export); NULL is ignored. */
 KD_API void kd_string_free(char* s);
 

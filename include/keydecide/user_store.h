@@ -78,6 +78,14 @@ struct LearnedPair {
   int64_t last_time = 0;
 };
 
+// A text expansion the person defined (docs/PERSONAL.md, "Shortcuts"): typing `trigger` as a
+// word offers `expansion` first, and the decision says whether to expand it at the word's end.
+struct Shortcut {
+  std::string trigger;    // lower-cased; 1..32 bytes of UTF-8 without white space
+  std::string expansion;  // 1..1024 bytes of UTF-8; new lines and tabs, but no other controls
+  int64_t created = 0;    // unix seconds
+};
+
 class KD_API UserStore {
  public:
   // Each learned word advances the store's tick by one; a count loses 1/e of its weight over
@@ -112,12 +120,22 @@ class KD_API UserStore {
   virtual Status Forget(std::string_view word, int* removed) = 0;
   // Forgets every word and pair last used in [from, to) (unix seconds).
   virtual Status ForgetRange(int64_t from, int64_t to, int* removed) = 0;
-  // Forgets everything.
+  // Forgets everything: learned words, pairs and shortcuts.
   virtual Status Clear() = 0;
+
+  // Adds a shortcut, or gives its trigger (any case: it is stored lower-cased) a new
+  // expansion. InvalidArgument, naming the field, for a trigger or expansion outside the
+  // limits of struct Shortcut.
+  virtual Status SetShortcut(std::string_view trigger, std::string_view expansion) = 0;
+  // Removes the shortcut of `trigger` (any case); *removed (when not null) says whether one was.
+  virtual Status RemoveShortcut(std::string_view trigger, bool* removed) = 0;
+  // Fills *out with every shortcut, by trigger.
+  virtual Status ListShortcuts(std::vector<Shortcut>* out) = 0;
 
   // The whole store as JSON (docs/PERSONAL.md: format "keydecide-user-store", version).
   virtual Status Export(std::string* json) = 0;
-  // Adds an export's words and pairs to the store (counts add up), in one transaction.
+  // Adds an export's words and pairs to the store (counts add up) and its shortcuts (an
+  // imported trigger's expansion replaces the store's), in one transaction.
   // InvalidArgument, naming the first bad field and changing nothing, for anything that is
   // not a valid export of version kExportVersion.
   virtual Status Import(std::string_view json) = 0;

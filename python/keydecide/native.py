@@ -31,7 +31,7 @@ ERR_PERMISSION = -7
 
 APPS = {"chat": 0, "search": 1, "code": 2, "editor": 3, "url": 4}
 AUTOCORRECT_LEVELS = {"off": 0, "cautious": 1, "normal": 2, "eager": 3}
-KINDS = {0: "completion", 1: "correction", 2: "next_word", 3: "sentence", 4: "typed"}
+KINDS = {0: "completion", 1: "correction", 2: "next_word", 3: "sentence", 4: "typed", 5: "shortcut"}
 TIERS = {0: "full_model", 1: "no_vocab_proposals", 2: "small_model", 3: "lexicon_only"}
 
 
@@ -132,7 +132,7 @@ def _text(value: Optional[str]) -> Optional[bytes]:
 class Candidate:
     text: str
     score: float
-    kind: str  # completion, correction, next_word, sentence, typed
+    kind: str  # completion, correction, next_word, sentence, typed, shortcut
 
 
 @dataclass

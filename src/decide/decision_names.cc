@@ -16,6 +16,8 @@ const char* CandidateKindName(CandidateKind kind) {
       return "sentence";
     case CandidateKind::kTyped:
       return "typed";
+    case CandidateKind::kShortcut:
+      return "shortcut";
   }
   return "completion";
 }

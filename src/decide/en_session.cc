@@ -479,6 +479,33 @@ void EnSession::ApplySpellingRules(bool capitalize, AutocorrectDecision* out) co
   out->apply = true;
 }
 
+void EnSession::ApplyShortcut(int max_candidates, Decision* out) const {
+  ShortcutDecision& sc = out->shortcut;
+  sc.fire = false;
+  sc.trigger.clear();
+  sc.expansion.clear();
+  const Shortcut* found =
+      user_words_ && !typed_.empty() ? user_words_->FindShortcut(typed_) : nullptr;
+  if (found == nullptr) return;
+  // A trigger that is also a word (the lexicon's, or one the person types as such) is only
+  // offered: expanding it on every space would make the word impossible to type.
+  const UserWords::Word* own = user_words_->Find(typed_);
+  sc.fire =
+      engine_->lexicon().Find(typed_) == lexicon::kNoEntry && (own == nullptr || !own->offered());
+  sc.trigger = found->trigger;
+  sc.expansion = found->expansion;
+  if (sc.fire) out->autocorrect.apply = false;
+  if (max_candidates <= 0) return;
+  std::vector<Candidate>& c = out->candidates;
+  std::erase_if(c, [&](const Candidate& x) { return x.text == found->expansion; });
+  Candidate first;
+  first.text = found->expansion;
+  first.score = c.empty() ? 0 : c.front().score;
+  first.kind = CandidateKind::kShortcut;
+  c.insert(c.begin(), std::move(first));
+  if (c.size() > static_cast<size_t>(max_candidates)) c.resize(max_candidates);
+}
+
 // At a word start the lexicon offers only its most frequent words; the model's own best
 // next words join them.
 void EnSession::AddModelProposals(const float* hidden) {
@@ -652,6 +679,7 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
     scored_.resize(gathered);
     ScoreAndPost(nullptr, max_candidates, capitalize, &t, out);
   }
+  ApplyShortcut(max_candidates, out);
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
   return Status::OK();
 }

@@ -59,6 +59,9 @@ class EnSession : public Session {
   void GatherCandidates();
   void AddApostropheWords();
   void ApplySpellingRules(bool capitalize, AutocorrectDecision* out) const;
+  // The person's shortcut for the word being typed, if any: its expansion first among at
+  // most max_candidates, and whether it fires (see ShortcutDecision).
+  void ApplyShortcut(int max_candidates, Decision* out) const;
   void AddModelProposals(const float* hidden);
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);

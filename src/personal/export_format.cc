@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_depth.h"
+#include "text/letter_case.h"
 #include "text/utf8.h"
 
 namespace keydecide::personal {
@@ -103,7 +104,37 @@ bool ReadPair(const Json& e, size_t i, LearnedPair* p, std::string* error) {
   return ok;
 }
 
+bool ReadShortcut(const Json& e, size_t i, Shortcut* sc, std::string* error) {
+  FieldReader r(e, "shortcuts[" + std::to_string(i) + "]");
+  if (!e.is_object()) return r.Fail("entry"), *error = r.error(), false;
+  const bool ok = r.String("trigger", IsShortcutTrigger, &sc->trigger) &&
+                  r.String("expansion", IsShortcutExpansion, &sc->expansion) &&
+                  r.Time("created", &sc->created);
+  if (!ok) *error = r.error();
+  return ok;
+}
+
 }  // namespace
+
+bool IsShortcutTrigger(std::string_view trigger) {
+  if (trigger.size() > kMaxTriggerBytes || !IsStorableWord(trigger)) return false;
+  std::string lower;
+  AppendLowerUtf8(trigger, &lower);
+  return lower == trigger;
+}
+
+bool IsShortcutExpansion(std::string_view expansion) {
+  if (expansion.empty() || expansion.size() > kMaxExpansionBytes ||
+      !utf8::Validate(expansion).ok()) {
+    return false;
+  }
+  for (size_t pos = 0; pos < expansion.size();) {
+    char32_t cp;
+    utf8::Decode(expansion, &pos, &cp);
+    if ((cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7F && cp < 0xA0)) return false;
+  }
+  return true;
+}
 
 bool IsStorableWord(std::string_view word) {
   if (word.empty() || word.size() > kMaxWordBytes || !utf8::Validate(word).ok()) return false;
@@ -129,7 +160,8 @@ bool IsLanguageTag(std::string_view language) {
 }
 
 std::string WriteExport(const std::vector<LearnedWord>& words,
-                        const std::vector<LearnedPair>& pairs, int64_t exported_at) {
+                        const std::vector<LearnedPair>& pairs, int64_t exported_at,
+                        const std::vector<Shortcut>& shortcuts) {
   Json out = {{"format", kExportFormatName},
               {"version", UserStore::kExportVersion},
               {"exported_at", exported_at},
@@ -152,13 +184,19 @@ std::string WriteExport(const std::vector<LearnedWord>& words,
                             {"weight", p.weight},
                             {"last_time", p.last_time}});
   }
+  out["shortcuts"] = Json::array();
+  for (const Shortcut& sc : shortcuts) {
+    out["shortcuts"].push_back(
+        {{"trigger", sc.trigger}, {"expansion", sc.expansion}, {"created", sc.created}});
+  }
   return out.dump(1) + "\n";
 }
 
 Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
-                   std::vector<LearnedPair>* pairs) {
+                   std::vector<LearnedPair>* pairs, std::vector<Shortcut>* shortcuts) {
   words->clear();
   pairs->clear();
+  if (shortcuts != nullptr) shortcuts->clear();
   if (json.size() > kMaxExportBytes) return Status::InvalidArgument("export larger than 256 MiB");
   if (!utf8::Validate(json).ok()) return Status::InvalidArgument("export is not valid UTF-8");
   if (JsonNestingDepth(json, kMaxDepth) > kMaxDepth)
@@ -182,7 +220,12 @@ Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
   auto w = j.find("words"), p = j.find("pairs");
   if (w == j.end() || !w->is_array()) return Status::InvalidArgument("'words' is not an array");
   if (p == j.end() || !p->is_array()) return Status::InvalidArgument("'pairs' is not an array");
-  if (w->size() + p->size() > kMaxExportEntries) {
+  auto sc = j.find("shortcuts");  // optional (see the header)
+  if (sc != j.end() && !sc->is_array()) {
+    return Status::InvalidArgument("'shortcuts' is not an array");
+  }
+  const size_t n_shortcuts = sc != j.end() ? sc->size() : 0;
+  if (w->size() + p->size() + n_shortcuts > kMaxExportEntries) {
     return Status::InvalidArgument("export has more than 2,000,000 entries");
   }
   std::string error;
@@ -194,6 +237,11 @@ Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
   for (size_t i = 0; i < p->size(); ++i) {
     if (!ReadPair((*p)[i], i, &(*pairs)[i], &error)) return Status::InvalidArgument(error);
   }
+  std::vector<Shortcut> read(n_shortcuts);
+  for (size_t i = 0; i < n_shortcuts; ++i) {
+    if (!ReadShortcut((*sc)[i], i, &read[i], &error)) return Status::InvalidArgument(error);
+  }
+  if (shortcuts != nullptr) *shortcuts = std::move(read);
   return Status::OK();
 }
 

@@ -4,10 +4,13 @@
 //    "words": [{"language": "en", "word": "Darcy", "count": 3, "picks": 1, "weight": 2.9,
 //               "first_time": <unix s>, "last_time": <unix s>}, ...],
 //    "pairs": [{"language": "en", "previous": "Mr", "word": "Darcy", "count": 2,
-//               "weight": 1.9, "last_time": <unix s>}, ...]}
+//               "weight": 1.9, "last_time": <unix s>}, ...],
+//    "shortcuts": [{"trigger": "omw", "expansion": "On my way!", "created": <unix s>}, ...]}
 //
 // `weight` is the decayed count as of the export. Keys not named here are ignored, so that a
-// later writer of the same version may add some; every named key is required.
+// later writer of the same version may add some; every named key is required, except
+// "shortcuts" (added within version 1: older builds ignore it, and an export without it has
+// none).
 
 #ifndef KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
 #define KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
@@ -28,22 +31,30 @@ inline constexpr size_t kMaxExportEntries = 2'000'000;
 inline constexpr uint32_t kMaxCount = 1'000'000'000;
 inline constexpr size_t kMaxWordBytes = 64;
 inline constexpr size_t kMaxLanguageBytes = 8;
+inline constexpr size_t kMaxTriggerBytes = 32;
+inline constexpr size_t kMaxExpansionBytes = 1024;
 
 // A word the store accepts: valid UTF-8, 1..kMaxWordBytes bytes, no white space or control
 // characters.
 bool IsStorableWord(std::string_view word);
 // A language tag: 1..kMaxLanguageBytes of a-z and '-'.
 bool IsLanguageTag(std::string_view language);
+// A shortcut's trigger: a storable word of at most kMaxTriggerBytes, already lower-cased.
+bool IsShortcutTrigger(std::string_view trigger);
+// A shortcut's expansion: 1..kMaxExpansionBytes of valid UTF-8 without control characters
+// other than new line and tab.
+bool IsShortcutExpansion(std::string_view expansion);
 
-// Writes words and pairs (weights as given) in the format above.
+// Writes words, pairs (weights as given) and shortcuts in the format above.
 std::string WriteExport(const std::vector<LearnedWord>& words,
-                        const std::vector<LearnedPair>& pairs, int64_t exported_at);
+                        const std::vector<LearnedPair>& pairs, int64_t exported_at,
+                        const std::vector<Shortcut>& shortcuts = {});
 
-// Parses and validates an export. On success fills *words and *pairs (last_tick 0). On
-// failure returns InvalidArgument naming the first bad field by position (never its text)
-// and leaves the vectors in an unspecified state.
+// Parses and validates an export. On success fills *words, *pairs (last_tick 0) and, when not
+// null, *shortcuts. On failure returns InvalidArgument naming the first bad field by position
+// (never its text) and leaves the vectors in an unspecified state.
 Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
-                   std::vector<LearnedPair>* pairs);
+                   std::vector<LearnedPair>* pairs, std::vector<Shortcut>* shortcuts = nullptr);
 
 }  // namespace keydecide::personal
 

@@ -96,7 +96,10 @@ Status Learner::Refresh() {
   const uint64_t tick = store_->tick();
   KD_RETURN_IF_ERROR(store_->List(language_, &words));
   KD_RETURN_IF_ERROR(store_->ListPairs(language_, &pairs));
-  auto snapshot = std::make_shared<const UserWords>(UserWords::Build(words, pairs, tick));
+  std::vector<Shortcut> shortcuts;
+  KD_RETURN_IF_ERROR(store_->ListShortcuts(&shortcuts));
+  auto snapshot =
+      std::make_shared<const UserWords>(UserWords::Build(words, pairs, tick, std::move(shortcuts)));
   {
     std::lock_guard<std::mutex> lock(words_mu_);
     words_.swap(snapshot);

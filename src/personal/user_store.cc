@@ -13,6 +13,7 @@
 #include <ctime>
 
 #include "personal/export_format.h"
+#include "text/letter_case.h"
 
 namespace keydecide {
 
@@ -134,6 +135,9 @@ constexpr const char* kMigrations[] = {
     " last_time INTEGER NOT NULL, PRIMARY KEY(language, previous, word)) WITHOUT ROWID;"
     "CREATE INDEX words_last_time ON words(last_time);"
     "CREATE INDEX pairs_last_time ON pairs(last_time);",
+    // 1 -> 2: the person's shortcuts.
+    "CREATE TABLE shortcuts(trigger TEXT PRIMARY KEY, expansion TEXT NOT NULL,"
+    " created INTEGER NOT NULL) WITHOUT ROWID;",
 };
 static_assert(std::size(kMigrations) == personal::kSchemaVersion);
 
@@ -461,9 +465,51 @@ Status SqliteUserStore::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   Transaction t(db_);
   KD_SQL(t.begin_rc(), "clearing");
-  KD_SQL(Exec(db_, "DELETE FROM words; DELETE FROM pairs"), "clearing");
+  KD_SQL(Exec(db_, "DELETE FROM words; DELETE FROM pairs; DELETE FROM shortcuts"), "clearing");
   KD_SQL(t.Commit(), "clearing");
   return Checkpoint();
+}
+
+Status SqliteUserStore::SetShortcut(std::string_view trigger, std::string_view expansion) {
+  std::string key;
+  AppendLowerUtf8(trigger, &key);
+  if (!IsShortcutTrigger(key)) {
+    return Status::InvalidArgument("a shortcut's trigger must be 1..32 bytes without white space");
+  }
+  if (!IsShortcutExpansion(expansion)) {
+    return Status::InvalidArgument(
+        "a shortcut's expansion must be 1..1024 bytes of text (new lines and tabs allowed)");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_,
+         "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
+         "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
+  KD_SQL(s.Bind(1, key).Bind(2, expansion).Bind(3, Now()).Run(), "adding a shortcut");
+  return Status::OK();
+}
+
+Status SqliteUserStore::RemoveShortcut(std::string_view trigger, bool* removed) {
+  std::string key;
+  AppendLowerUtf8(trigger, &key);
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "DELETE FROM shortcuts WHERE trigger = ?1");
+  KD_SQL(s.Bind(1, key).Run(), "removing a shortcut");
+  if (removed != nullptr) *removed = sqlite3_changes(db_) > 0;
+  return Checkpoint();
+}
+
+Status SqliteUserStore::ListShortcutsLocked(std::vector<Shortcut>* out) {
+  out->clear();
+  Stmt s(db_, "SELECT trigger, expansion, created FROM shortcuts ORDER BY trigger");
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) out->push_back({s.Text(0), s.Text(1), s.Int(2)});
+  KD_SQL(rc, "listing shortcuts");
+  return Status::OK();
+}
+
+Status SqliteUserStore::ListShortcuts(std::vector<Shortcut>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ListShortcutsLocked(out);
 }
 
 Status SqliteUserStore::Export(std::string* json) {
@@ -472,22 +518,25 @@ Status SqliteUserStore::Export(std::string* json) {
   KD_SQL(Exec(db_, "BEGIN"), "exporting");
   std::vector<LearnedWord> words;
   std::vector<LearnedPair> pairs;
+  std::vector<Shortcut> shortcuts;
   uint64_t tick = 0;
   Status s = ReadTick(&tick);
   if (s.ok()) s = ListLocked("", &words);
   if (s.ok()) s = ListPairsLocked("", &pairs);
+  if (s.ok()) s = ListShortcutsLocked(&shortcuts);
   Exec(db_, "COMMIT");
   KD_RETURN_IF_ERROR(s);
   for (LearnedWord& w : words) w.weight = DecayedWeight(w.weight, w.last_tick, tick);
   for (LearnedPair& p : pairs) p.weight = DecayedWeight(p.weight, p.last_tick, tick);
-  *json = WriteExport(words, pairs, Now());
+  *json = WriteExport(words, pairs, Now(), shortcuts);
   return Status::OK();
 }
 
 Status SqliteUserStore::Import(std::string_view json) {
   std::vector<LearnedWord> words;
   std::vector<LearnedPair> pairs;
-  KD_RETURN_IF_ERROR(ParseExport(json, &words, &pairs));
+  std::vector<Shortcut> shortcuts;
+  KD_RETURN_IF_ERROR(ParseExport(json, &words, &pairs, &shortcuts));
   std::lock_guard<std::mutex> lock(mu_);
   Transaction t(db_);
   KD_SQL(t.begin_rc(), "importing");
@@ -528,6 +577,13 @@ Status SqliteUserStore::Import(std::string_view json) {
                .Bind(6, t64)
                .Bind(7, p.last_time)
                .Run(),
+           "importing");
+  }
+  Stmt shortcut(db_,
+                "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
+                "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
+  for (const Shortcut& sc : shortcuts) {
+    KD_SQL(shortcut.Bind(1, sc.trigger).Bind(2, sc.expansion).Bind(3, sc.created).Run(),
            "importing");
   }
   KD_SQL(t.Commit(), "importing");

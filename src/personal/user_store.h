@@ -1,12 +1,13 @@
 // SqliteUserStore: the UserStore (include/keydecide/user_store.h) on one SQLite database.
 //
-// Schema (version 1, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
+// Schema (version 2, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
 // version up, one transaction per step):
 //   meta(key TEXT PRIMARY KEY, value INTEGER)            -- 'tick': the learning tick
 //   words(language, word, count, picks, weight, last_tick, first_time, last_time)
 //         PRIMARY KEY (language, word)
 //   pairs(language, previous, word, count, weight, last_tick, last_time)
 //         PRIMARY KEY (language, previous, word)
+//   shortcuts(trigger TEXT PRIMARY KEY, expansion, created)   -- from version 2
 // `weight` is the count decayed by ticks as of `last_tick` (DecayedWeight).
 //
 // Settings: journal_mode=WAL, synchronous=FULL (see the public header for why), busy
@@ -26,7 +27,7 @@ struct sqlite3;
 
 namespace keydecide::personal {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 class SqliteUserStore : public UserStore {
  public:
@@ -40,6 +41,9 @@ class SqliteUserStore : public UserStore {
   Status Forget(std::string_view word, int* removed) override;
   Status ForgetRange(int64_t from, int64_t to, int* removed) override;
   Status Clear() override;
+  Status SetShortcut(std::string_view trigger, std::string_view expansion) override;
+  Status RemoveShortcut(std::string_view trigger, bool* removed) override;
+  Status ListShortcuts(std::vector<Shortcut>* out) override;
   Status Export(std::string* json) override;
   Status Import(std::string_view json) override;
   uint64_t tick() override;
@@ -52,6 +56,7 @@ class SqliteUserStore : public UserStore {
 
   Status ListLocked(std::string_view language, std::vector<LearnedWord>* out);
   Status ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out);
+  Status ListShortcutsLocked(std::vector<Shortcut>* out);
   Status ReadTick(uint64_t* tick);
   Status Checkpoint();
 

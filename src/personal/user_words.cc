@@ -8,7 +8,8 @@
 namespace keydecide {
 
 UserWords UserWords::Build(const std::vector<LearnedWord>& words,
-                           const std::vector<LearnedPair>& pairs, uint64_t tick) {
+                           const std::vector<LearnedPair>& pairs, uint64_t tick,
+                           std::vector<Shortcut> shortcuts) {
   struct Merged {
     Word word;
     uint32_t spelling_count = 0;
@@ -45,7 +46,16 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     if (a.weight != b.weight) return a.weight > b.weight;
     return a.word < b.word;
   });
+  out.shortcuts_ = std::move(shortcuts);
+  std::sort(out.shortcuts_.begin(), out.shortcuts_.end(),
+            [](const Shortcut& a, const Shortcut& b) { return a.trigger < b.trigger; });
   return out;
+}
+
+const Shortcut* UserWords::FindShortcut(std::string_view key) const {
+  auto it = std::lower_bound(shortcuts_.begin(), shortcuts_.end(), key,
+                             [](const Shortcut& s, std::string_view k) { return s.trigger < k; });
+  return it != shortcuts_.end() && it->trigger == key ? &*it : nullptr;
 }
 
 const UserWords::Word* UserWords::Find(std::string_view key) const {

@@ -39,9 +39,11 @@ class UserWords {
     float weight = 0;
   };
 
-  // A snapshot of `words` and `pairs` (one language), weights decayed to `tick`.
+  // A snapshot of `words` and `pairs` (one language), weights decayed to `tick`, and the
+  // person's shortcuts (every language's).
   static UserWords Build(const std::vector<LearnedWord>& words,
-                         const std::vector<LearnedPair>& pairs, uint64_t tick);
+                         const std::vector<LearnedPair>& pairs, uint64_t tick,
+                         std::vector<Shortcut> shortcuts = {});
 
   // The word keyed `key` (lower-cased), or nullptr.
   const Word* Find(std::string_view key) const;
@@ -53,12 +55,16 @@ class UserWords {
   // The pairs after `previous`, heaviest first.
   std::span<const Pair> Following(std::string_view previous) const;
 
+  // The shortcut whose trigger is `key` (lower-cased), or nullptr.
+  const Shortcut* FindShortcut(std::string_view key) const;
+
   size_t size() const { return words_.size(); }
 
  private:
   std::vector<Word> words_;          // by key
   std::vector<Pair> pairs_;          // by previous, then weight descending (Following)
   std::vector<Pair> pairs_by_word_;  // by previous, then word (PairWeight: a binary search)
+  std::vector<Shortcut> shortcuts_;  // by trigger
 };
 
 }  // namespace keydecide

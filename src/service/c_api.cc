@@ -77,6 +77,8 @@ struct DecisionStore {
   std::vector<kd_candidate> candidates;
   std::string composition, replacement, intent;
   std::string preedit;  // kd_session_preedit
+  std::string shortcut;  // kd_session_shortcut: the expansion, "" for none
+  bool shortcut_fire = false;
 };
 
 }  // namespace
@@ -115,6 +117,8 @@ void FillFromLocal(kd_session* s, kd_decision* out) {
   out->candidates = s->store.candidates.data();
   out->composition = d.composition.c_str();
   s->store.preedit = d.preedit;  // one store for kd_session_preedit on both back ends
+  s->store.shortcut = d.shortcut.expansion;
+  s->store.shortcut_fire = d.shortcut.fire;
   out->tier = static_cast<int32_t>(d.tier);
   out->popup_show = d.popup.show;
   out->popup_probability = d.popup.probability;
@@ -133,7 +137,7 @@ int32_t TierFromName(const std::string& name) {
 }
 
 int32_t KindFromName(const std::string& name) {
-  for (int k = KD_COMPLETION; k <= KD_TYPED; ++k) {
+  for (int k = KD_COMPLETION; k <= KD_SHORTCUT; ++k) {
     if (name == keydecide::CandidateKindName(static_cast<keydecide::CandidateKind>(k))) return k;
   }
   return KD_COMPLETION;
@@ -155,6 +159,9 @@ int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
   const Json& autocorrect = Field(d, "autocorrect");
   st.composition = StringField(d, "composition");
   st.preedit = StringField(d, "preedit");
+  const Json& shortcut = Field(d, "shortcut");  // absent when none matches
+  st.shortcut = StringField(shortcut, "expansion");
+  st.shortcut_fire = BoolField(shortcut, "fire", false);
   st.replacement = StringField(autocorrect, "replacement");
   st.intent = StringField(d, "intent");
   out->n_candidates = static_cast<int32_t>(cands.size());
@@ -350,6 +357,17 @@ int PersonalForget(const char* store_path, const char* word, int64_t from, int64
   return rc;
 }
 
+int PersonalShortcut(const char* store_path, const char* trigger, const char* expansion,
+                     int32_t* removed) {
+  std::unique_ptr<keydecide::UserStore> store;
+  if (int rc = OpenUserStore(store_path, &store); rc != KD_OK) return rc;
+  if (expansion != nullptr) return FromStatus(store->SetShortcut(trigger, expansion));
+  bool was = false;
+  const int rc = FromStatus(store->RemoveShortcut(trigger, &was));
+  if (rc == KD_OK && removed != nullptr) *removed = was ? 1 : 0;
+  return rc;
+}
+
 int PersonalClear(const char* store_path) {
   std::unique_ptr<keydecide::UserStore> store;
   if (int rc = OpenUserStore(store_path, &store); rc != KD_OK) return rc;
@@ -532,6 +550,12 @@ const char* kd_session_preedit(const kd_session* session) {
   return session != nullptr ? session->store.preedit.c_str() : "";
 }
 
+const char* kd_session_shortcut(const kd_session* session, int32_t* fire) {
+  const bool any = session != nullptr && !session->store.shortcut.empty();
+  if (fire != nullptr) *fire = any && session->store.shortcut_fire ? 1 : 0;
+  return any ? session->store.shortcut.c_str() : nullptr;
+}
+
 void kd_session_free(kd_session* session) {
   if (session == nullptr) return;
   if (session->remote_id != 0) {
@@ -592,6 +616,18 @@ int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, i
   KD_GUARDED(PersonalForget(store_path, nullptr, from, to, removed));
 }
 int kd_personal_clear(const char* store_path) { KD_GUARDED(PersonalClear(store_path)); }
+
+int kd_personal_shortcut_set(const char* store_path, const char* trigger, const char* expansion) {
+  if (trigger == nullptr || expansion == nullptr) {
+    return Fail(KD_INVALID_ARGUMENT, "no trigger or expansion");
+  }
+  KD_GUARDED(PersonalShortcut(store_path, trigger, expansion, nullptr));
+}
+
+int kd_personal_shortcut_remove(const char* store_path, const char* trigger, int32_t* removed) {
+  if (trigger == nullptr) return Fail(KD_INVALID_ARGUMENT, "no trigger");
+  KD_GUARDED(PersonalShortcut(store_path, trigger, nullptr, removed));
+}
 void kd_string_free(char* s) { std::free(s); }
 
 }  // extern "C"

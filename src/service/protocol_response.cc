@@ -57,7 +57,17 @@ void AppendDecision(const Decision& d, std::string* out) {
   AppendJsonString(d.autocorrect.replacement, out);
   out->append(",\"confidence\":");
   AppendFloat(d.autocorrect.confidence, out);
-  out->append("},\"intent\":");
+  out->push_back('}');
+  if (!d.shortcut.trigger.empty()) {  // only when one matches: most decisions have none
+    out->append(",\"shortcut\":{\"fire\":");
+    out->append(d.shortcut.fire ? "true" : "false");
+    out->append(",\"trigger\":");
+    AppendJsonString(d.shortcut.trigger, out);
+    out->append(",\"expansion\":");
+    AppendJsonString(d.shortcut.expansion, out);
+    out->push_back('}');
+  }
+  out->append(",\"intent\":");
   AppendJsonString(d.intent.label, out);
   out->append(",\"has_model\":");
   out->append(d.has_model ? "true" : "false");
