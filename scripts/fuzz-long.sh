@@ -3,10 +3,11 @@
 # after the other, from its committed seeds (fuzz/corpus/<name>); then prints, per fuzzer, the
 # executions, the corpus it grew and its findings. docs/FUZZING.md records the runs.
 #
-#   scripts/fuzz-long.sh [--time SECONDS] [--build DIR] [--fresh-corpus] [--keep-going]
-#                        [NAME[:SECONDS] ...]
+#   scripts/fuzz-long.sh [--time SECONDS] [--runs N] [--build DIR] [--fresh-corpus]
+#                        [--keep-going] [NAME[:SECONDS] ...]
 #
 #   --time SECONDS   per fuzzer (default 10800: three hours each)
+#   --runs N         stop each fuzzer after N executions, if that comes before its time
 #   --build DIR      build folder (default build-fuzz-long)
 #   --fresh-corpus   start from the seeds in a temporary folder (default: keep growing
 #                    DIR/fuzz-corpus/<name> across runs)
@@ -21,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TIME=10800
+RUNS_CAP=""
 BUILD=build-fuzz-long
 FRESH=0
 KEEP_GOING=0
@@ -29,10 +31,11 @@ RUNS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --time) TIME=$2; shift 2 ;;
+    --runs) RUNS_CAP=$2; shift 2 ;;
     --build) BUILD=$2; shift 2 ;;
     --fresh-corpus) FRESH=1; shift ;;
     --keep-going) KEEP_GOING=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "fuzz-long.sh: unknown option $1" >&2; exit 2 ;;
     *) RUNS+=("$1"); shift ;;
   esac
@@ -69,6 +72,7 @@ for run in "${RUNS[@]}"; do
   before=$(find "$findings" -type f | wc -l)
   flags=(-max_total_time="$seconds" -print_final_stats=1 -timeout=25 -rss_limit_mb=2048
          -artifact_prefix="$findings/")
+  if [[ -n $RUNS_CAP ]]; then flags+=(-runs="$RUNS_CAP"); fi
   if [[ $KEEP_GOING == 1 ]]; then
     flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
