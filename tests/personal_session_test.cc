@@ -120,6 +120,7 @@ TEST_F(PersonalSessionTest, AShortcutIsOfferedFirstAndFiresUnlessItsTriggerIsAWo
   EXPECT_EQ(d.candidates[0].kind, CandidateKind::kShortcut);
   EXPECT_LE(d.candidates.size(), 3u);
   EXPECT_FALSE(d.autocorrect.apply);  // the shortcut, not a correction, replaces "OMW"
+  EXPECT_TRUE(d.popup.show);
   ASSERT_TRUE(s->Type("x").ok());     // no longer the trigger
   ASSERT_TRUE(s->Decide(3, &d).ok());
   EXPECT_TRUE(d.shortcut.trigger.empty());

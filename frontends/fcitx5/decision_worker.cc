@@ -34,6 +34,10 @@ DecisionCopy Copy(const kd_session* session, const kd_decision& d) {
   c.popup_show = d.popup_show != 0;
   c.autocorrect_apply = d.autocorrect_apply != 0;
   c.autocorrect_replacement = d.autocorrect_replacement;
+  int32_t fire = 0;
+  const char* shortcut = kd_session_shortcut(session, &fire);
+  c.shortcut = shortcut != nullptr ? shortcut : "";
+  c.shortcut_fire = fire != 0;
   return c;
 }
 

@@ -70,6 +70,8 @@ struct DecisionCopy {
   bool popup_show = false;
   bool autocorrect_apply = false;
   std::string autocorrect_replacement;
+  bool shortcut_fire = false;  // kd_session_shortcut: expand `shortcut` as the word ends
+  std::string shortcut;
 };
 
 struct Answer {

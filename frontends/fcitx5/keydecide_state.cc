@@ -390,6 +390,16 @@ void KeydecideState::EndEnglishWord(const std::string& ending) {
   const bool fresh = CatchUp();
   const std::string typed = preedit_;
   preedit_.clear();
+  if (fresh && decision_.shortcut_fire && !decision_.shortcut.empty()) {
+    // The person's shortcut: the expansion replaces the trigger, in the application and in
+    // the session (its letters deleted, so never learned as a word; the expansion typed).
+    CommitText(decision_.shortcut + (ending == "\n" ? "" : ending));
+    undo_.armed = false;
+    Send({{Edit::kBackspace, "", static_cast<int32_t>(fcitx::utf8::length(typed))},
+          {Edit::kType, decision_.shortcut, 1, -1},
+          {Edit::kType, ending, 1, NowMs()}});
+    return;
+  }
   const bool correct = fresh && decision_.autocorrect_apply &&
                        !decision_.autocorrect_replacement.empty() &&
                        decision_.autocorrect_replacement != typed;

@@ -65,10 +65,11 @@ struct AutocorrectDecision {
 };
 
 // A shortcut whose trigger is the word being typed (personal engines only: the shortcuts
-// live in the user store). Its expansion is also the first candidate. `fire`: expand it when
-// the word ends, as an autocorrection is applied (the host replaces the trigger with the
-// expansion); false when the trigger is itself a word the lexicon or the person knows, so
-// that typing the word stays possible and the expansion is only offered.
+// live in the user store). Its expansion is also the first candidate, and the bar is shown
+// (popup.show). `fire`: expand it when the word ends, as an autocorrection is applied (the
+// host replaces the trigger with the expansion); false when the trigger is itself a word the
+// lexicon or the person knows, so that typing the word stays possible and the expansion is
+// only offered.
 struct ShortcutDecision {
   bool fire = false;
   std::string trigger;  // "" when no shortcut matches

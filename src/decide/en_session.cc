@@ -496,6 +496,7 @@ void EnSession::ApplyShortcut(int max_candidates, Decision* out) const {
   sc.expansion = found->expansion;
   if (sc.fire) out->autocorrect.apply = false;
   if (max_candidates <= 0) return;
+  out->popup.show = true;  // the person asked for this expansion: worth the bar
   std::vector<Candidate>& c = out->candidates;
   std::erase_if(c, [&](const Candidate& x) { return x.text == found->expansion; });
   Candidate first;

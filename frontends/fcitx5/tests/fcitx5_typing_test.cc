@@ -35,6 +35,7 @@
 #include <fcitx/inputpanel.h>
 #include <fcitx/instance.h>
 
+#include "keydecide/keydecide.h"
 #include "testfrontend_public.h"
 
 namespace {
@@ -55,6 +56,7 @@ struct Options {
   std::string backend = "in_process";
   std::string work;
   std::string daemon;
+  std::string store;  // the user store of this run
 };
 
 class Typist {
@@ -188,6 +190,18 @@ void English(Typist& t) {
   }
 }
 
+// The person's shortcut (made in the store before the addon started): typing its trigger
+// offers the expansion first, and the space that ends it expands it.
+void Shortcut(Typist& t) {
+  fcitx::InputContext* ic = t.NewContext();
+  t.Type("omw");
+  CHECK(Preedit(ic) == "omw");
+  CHECK(Find(ic, "On my way!") == 0);
+  t.Expect("On my way! ");
+  t.Key("space");
+  CHECK(Preedit(ic).empty());
+}
+
 // A password field is typed as it is: the keys reach the application. (Last: fcitx5 itself
 // switches to the keyboard for such a field and stays there.)
 void Password(Typist& t) {
@@ -248,7 +262,7 @@ pid_t StartDaemon(const Options& o, const std::string& socket) {
   const pid_t pid = fork();
   if (pid == 0) {
     execl(o.daemon.c_str(), o.daemon.c_str(), "--socket", socket.c_str(), "--lang", "en,zh",
-          "--quiet", static_cast<char*>(nullptr));
+          "--personal", "--store", o.store.c_str(), "--quiet", static_cast<char*>(nullptr));
     _exit(127);
   }
   for (int i = 0; i < 600; ++i) {  // up to 60 s for the models to load
@@ -287,10 +301,17 @@ int main(int argc, char** argv) {
   setenv("FCITX_CONFIG_HOME", (o.work + "/config").c_str(), 1);
   setenv("FCITX_DATA_HOME", (o.work + "/data").c_str(), 1);
   const std::string socket = o.work + "/keydecided.sock";
+  // Learning on, into a store of this run (never the person's), which holds a shortcut.
+  setenv("XDG_DATA_HOME", (o.work + "/xdg").c_str(), 1);
+  o.store = o.work + "/xdg/keydecide/user.db";
+  if (kd_personal_shortcut_set(o.store.c_str(), "omw", "On my way!") != KD_OK) {
+    std::cerr << "cannot make the test's store: " << kd_last_error() << "\n";
+    return 1;
+  }
   {
     std::ofstream conf(o.work + "/config/conf/keydecide.conf");
     // Wait for every decision: the test checks each key's, so none may come late.
-    conf << "DecisionWaitMs=10000\nLearn=False\n";
+    conf << "DecisionWaitMs=10000\nLearn=True\n";
     if (o.backend == "daemon") conf << "Backend=Daemon\nSocket=" << socket << "\n";
   }
   pid_t daemon = -1;
@@ -320,6 +341,7 @@ int main(int argc, char** argv) {
         instance.inputMethodManager().setGroup(group);
         Typist t(&instance, instance.addonManager().addon("testfrontend"));
         English(t);
+        Shortcut(t);
         Pinyin(t);
         Password(t);
       }
