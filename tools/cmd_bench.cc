@@ -71,7 +71,7 @@ Status TypeAndTime(const Engine& engine, const EngineFlags& flags, const std::st
 void AddBenchCommand(CLI::App* app) {
   struct Args {
     EngineFlags engine;
-    std::string text, shape, weights = "q8", plot, save_model;
+    std::string text, shape, weights = "q8", plot, save_model, personal_store;
     int threads = 1, iterations = 0, suggestions = 3;
     size_t decisions = 5000, max_chars = 0;
     bool json = false, no_scaling = false;
@@ -93,6 +93,8 @@ void AddBenchCommand(CLI::App* app) {
                   "--shape: iterations of (a) and (b) (0 = default)");
   cmd->add_option("--save-model", a->save_model,
                   "--shape: keep the random float model at this path (for compare_torch.py)");
+  cmd->add_option("--personal-store", a->personal_store,
+                  "--text: rank with this user store, learning paused (docs/PERSONAL.md)");
   cmd->add_flag("--json", a->json, "Print one JSON object");
   cmd->callback([a] {
     if (a->shape.empty() == a->text.empty()) {
@@ -129,8 +131,23 @@ void AddBenchCommand(CLI::App* app) {
 
     std::string text = ReadOrDie(a->text);
     KeepLeadingBytes(&text, a->max_chars);
+    // With --personal-store the decisions rank with the person's words; learning is paused so
+    // that every run reads the same store.
+    const auto open = [&](const EngineFlags& flags) {
+      if (a->personal_store.empty()) return flags.OpenOrDie();
+      EngineOptions o = flags.Options();
+      o.personal = true;
+      o.user_store_path = a->personal_store;
+      o.learn = false;
+      std::unique_ptr<Engine> e;
+      CheckOrDie(Engine::Open(o, &e), "cannot open the engine");
+      if (e->info().personal.rfind("on", 0) != 0) {
+        Die(1, "IOError", "bench", "the user store did not open: " + e->info().personal);
+      }
+      return e;
+    };
     const auto t0 = Clock::now();
-    auto engine = a->engine.OpenOrDie();
+    auto engine = open(a->engine);
     {
       auto session = engine->NewSession(SessionOptions());
       Decision d;
@@ -145,6 +162,7 @@ void AddBenchCommand(CLI::App* app) {
                           {"model", engine->info().model_path},
                           {"scorer", engine->info().scorer},
                           {"tier", a->engine.tier},
+                          {"personal", engine->info().personal},
                           {"decisions", s.total.size()},
                           {"cold_start_ms", cold_ms},
                           {"rss_mb", rss_kb / 1024.0},
@@ -162,7 +180,7 @@ void AddBenchCommand(CLI::App* app) {
       for (const int n : {1, 8, 64, 200}) {
         EngineFlags flags = a->engine;
         flags.max_candidates = n;
-        auto e = flags.OpenOrDie();
+        auto e = open(flags);
         StageSamples sc;
         CheckOrDie(TypeAndTime(*e, a->engine, text, std::min(a->suggestions, n),
                                std::max<size_t>(a->decisions / 2, 1000), &sc),
