@@ -10,9 +10,11 @@
 //     shipped Chinese pack, so every call also crosses the protocol, the client and the server.
 // Besides "never crashes, no undefined behaviour, no leak", it checks the contract: a code
 // from enum kd_status; a failed open leaves *out NULL and an error message; a recoverable
-// code leaves the session as it was (its preedit unchanged); every decision holds at most the
-// candidates asked for, valid UTF-8 everywhere, finite scores, an enum tier and kind, and
-// probabilities in [0, 1]; kd_session_preedit is valid UTF-8.
+// code leaves the session as it was (a fresh decision's composition and preedit unchanged);
+// every decision holds at most the candidates asked for, valid UTF-8 everywhere, finite
+// scores, an enum tier and kind, and probabilities in [0, 1]; kd_session_preedit is valid
+// UTF-8; a shortcut (two are in back end 1's store) that fires is no autocorrection and is the
+// first candidate.
 //
 //   build-fuzz/bin/capi_fuzzer -max_total_time=15 NEW_CORPUS_DIR fuzz/corpus/capi
 
@@ -88,6 +90,9 @@ World* MakeWorld() {
   p.model_path = q8.c_str();
   FUZZ_CHECK(kd_engine_open(&p, &w->engines[0]) == KD_OK);
   const std::string store = w->dir + "/user.db";
+  // Shortcuts the typed letters reach: one that fires, one whose trigger is a fixture word.
+  FUZZ_CHECK(kd_personal_shortcut_set(store.c_str(), "qz", "Quiz night!") == KD_OK);
+  FUZZ_CHECK(kd_personal_shortcut_set(store.c_str(), "the", "The End") == KD_OK);
   p.personal = 1;
   p.user_store_path = store.c_str();
   FUZZ_CHECK(kd_engine_open(&p, &w->engines[1]) == KD_OK);
@@ -123,7 +128,7 @@ void CheckDecision(const kd_decision& d, int asked) {
     const kd_candidate& c = d.candidates[i];
     FUZZ_CHECK(ValidText(c.text));
     FUZZ_CHECK(std::isfinite(c.score));
-    FUZZ_CHECK(c.kind >= KD_COMPLETION && c.kind <= KD_TYPED);
+    FUZZ_CHECK(c.kind >= KD_COMPLETION && c.kind <= KD_SHORTCUT);
   }
   FUZZ_CHECK(ValidText(d.composition) && ValidText(d.intent));
   FUZZ_CHECK(d.tier >= KD_TIER_FULL_MODEL && d.tier <= KD_TIER_LEXICON_ONLY);
@@ -133,6 +138,33 @@ void CheckDecision(const kd_decision& d, int asked) {
   FUZZ_CHECK(d.autocorrect_confidence >= 0 && d.autocorrect_confidence <= 1);
   FUZZ_CHECK(d.autocorrect_replacement != nullptr);
   FUZZ_CHECK(!d.autocorrect_apply || ValidText(d.autocorrect_replacement));
+}
+
+// The shortcut of the decision just made: an expansion that fires is no autocorrection, and
+// it is the first candidate when any were asked for.
+void CheckShortcut(const kd_session* s, const kd_decision& d) {
+  int32_t fire = -1;
+  const char* expansion = kd_session_shortcut(s, &fire);
+  FUZZ_CHECK(fire == 0 || fire == 1);
+  if (expansion == nullptr) {
+    FUZZ_CHECK(fire == 0);
+    for (int i = 0; i < d.n_candidates; ++i) FUZZ_CHECK(d.candidates[i].kind != KD_SHORTCUT);
+    return;
+  }
+  FUZZ_CHECK(ValidText(expansion));
+  if (fire == 1) FUZZ_CHECK(d.autocorrect_apply == 0);
+  if (d.n_candidates > 0) {
+    FUZZ_CHECK(d.candidates[0].kind == KD_SHORTCUT);
+    FUZZ_CHECK(std::strcmp(d.candidates[0].text, expansion) == 0);
+  }
+}
+
+// What a refused edit must leave as it was: the session's composition and preedit, as a fresh
+// decision reads them (kd_session_preedit alone is only the last decision's).
+std::string StateOf(kd_session* s) {
+  kd_decision d;
+  if (kd_session_decide(s, &d) != KD_OK) return "(no decision)";
+  return std::string(d.composition) + '\n' + kd_session_preedit(s);
 }
 
 struct Live {
@@ -189,7 +221,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     kd_session* s = live[pick].session;
     const bool want = in.ConsumeProbability<float>() < 0.9f;  // a NULL out is allowed
     kd_decision* out = want ? &d : nullptr;
-    std::string before = kd_session_preedit(s);
+    std::string before = StateOf(s);
     int rc = KD_OK;
     switch (op) {
       case 1:
@@ -220,19 +252,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         FUZZ_CHECK(kd_session_type(s, nullptr, out) == KD_INVALID_ARGUMENT);
         FUZZ_CHECK(kd_session_type(nullptr, "a", out) == KD_INVALID_ARGUMENT);
         FUZZ_CHECK(kd_session_decide(nullptr, out) == KD_INVALID_ARGUMENT);
-        FUZZ_CHECK(std::string(kd_session_preedit(s)) == before);
+        FUZZ_CHECK(StateOf(s) == before);
         continue;
       case 10:
         kd_session_free(s);
         live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
         continue;
-      default:  // a burst of keys, as a fast typist's
+      default:  // a burst of keys, as a fast typist's, each decision checked as it comes
         for (int k = in.ConsumeIntegralInRange(1, 8); k > 0; --k) {
           rc = kd_session_type(s, TextFrom(in, 1).c_str(), out);
           if (rc != KD_OK) break;
           if (out) CheckDecision(d, live[pick].asked);
-          before = kd_session_preedit(s);  // what a failing key must leave
+          if (out) CheckShortcut(s, d);
+          before = StateOf(s);  // what a failing key must leave (d is stale from here)
         }
+        out = nullptr;
         break;
     }
     FUZZ_CHECK(IsStatus(rc));
@@ -240,9 +274,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(rc == KD_OK || rc == KD_INVALID_ARGUMENT);
     if (rc == KD_OK) {
       if (out) CheckDecision(d, live[pick].asked);
+      if (out) CheckShortcut(s, d);
     } else {
       FUZZ_CHECK(*kd_last_error() != '\0');
-      FUZZ_CHECK(std::string(kd_session_preedit(s)) == before);
+      FUZZ_CHECK(StateOf(s) == before);
     }
   }
   for (const Live& l : live) kd_session_free(l.session);

@@ -36,7 +36,7 @@ grep -q "format" "$DIR/err" || fail "bad import message"
 # Shortcuts: added in any case, listed with escaped new lines, refused when bad, in the export,
 # removed, and cleared with everything.
 "$KD" personal shortcut add --store "$S" OMW "On my way!" | grep -q "shortcut added" || fail "shortcut add"
-"$KD" personal shortcut add --store "$S" ";addr" $'1 Main St\nSpringfield' >/dev/null
+"$KD" personal shortcut add --store "$S" "myaddr" $'1 Main St\nSpringfield' >/dev/null
 "$KD" personal shortcut add --store "$S" "two words" x 2>"$DIR/err" && fail "bad trigger accepted"
 grep -q "trigger" "$DIR/err" || fail "bad trigger message"
 "$KD" personal shortcut list --store "$S" | grep -Fq 'omw              "On my way!"' || fail "shortcut list"

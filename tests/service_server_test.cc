@@ -979,6 +979,15 @@ TEST(ServerMemoryTest, GreedyClientsLeaveTheReserveToALightOne) {
   }
   server->Stop();
   server->Wait();
+  server.reset();
+  // Limits no session could pass are refused at start, not by every open_session.
+  for (int which = 0; which < 2; ++which) {
+    ServerOptions tight = so;
+    if (which == 0) tight.max_session_bytes_per_client = cost / 2;
+    if (which == 1) tight.light_client_reserve_bytes = cost;  // a quarter of it is too small
+    const Status s = Server::Start(engine.get(), tight, &server);
+    EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << which << ": " << s.ToString();
+  }
 }
 
 TEST(ServerPathTest, DefaultSocketPathFollowsXdgRuntimeDir) {

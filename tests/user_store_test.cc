@@ -399,7 +399,8 @@ int BatchSize(int write) { return 1 + write % 3; }  // batches of 1..3 words, al
 TEST_F(UserStoreTest, ShortcutsAreSetReplacedRemovedExportedAndCleared) {
   auto store = OpenOrFail(path_);
   ASSERT_TRUE(store->SetShortcut("OMW", "On my way!").ok());  // stored lower-cased
-  ASSERT_TRUE(store->SetShortcut(";addr", "1 Main St\nSpringfield").ok());
+  ASSERT_TRUE(store->SetShortcut("myaddr", "1 Main St\nSpringfield").ok());
+  ASSERT_TRUE(store->SetShortcut("Don\u2019t", "Do not").ok());  // read as the session does
   ASSERT_TRUE(store->SetShortcut("omw", "On my way, see you soon!").ok());  // replaced
   for (const char* bad :
        {"", "two words", "tab\there", "\xff\xfe", "a-trigger-that-is-longer-than-32-bytes"}) {
@@ -411,12 +412,13 @@ TEST_F(UserStoreTest, ShortcutsAreSetReplacedRemovedExportedAndCleared) {
   }
   std::vector<Shortcut> all;
   ASSERT_TRUE(store->ListShortcuts(&all).ok());
-  ASSERT_EQ(all.size(), 2u);
-  EXPECT_EQ(all[0].trigger, ";addr");
-  EXPECT_EQ(all[0].expansion, "1 Main St\nSpringfield");
-  EXPECT_EQ(all[1].trigger, "omw");
-  EXPECT_EQ(all[1].expansion, "On my way, see you soon!");
-  EXPECT_GT(all[1].created, 0);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].trigger, "don't");
+  EXPECT_EQ(all[1].trigger, "myaddr");
+  EXPECT_EQ(all[1].expansion, "1 Main St\nSpringfield");
+  EXPECT_EQ(all[2].trigger, "omw");
+  EXPECT_EQ(all[2].expansion, "On my way, see you soon!");
+  EXPECT_GT(all[2].created, 0);
 
   std::string json;
   ASSERT_TRUE(store->Export(&json).ok());
@@ -430,8 +432,8 @@ TEST_F(UserStoreTest, ShortcutsAreSetReplacedRemovedExportedAndCleared) {
   EXPECT_TRUE(all.empty());
   ASSERT_TRUE(store->Import(json).ok());  // the export brings them back
   ASSERT_TRUE(store->ListShortcuts(&all).ok());
-  ASSERT_EQ(all.size(), 2u);
-  EXPECT_EQ(all[1].expansion, "On my way, see you soon!");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[2].expansion, "On my way, see you soon!");
   // An import with a bad shortcut changes nothing.
   ASSERT_TRUE(store->Clear().ok());
   const std::string bad_import =

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -135,6 +136,10 @@ void AddBenchCommand(CLI::App* app) {
     // that every run reads the same store.
     const auto open = [&](const EngineFlags& flags) {
       if (a->personal_store.empty()) return flags.OpenOrDie();
+      // A mistyped path would open (and time) a fresh, empty store.
+      if (!std::filesystem::is_regular_file(a->personal_store)) {
+        Die(kUsageExit, "Usage", "bench", "no user store at " + a->personal_store);
+      }
       EngineOptions o = flags.Options();
       o.personal = true;
       o.user_store_path = a->personal_store;

@@ -420,6 +420,7 @@ struct FloodResult {
   Percentiles typist_us;
   size_t typist_errors = 0;
   uint64_t greedy_opened = 0, greedy_refused = 0, greedy_keys = 0;
+  int greedy_connected = 0;
   double rss_idle_mib = 0, rss_peak_mib = 0, rss_after_mib = 0;
 };
 
@@ -436,11 +437,13 @@ FloodResult FloodPhase(const std::string& path, const std::vector<std::string>& 
   result.rss_idle_mib = result.rss_peak_mib = RssMiB(daemon);
   std::atomic<bool> done{false};
   std::atomic<uint64_t> opened{0}, refused{0}, typed{0};
+  std::atomic<int> connected{0};  // greedy clients that got in (a refused one does not count)
   std::vector<std::thread> threads;
   for (int g = 0; g < greedy; ++g) {
     threads.emplace_back([&] {
       LineClient c;
       if (!c.Connect(path)) return;
+      connected.fetch_add(1);
       std::string answer, burst;
       while (!done.load(std::memory_order_relaxed)) {
         std::vector<std::string> ids;
@@ -498,6 +501,7 @@ FloodResult FloodPhase(const std::string& path, const std::vector<std::string>& 
   result.greedy_opened = opened.load();
   result.greedy_refused = refused.load();
   result.greedy_keys = typed.load();
+  result.greedy_connected = connected.load();
   return result;
 }
 
@@ -628,6 +632,7 @@ void AddLoadtestCommand(CLI::App* app) {
         out["typist"] = {{"keys", f.typist_us.n},     {"errors", f.typist_errors},
                          {"p50_us", f.typist_us.p50}, {"p95_us", f.typist_us.p95},
                          {"p99_us", f.typist_us.p99}, {"mean_us", f.typist_us.mean}};
+        out["greedy_connected"] = f.greedy_connected;
         out["greedy"] = {
             {"opened", f.greedy_opened}, {"refused", f.greedy_refused}, {"keys", f.greedy_keys}};
         out["daemon_rss_mib"] = {
@@ -640,8 +645,8 @@ void AddLoadtestCommand(CLI::App* app) {
         std::printf("typist: P50 %.1f µs, P95 %.1f µs, P99 %.1f µs, mean %.1f µs, errors %zu\n",
                     f.typist_us.p50, f.typist_us.p95, f.typist_us.p99, f.typist_us.mean,
                     f.typist_errors);
-        std::printf("greedy: %llu sessions opened, %llu refused, %llu keys\n",
-                    static_cast<unsigned long long>(f.greedy_opened),
+        std::printf("greedy: %d connected, %llu sessions opened, %llu refused, %llu keys\n",
+                    f.greedy_connected, static_cast<unsigned long long>(f.greedy_opened),
                     static_cast<unsigned long long>(f.greedy_refused),
                     static_cast<unsigned long long>(f.greedy_keys));
         std::printf("daemon RSS: %.1f MiB before, %.1f MiB peak, %.1f MiB after all closed\n",

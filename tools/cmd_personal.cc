@@ -155,7 +155,8 @@ void AddPersonalCommand(CLI::App* app) {
   shortcut->require_subcommand(1);
   auto* add = shortcut->add_subcommand("add", "Add a shortcut, or give a trigger a new expansion");
   AddStoreOption(add, &args->store);
-  add->add_option("trigger", args->trigger, "What is typed (any case, no white space)")->required();
+  add->add_option("trigger", args->trigger, "What is typed: a word (letters, any case)")
+      ->required();
   add->add_option("expansion", args->expansion, "What it becomes (up to 1024 bytes)")->required();
   add->callback([args] {
     auto store = OpenStoreOrDie(args->store);

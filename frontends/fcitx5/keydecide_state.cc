@@ -390,14 +390,14 @@ void KeydecideState::EndEnglishWord(const std::string& ending) {
   const bool fresh = CatchUp();
   const std::string typed = preedit_;
   preedit_.clear();
-  if (fresh && decision_.shortcut_fire && !decision_.shortcut.empty()) {
-    // The person's shortcut: the expansion replaces the trigger, in the application and in
-    // the session (its letters deleted, so never learned as a word; the expansion typed).
+  // The person's shortcut, when the trigger is the whole preedit (not the end of "—omw"): the
+  // expansion replaces it in the application, and the session gets the application's text
+  // (set_context: neither the trigger nor the expansion, an address say, is learned as typed).
+  if (fresh && decision_.shortcut_fire && !decision_.shortcut.empty() &&
+      decision_.composition == typed) {
     CommitText(decision_.shortcut + (ending == "\n" ? "" : ending));
     undo_.armed = false;
-    Send({{Edit::kBackspace, "", static_cast<int32_t>(fcitx::utf8::length(typed))},
-          {Edit::kType, decision_.shortcut, 1, -1},
-          {Edit::kType, ending, 1, NowMs()}});
+    Send({{Edit::kSetContext, ending == "\n" ? context_ + ending : context_}});  // Enter: the app's
     return;
   }
   const bool correct = fresh && decision_.autocorrect_apply &&

@@ -312,8 +312,9 @@ KD_API int kd_personal_forget_range(const char* store_path, int64_t from, int64_
 KD_API int kd_personal_clear(const char* store_path);
 /* Adds a shortcut, or gives `trigger` (any case; stored lower-cased) a new expansion: typing
  * the trigger as a word then offers the expansion (kd_session_shortcut). KD_INVALID_ARGUMENT
- * for a trigger that is not 1..32 bytes without white space, or an expansion that is not
- * 1..1024 bytes of text (new lines and tabs allowed). The shortcuts are in the export. */
+ * for a trigger that is not a word of 1..32 bytes (letters, apostrophes after one), or an
+ * expansion that is not 1..1024 bytes of text (new lines and tabs allowed). The shortcuts are
+ * in the export. */
 KD_API int kd_personal_shortcut_set(const char* store_path, const char* trigger,
                                     const char* expansion);
 /* Removes the shortcut of `trigger` (any case); *removed (if not NULL) gets 1 if there was one. */

@@ -204,6 +204,7 @@ class KD_API Runtime {
   // share their time fairly among owners, not sessions: the ready owner whose sessions used
   // the least worker time goes next, so a client keeping many sessions busy cannot slow
   // another's typing. Owner 0 (the calls above): the session is its own owner.
+  // InvalidArgument for an owner of 2^63 or more.
   virtual Status OpenSession(std::string_view language, const SessionOptions& options,
                              uint64_t owner, SessionId* id) = 0;
 

@@ -81,7 +81,7 @@ struct LearnedPair {
 // A text expansion the person defined (docs/PERSONAL.md, "Shortcuts"): typing `trigger` as a
 // word offers `expansion` first, and the decision says whether to expand it at the word's end.
 struct Shortcut {
-  std::string trigger;    // lower-cased; 1..32 bytes of UTF-8 without white space
+  std::string trigger;    // lower-cased; 1..32 bytes: letters, and apostrophes after one
   std::string expansion;  // 1..1024 bytes of UTF-8; new lines and tabs, but no other controls
   int64_t created = 0;    // unix seconds
 };

@@ -118,6 +118,14 @@ bool ReadShortcut(const Json& e, size_t i, Shortcut* sc, std::string* error) {
 
 bool IsShortcutTrigger(std::string_view trigger) {
   if (trigger.size() > kMaxTriggerBytes || !IsStorableWord(trigger)) return false;
+  // What a session reads as one word being typed: letters, and apostrophes after a letter.
+  char32_t previous = 0;
+  for (size_t pos = 0; pos < trigger.size();) {
+    char32_t cp;
+    utf8::Decode(trigger, &pos, &cp);
+    if (!IsLetter(cp) && !(cp == '\'' && previous != 0 && previous != '\'')) return false;
+    previous = cp;
+  }
   std::string lower;
   AppendLowerUtf8(trigger, &lower);
   return lower == trigger;

@@ -39,7 +39,8 @@ inline constexpr size_t kMaxExpansionBytes = 1024;
 bool IsStorableWord(std::string_view word);
 // A language tag: 1..kMaxLanguageBytes of a-z and '-'.
 bool IsLanguageTag(std::string_view language);
-// A shortcut's trigger: a storable word of at most kMaxTriggerBytes, already lower-cased.
+// A shortcut's trigger: a word a session can have as the word being typed (letters, and
+// straight apostrophes after a letter), at most kMaxTriggerBytes, already lower-cased.
 bool IsShortcutTrigger(std::string_view trigger);
 // A shortcut's expansion: 1..kMaxExpansionBytes of valid UTF-8 without control characters
 // other than new line and tab.

@@ -470,11 +470,28 @@ Status SqliteUserStore::Clear() {
   return Checkpoint();
 }
 
+namespace {
+
+// A trigger as sessions match it: lower-cased, the typographic apostrophe read as '\''.
+std::string TriggerKey(std::string_view trigger) {
+  std::string lower, key;
+  AppendLowerUtf8(trigger, &lower);
+  constexpr std::string_view kRightQuote = "\u2019";
+  for (size_t i = 0; i < lower.size();) {
+    const bool quote = std::string_view(lower).substr(i, kRightQuote.size()) == kRightQuote;
+    key.push_back(quote ? '\'' : lower[i]);
+    i += quote ? kRightQuote.size() : 1;
+  }
+  return key;
+}
+
+}  // namespace
+
 Status SqliteUserStore::SetShortcut(std::string_view trigger, std::string_view expansion) {
-  std::string key;
-  AppendLowerUtf8(trigger, &key);
+  const std::string key = TriggerKey(trigger);
   if (!IsShortcutTrigger(key)) {
-    return Status::InvalidArgument("a shortcut's trigger must be 1..32 bytes without white space");
+    return Status::InvalidArgument(
+        "a shortcut's trigger must be a word of 1..32 bytes: letters, and apostrophes after one");
   }
   if (!IsShortcutExpansion(expansion)) {
     return Status::InvalidArgument(
@@ -485,12 +502,11 @@ Status SqliteUserStore::SetShortcut(std::string_view trigger, std::string_view e
          "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
          "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
   KD_SQL(s.Bind(1, key).Bind(2, expansion).Bind(3, Now()).Run(), "adding a shortcut");
-  return Status::OK();
+  return Checkpoint();  // a replaced expansion (an address, say) does not linger in the log
 }
 
 Status SqliteUserStore::RemoveShortcut(std::string_view trigger, bool* removed) {
-  std::string key;
-  AppendLowerUtf8(trigger, &key);
+  const std::string key = TriggerKey(trigger);
   std::lock_guard<std::mutex> lock(mu_);
   Stmt s(db_, "DELETE FROM shortcuts WHERE trigger = ?1");
   KD_SQL(s.Bind(1, key).Run(), "removing a shortcut");

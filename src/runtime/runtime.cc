@@ -41,6 +41,7 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMaxWorkers = 64;
 constexpr int kMaxBackspaces = 4096;
 constexpr int kMaxCandidates = 200;
+constexpr uint64_t kOwnSessionOwner = uint64_t{1} << 63;  // + the session id: its own owner
 
 float MicrosBetween(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<float, std::micro>(b - a).count();
@@ -164,6 +165,7 @@ class ConcreteRuntime : public Runtime {
 
 Status ConcreteRuntime::OpenSession(std::string_view language, const SessionOptions& options,
                                     uint64_t owner, SessionId* id) {
+  if (owner >= kOwnSessionOwner) return Status::InvalidArgument("owner must be below 2^63");
   for (const auto& slot : slots_) {
     if (slot->language == language) return Open(slot.get(), options, owner, id);
   }
@@ -191,8 +193,8 @@ Status ConcreteRuntime::Open(EngineSlot* slot, const SessionOptions& options, ui
   }
   state->id = next_id_++;
   *id = state->id;
-  // Owner 0: the session is its own owner (keys above 2^63 cannot meet a caller's).
-  state->owner = owner != 0 ? owner : (uint64_t{1} << 63) | state->id;
+  // Owner 0: the session is its own owner (callers' owners are below kOwnSessionOwner).
+  state->owner = owner != 0 ? owner : kOwnSessionOwner | state->id;
   ++owners_[state->owner].open;
   slot->sessions.fetch_add(1, std::memory_order_relaxed);
   sessions_.emplace(state->id, std::move(state));

@@ -183,6 +183,16 @@ Status ConcreteServer::Init() {
   KD_RETURN_IF_ERROR(Runtime::Create(engines_, options_.runtime, &runtime_));
   languages_ = runtime_->languages();
   for (const Engine* engine : engines_) session_bytes_.push_back(MeasureSessionBytes(*engine));
+  // Limits no session could ever pass would refuse every open_session: refuse them now.
+  const size_t largest = *std::max_element(session_bytes_.begin(), session_bytes_.end());
+  const size_t reserve = options_.light_client_reserve_bytes;
+  if (options_.max_session_bytes_per_client < largest ||
+      options_.session_memory_budget_bytes < largest || (reserve > 0 && reserve / 4 < largest)) {
+    return Status::InvalidArgument("the session memory limits are too small for one session (" +
+                                   std::to_string((largest + (1 << 20) - 1) >> 20) +
+                                   " MiB): raise them, or set the reserve "
+                                   "to 0");
+  }
   scorer_ = engines_.front()->info().scorer;
   // The fallback folder under /tmp is shared ground: make sure it is ours and private.
   const bool private_parent =
