@@ -73,7 +73,11 @@ struct Conn {
     size_t bytes;  // its share of the session memory budget
   };
   std::unordered_map<uint64_t, OpenSession> sessions;  // client's id -> the runtime's
-  size_t session_bytes = 0;                            // their shares, together
+  size_t session_bytes() const {  // their shares together (at most 32 sessions: summed)
+    size_t sum = 0;
+    for (const auto& [local, open] : sessions) sum += open.bytes;
+    return sum;
+  }
   uint64_t next_session = 1;
   size_t in_flight = 0;                // submitted to the runtime, not yet answered
   bool eof = false;                    // the client closed its sending side
@@ -458,7 +462,6 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
       }
       const uint64_t local = c->next_session++;
       c->sessions.emplace(local, Conn::OpenSession{rid, bytes});
-      c->session_bytes += bytes;
       session_bytes_used_ += bytes;
       sessions_.fetch_add(1, std::memory_order_relaxed);
       std::string answer = "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
@@ -475,7 +478,6 @@ void ConcreteServer::HandleLine(Conn* c, std::string_view line) {
         return;
       }
       ReleaseSession(it->second);
-      c->session_bytes -= it->second.bytes;
       c->sessions.erase(it);
       sessions_.fetch_sub(1, std::memory_order_relaxed);
       Send(c, "{\"id\":" + (req.id.empty() ? std::string("null") : req.id) +
@@ -640,7 +642,8 @@ void ConcreteServer::MaybeClose(Conn* c) {
 std::string ConcreteServer::OverBudget(const Conn& c, size_t bytes) const {
   const auto mib = [](size_t b) { return std::to_string(b >> 20) + " MiB"; };
   const size_t budget = options_.session_memory_budget_bytes;
-  if (c.session_bytes + bytes > options_.max_session_bytes_per_client) {
+  const size_t mine = c.session_bytes() + bytes;
+  if (mine > options_.max_session_bytes_per_client) {
     return "this client's sessions would take more than its share of the daemon's memory (" +
            mib(options_.max_session_bytes_per_client) + "): close one of them first";
   }
@@ -651,7 +654,7 @@ std::string ConcreteServer::OverBudget(const Conn& c, size_t bytes) const {
   // The reserve: the budget's last part is for light clients only, so that however many
   // greedy clients came first, an input method asking for its few sessions still gets them.
   const size_t reserve = options_.light_client_reserve_bytes;
-  if (session_bytes_used_ + bytes > budget - reserve && c.session_bytes + bytes > reserve / 4) {
+  if (session_bytes_used_ + bytes > budget - reserve && mine > reserve / 4) {
     return "the daemon's session memory budget (" + mib(budget) +
            ") is nearly spent, and its last " + mib(reserve) +
            " are kept for clients with few sessions: close a session or retry later";
