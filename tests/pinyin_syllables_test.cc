@@ -118,5 +118,19 @@ TEST(PinyinSyllablesTest, SplitsCoverInitialsAndFinals) {
   EXPECT_EQ(seen_initials.size(), Initials().size());
 }
 
+TEST(PinyinSyllablesTest, SplitSyllablesReadsAKeyAsOneSyllablePerHanzi) {
+  std::string out;
+  ASSERT_TRUE(SplitSyllables("zhongguo", 2, &out));
+  EXPECT_EQ(out, "zhong'guo");
+  ASSERT_TRUE(SplitSyllables("xian", 2, &out));
+  EXPECT_EQ(out, "xi'an");
+  ASSERT_TRUE(SplitSyllables("xian", 1, &out));
+  EXPECT_EQ(out, "xian");
+  EXPECT_FALSE(SplitSyllables("zhongguo", 1, &out));
+  EXPECT_FALSE(SplitSyllables("zwm", 3, &out));
+  EXPECT_FALSE(SplitSyllables("", 1, &out));
+  EXPECT_FALSE(SplitSyllables("a", 0, &out));
+}
+
 }  // namespace
 }  // namespace keydecide::pinyin

@@ -13,7 +13,7 @@ namespace keydecide {
 namespace {
 
 LearnedWord W(std::string word, uint32_t count, uint32_t picks = 0, uint64_t last_tick = 10) {
-  return {"en", std::move(word), count, picks, static_cast<double>(count), last_tick, 0, 0};
+  return {"en", std::move(word), count, picks, static_cast<double>(count), last_tick, 0, 0, ""};
 }
 
 LearnedPair P(std::string previous, std::string word, uint32_t count) {

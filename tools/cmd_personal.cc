@@ -14,6 +14,7 @@
 #include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/personal_eval.h"
+#include "tools/quantile.h"
 #include "tools/text_file.h"
 
 namespace keydecide {
@@ -199,6 +200,17 @@ void AddPersonalCommand(CLI::App* app) {
   });
 }
 
+namespace {
+
+// A fresh store for one evaluation, in $TMPDIR (else /tmp).
+std::string EvalStorePath() {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/keydecide_eval_" + std::to_string(getpid()) +
+         ".db";
+}
+
+}  // namespace
+
 void AddEvalPersonalCommand(CLI::App* eval) {
   struct Args {
     EngineFlags engine;
@@ -208,11 +220,16 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     float word_weight = EngineOptions().user_word_weight;
     float pair_weight = EngineOptions().user_pair_weight;
     float new_word = EngineOptions().user_new_word_bonus;
+    float pinyin_word_weight = EngineOptions().pinyin_user_word_weight;
+    float pinyin_pair_weight = EngineOptions().pinyin_user_pair_weight;
+    size_t max_lines = 0;
     bool json = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = eval->add_subcommand(
-      "personal", "KSR on a person's later text before and after learning their earlier text");
+      "personal",
+      "KSR on a person's later text before and after learning their earlier text (--lang zh: "
+      "sentence top-1 on pinyin eval files, hanzi<TAB>letters<TAB>syllables)");
   args->engine.AddTo(cmd);
   cmd->add_option("--history", args->history, "The person's earlier text, learned")->required();
   cmd->add_option("--test", args->test, "Their later text, replayed")->required();
@@ -224,8 +241,68 @@ void AddEvalPersonalCommand(CLI::App* eval) {
   cmd->add_option("--user-word-weight", args->word_weight)->capture_default_str();
   cmd->add_option("--user-pair-weight", args->pair_weight)->capture_default_str();
   cmd->add_option("--user-new-word-bonus", args->new_word)->capture_default_str();
+  cmd->add_option("--pinyin-user-word-weight", args->pinyin_word_weight)->capture_default_str();
+  cmd->add_option("--pinyin-user-pair-weight", args->pinyin_pair_weight)->capture_default_str();
+  cmd->add_option("--max-lines", args->max_lines,
+                  "--lang zh: only the first N lines of each file (0 = all)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->callback([args] {
+    if (args->engine.language == "zh") {
+      EngineOptions options = args->engine.Options();
+      options.pinyin_user_word_weight = args->pinyin_word_weight;
+      options.pinyin_user_pair_weight = args->pinyin_pair_weight;
+      auto lines = [&](const std::string& path) {
+        std::vector<PinyinEvalLine> out;
+        if (path.empty()) return out;
+        CheckOrDie(ParsePinyinEval(ReadOrDie(path), &out), path);
+        if (args->max_lines > 0 && out.size() > args->max_lines) out.resize(args->max_lines);
+        return out;
+      };
+      PersonalPinyinResult r;
+      CheckOrDie(EvalPersonalPinyin(options, lines(args->history), lines(args->test),
+                                    lines(args->general), EvalStorePath(), args->suggestions, &r),
+                 "personal eval");
+      auto figures = [](const PinyinEvalResult& e) {
+        return nlohmann::json{{"top1", e.sentence_top1()},
+                              {"top5", e.sentence_top5()},
+                              {"chars", e.char_accuracy()},
+                              {"lines", e.lines}};
+      };
+      nlohmann::json out = {{"sentence_top1_before", r.before.sentence_top1()},
+                            {"sentence_top1_after", r.after.sentence_top1()},
+                            {"before", figures(r.before)},
+                            {"after", figures(r.after)},
+                            {"learned_words", r.learned_words},
+                            {"history_lines", lines(args->history).size()},
+                            {"history_picks", r.history_picks},
+                            {"history_typed", r.history_typed},
+                            {"pinyin_user_word_weight", args->pinyin_word_weight},
+                            {"pinyin_user_pair_weight", args->pinyin_pair_weight},
+                            {"suggestions", args->suggestions},
+                            {"keystroke_us_before",
+                             {{"p50", Quantile(r.before.keystroke_us, 0.5)},
+                              {"p95", Quantile(r.before.keystroke_us, 0.95)}}},
+                            {"keystroke_us_after",
+                             {{"p50", Quantile(r.after.keystroke_us, 0.5)},
+                              {"p95", Quantile(r.after.keystroke_us, 0.95)}}}};
+      if (r.has_general) {
+        out["general_sentence_top1_before"] = r.general_before.sentence_top1();
+        out["general_sentence_top1_after"] = r.general_after.sentence_top1();
+        out["general_before"] = figures(r.general_before);
+        out["general_after"] = figures(r.general_after);
+      }
+      if (args->json) {
+        std::cout << out.dump(2) << "\n";
+        return;
+      }
+      std::printf("sentence top-1 %.4f -> %.4f", r.before.sentence_top1(), r.after.sentence_top1());
+      if (r.has_general) {
+        std::printf(", general %.4f -> %.4f", r.general_before.sentence_top1(),
+                    r.general_after.sentence_top1());
+      }
+      std::printf(" (%zu words learned)\n", r.learned_words);
+      return;
+    }
     const std::string history = ReadOrDie(args->history);
     std::string test = ReadOrDie(args->test);
     std::string general = args->general.empty() ? "" : ReadOrDie(args->general);
@@ -235,9 +312,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     options.user_word_weight = args->word_weight;
     options.user_pair_weight = args->pair_weight;
     options.user_new_word_bonus = args->new_word;
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string store = std::string(tmp && *tmp ? tmp : "/tmp") + "/keydecide_eval_" +
-                              std::to_string(getpid()) + ".db";
+    const std::string store = EvalStorePath();
     ReplayOptions replay;
     replay.suggestions = args->suggestions;
     replay.progress = false;

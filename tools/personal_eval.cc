@@ -31,6 +31,48 @@ Status TypeHistory(Engine* engine, std::string_view history) {
   return engine->FlushLearning();
 }
 
+// Types the history lines as a person converting each of them (see the header).
+Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& lines, int suggestions,
+                         PersonalPinyinResult* out) {
+  constexpr size_t kLinesPerFlush = 100;  // well within the learner's queue
+  auto session = engine->NewSession(SessionOptions());
+  Decision d;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    const PinyinEvalLine& line = lines[n];
+    KD_RETURN_IF_ERROR(session->Type(line.letters));
+    size_t done = 0;  // bytes of the line's hanzi converted
+    for (int step = 0; done < line.hanzi.size() && !session->composition().empty(); ++step) {
+      const std::string_view rest = std::string_view(line.hanzi).substr(done);
+      std::string_view choice;
+      size_t rank = 0;
+      if (step < 64) {
+        KD_RETURN_IF_ERROR(session->Decide(suggestions, &d));
+        for (size_t i = 0; i < d.candidates.size(); ++i) {
+          const std::string_view c = d.candidates[i].text;
+          if (c == rest) {
+            choice = c, rank = i;
+            break;
+          }
+          if (!c.empty() && rest.starts_with(c) && c.size() > choice.size()) choice = c, rank = i;
+        }
+      }
+      if (choice.empty()) {
+        choice = rest;  // no candidate has it: the person makes it some other way
+        ++out->history_typed;
+      } else if (rank > 0) {
+        ++out->history_picks;
+      }
+      const std::string accepted(choice);
+      KD_RETURN_IF_ERROR(session->Accept(accepted));
+      done += accepted.size();
+    }
+    KD_RETURN_IF_ERROR(session->Type("\n"));
+    if ((n + 1) % kLinesPerFlush == 0) KD_RETURN_IF_ERROR(engine->FlushLearning());
+  }
+  session.reset();  // offers the last commit
+  return engine->FlushLearning();
+}
+
 void RemoveStore(const std::string& path) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
 }
@@ -77,6 +119,48 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
     std::vector<LearnedWord> words;
     s = UserStore::Open(store_options, &store);
     if (s.ok()) s = store->List("", &words);
+    out->learned_words = words.size();
+  }
+  RemoveStore(store_path);
+  return s;
+}
+
+Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<PinyinEvalLine>& history,
+                          const std::vector<PinyinEvalLine>& test,
+                          const std::vector<PinyinEvalLine>& general, const std::string& store_path,
+                          int suggestions, PersonalPinyinResult* out) {
+  *out = PersonalPinyinResult();
+  out->has_general = !general.empty();
+  {
+    EngineOptions plain = options;
+    plain.personal = false;
+    std::unique_ptr<Engine> engine;
+    KD_RETURN_IF_ERROR(Engine::Open(plain, &engine));
+    KD_RETURN_IF_ERROR(EvalPinyin(test, *engine, &out->before));
+    if (out->has_general) KD_RETURN_IF_ERROR(EvalPinyin(general, *engine, &out->general_before));
+  }
+  EngineOptions personal = options;
+  personal.personal = true;
+  personal.learn = true;
+  personal.user_store_path = store_path;
+  std::unique_ptr<Engine> engine;
+  KD_RETURN_IF_ERROR(Engine::Open(personal, &engine));
+  if (engine->info().personal.rfind("on: ", 0) != 0) {
+    return Status::IOError("the user store did not open: " + engine->info().personal);
+  }
+  Status s = TypePinyinHistory(engine.get(), history, suggestions, out);
+  SessionOptions no_learn;
+  no_learn.no_learn = true;
+  if (s.ok()) s = EvalPinyin(test, *engine, &out->after, no_learn);
+  if (s.ok() && out->has_general) s = EvalPinyin(general, *engine, &out->general_after, no_learn);
+  engine.reset();
+  if (s.ok()) {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions store_options;
+    store_options.path = store_path;
+    std::vector<LearnedWord> words;
+    s = UserStore::Open(store_options, &store);
+    if (s.ok()) s = store->List("zh", &words);
     out->learned_words = words.size();
   }
   RemoveStore(store_path);

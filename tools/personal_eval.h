@@ -15,6 +15,7 @@
 
 #include "keydecide/options.h"
 #include "keydecide/status.h"
+#include "tools/pinyin_eval.h"
 #include "tools/replay.h"
 
 namespace keydecide {
@@ -31,6 +32,25 @@ struct PersonalEvalResult {
 Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
                     std::string_view general, const std::string& store_path,
                     const ReplayOptions& replay, PersonalEvalResult* out);
+
+// Chinese: the same over pinyin eval lines (tools/pinyin_eval.h). The history is typed as a
+// person converts it, line by line into one learning session: the letters, then while letters
+// are left, the first of the `suggestions` candidates that is the rest of the line, else the
+// longest that starts it, else the rest of the line itself (as if typed by other means); then a
+// new line. before/after are EvalPinyin of the test lines (after: in no-learn sessions).
+struct PersonalPinyinResult {
+  PinyinEvalResult before, after;
+  bool has_general = false;
+  PinyinEvalResult general_before, general_after;
+  size_t learned_words = 0;
+  size_t history_picks = 0;  // candidates the typist chose that were not the first one
+  size_t history_typed = 0;  // pieces no candidate offered
+};
+
+Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<PinyinEvalLine>& history,
+                          const std::vector<PinyinEvalLine>& test,
+                          const std::vector<PinyinEvalLine>& general, const std::string& store_path,
+                          int suggestions, PersonalPinyinResult* out);
 
 }  // namespace keydecide
 

@@ -116,11 +116,11 @@ size_t CodePointEditDistance(std::string_view a, std::string_view b) {
 }
 
 Status EvalPinyin(const std::vector<PinyinEvalLine>& lines, const Engine& engine,
-                  PinyinEvalResult* result) {
+                  PinyinEvalResult* result, const SessionOptions& session_options) {
   // Two sessions, so that the whole-sentence conversion is not served from the letter-by-letter
   // session's last search of the same letters.
-  const std::unique_ptr<Session> session = engine.NewSession(SessionOptions());
-  const std::unique_ptr<Session> sentence_session = engine.NewSession(SessionOptions());
+  const std::unique_ptr<Session> session = engine.NewSession(session_options);
+  const std::unique_ptr<Session> sentence_session = engine.NewSession(session_options);
   Decision d;
   std::u32string hanzi;
   for (const PinyinEvalLine& line : lines) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keydecide/options.h"
 #include "keydecide/status.h"
 
 namespace keydecide {
@@ -45,9 +46,10 @@ struct PinyinEvalResult {
 
 // Each line from an empty context: its letters typed one at a time into a session with a
 // decision after each, the last decision scored; then the whole letters typed at once into a
-// second session, timed. The first error of a session is returned.
+// second session, timed. The first error of a session is returned. The sessions are opened with
+// `session_options` (no_learn: they rank with the person's words but teach nothing).
 Status EvalPinyin(const std::vector<PinyinEvalLine>& lines, const Engine& engine,
-                  PinyinEvalResult* result);
+                  PinyinEvalResult* result, const SessionOptions& session_options = {});
 
 // Levenshtein distance between two valid UTF-8 strings, in code points.
 size_t CodePointEditDistance(std::string_view a, std::string_view b);

@@ -53,8 +53,13 @@ struct LearnEvent {
   std::string language;   // "en", "zh"
   std::string word;       // as typed (valid UTF-8, no white space, 1..64 bytes)
   std::string previous;   // the word before it in the same sentence, or ""
-  bool picked = false;    // accepted from the candidates rather than typed out
+  bool picked = false;    // accepted from the candidates rather than typed out (Chinese:
+                          // chosen over the first candidate)
   int64_t unix_time = 0;  // seconds since the epoch; 0: now
+  // How the word is typed, where the language needs it: Chinese, the word's full pinyin as
+  // syllables joined by apostrophes ("zhang'wei'ming"; a-z and ', at most 128 bytes). "" for
+  // English. A word keeps the last non-empty reading it was learned with.
+  std::string reading;
 };
 
 struct LearnedWord {
@@ -66,6 +71,7 @@ struct LearnedWord {
   uint64_t last_tick = 0;  // the store's learning tick at the last use
   int64_t first_time = 0;  // unix seconds of the first and the last use
   int64_t last_time = 0;
+  std::string reading;  // LearnEvent::reading ("" when none)
 };
 
 struct LearnedPair {

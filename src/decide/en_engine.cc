@@ -5,6 +5,7 @@
 #include "decide/baseline_scorer.h"
 #include "decide/en_session.h"
 #include "decide/model_scorer.h"
+#include "decide/open_learner.h"
 #include "decide/pack_files.h"
 #include "decide/text_limits.h"
 #include "keydecide/user_store.h"
@@ -78,27 +79,11 @@ Status EnEngine::LoadSmallModel(const std::string& path) {
 Status EnEngine::FlushLearning() { return pack_.learner_ ? pack_.learner_->Flush() : Status::OK(); }
 
 void EnEngine::OpenPersonal(const EngineOptions& options) {
-  if (!options.personal) return;
-  UserStoreOptions store_options;
-  store_options.path = options.user_store_path;
-  std::unique_ptr<UserStore> store;
-  const Status s = UserStore::Open(store_options, &store);
-  if (!s.ok()) {
-    // Bad configuration is logged and typing goes on (the message names the file, never a word).
-    info_.personal = "unavailable: " + s.ToString();
-    std::fprintf(stderr, "keydecide: typing without personalisation: %s\n", s.ToString().c_str());
-    return;
-  }
-  if (!store->set_aside_path().empty()) {
-    std::fprintf(stderr, "keydecide: the user store was damaged; kept as %s, starting afresh\n",
-                 store->set_aside_path().c_str());
-  }
-  const std::string path = store->path();
-  pack_.learner_ = std::make_unique<Learner>(std::move(store), "en");
+  OpenLearner(options, "en", nullptr, &pack_.learner_, &info_.personal);
+  if (pack_.learner_ == nullptr) return;
   pack_.learning_ = options.learn;
   pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
                              options.user_new_word_bonus};
-  info_.personal = (options.learn ? "on: " : "on, not learning: ") + path;
 }
 
 Status EnEngine::Init(const EngineOptions& options) {

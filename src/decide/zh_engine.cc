@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "decide/open_learner.h"
 #include "decide/pack_files.h"
 #include "decide/text_limits.h"
 #include "model/simd_target.h"
@@ -44,8 +45,36 @@ Status ParseFuzzyPinyin(std::string_view spec, uint8_t* bits) {
 }  // namespace
 
 std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) const {
+  ZhSessionPersonal personal;
+  personal.learner = learner_.get();
+  personal.learn = learner_ != nullptr && learning_ && !options.no_learn;
+  personal.word_weight = user_word_weight_;
+  personal.pair_weight = user_pair_weight_;
   return std::make_unique<ZhSession>(lexicon_.get(), bigram_.get(), search_options_,
-                                     sentence_options_, session_model_, options.app);
+                                     sentence_options_, session_model_, options.app, personal);
+}
+
+Status ZhEngine::FlushLearning() { return learner_ ? learner_->Flush() : Status::OK(); }
+
+uint32_t ZhEngine::VariantOf(const UserWords::Word& word) const {
+  if (word.letters.empty()) return UserWords::kNoTag;
+  const uint32_t entry = lexicon_->Find(word.letters);
+  if (entry == lexicon::kNoEntry) return UserWords::kNoTag;
+  const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
+  for (size_t v = 0; v < variants.size(); ++v) {
+    if (lexicon_->VariantText(variants[v]) == word.spelling)
+      return lexicon_->VariantIndex(entry, v);
+  }
+  return UserWords::kNoTag;
+}
+
+void ZhEngine::OpenPersonal(const EngineOptions& options) {
+  OpenLearner(
+      options, "zh", [this](const UserWords::Word& w) { return VariantOf(w); }, &learner_,
+      &info_.personal);
+  learning_ = learner_ != nullptr && options.learn;
+  user_word_weight_ = options.pinyin_user_word_weight;
+  user_pair_weight_ = options.pinyin_user_pair_weight;
 }
 
 Status ZhEngine::Init(const EngineOptions& options) {
@@ -89,8 +118,12 @@ Status ZhEngine::Init(const EngineOptions& options) {
   if (!(options.pinyin_model_weight >= 0 && options.pinyin_model_weight <= 10)) {
     return Status::InvalidArgument("pinyin_model_weight must be in 0..10");
   }
-  if (const std::string model_path = ResolveModelPath(options, pack);
-      model_path != "none") {
+  if (!(options.pinyin_user_word_weight >= 0 && options.pinyin_user_word_weight <= 10) ||
+      !(options.pinyin_user_pair_weight >= 0 && options.pinyin_user_pair_weight <= 10)) {
+    return Status::InvalidArgument(
+        "pinyin_user_word_weight and pinyin_user_pair_weight must be in 0..10");
+  }
+  if (const std::string model_path = ResolveModelPath(options, pack); model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
   }
 
@@ -103,13 +136,16 @@ Status ZhEngine::Init(const EngineOptions& options) {
   KD_RETURN_IF_ERROR(SelectSimdTarget());
   info_.simd_target = SimdTargetName();
 
-  // Warm-up: touch the top of the trie and the code paths once.
+  // Warm-up (before the learner: a session it makes learns nothing, but it must not try): touch the
+  // top of the trie and the code paths once.
   auto session = NewSession(SessionOptions());
   Decision d;
   for (const char* keys : {"n", "i", "h", "a", "o"}) {
     session->Type(keys);
     session->Decide(3, &d);
   }
+  session.reset();
+  OpenPersonal(options);
   return Status::OK();
 }
 
@@ -128,7 +164,8 @@ Status ZhEngine::LoadModel(const std::string& path, float weight) {
   session_model_.model = model_.get();
   session_model_.context = context_.get();
   session_model_.sentence_weight = weight;
-  session_model_.lm.slots = ZhSession::kSentencesRescored + 4;  // a keystroke's sentences, the keys, more
+  session_model_.lm.slots =
+      ZhSession::kSentencesRescored + 4;  // a keystroke's sentences, the keys, more
   const double oov = static_cast<double>(lexicon_->total_count()) - context_->in_vocabulary_count();
   session_model_.log_oov_count = static_cast<float>(std::log(std::max(oov, 1.0)));
   const std::vector<std::string>& labels = model_->config().intent_labels;

@@ -16,6 +16,7 @@
 #include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/pinyin/word_bigram.h"
 #include "model/transformer.h"
+#include "personal/learner.h"
 #include "text/keyboard_layout.h"
 
 namespace keydecide {
@@ -24,6 +25,7 @@ class ZhEngine : public Engine {
  public:
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
   Info info() const override { return info_; }
+  Status FlushLearning() override;
 
   // Loads the "zh" pack: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
   // pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
@@ -33,6 +35,11 @@ class ZhEngine : public Engine {
 
  private:
   Status LoadModel(const std::string& path, float weight);
+  // Opens the user store and its learner; a store that fails leaves personalisation off.
+  void OpenPersonal(const EngineOptions& options);
+  // A learned word's lexicon variant (Lexicon::VariantIndex) by its reading and spelling, or
+  // UserWords::kNoTag (UserWords::Tagger; the learner's thread calls it).
+  uint32_t VariantOf(const UserWords::Word& word) const;
 
   std::unique_ptr<Lexicon> lexicon_;
   std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
@@ -43,8 +50,11 @@ class ZhEngine : public Engine {
   PinyinCandidateSearch::Options search_options_;
   PinyinSentenceSearch::Options sentence_options_;
   Info info_;
+  // Last: its thread reads the lexicon (VariantOf) until it stops.
+  std::unique_ptr<Learner> learner_;
+  bool learning_ = false;
+  float user_word_weight_ = 0, user_pair_weight_ = 0;
 };
-
 
 }  // namespace keydecide
 

@@ -11,7 +11,9 @@
 #include "decide/stage_clock.h"
 #include "decide/text_limits.h"
 #include "lexicon/lexicon.h"
+#include "lexicon/pinyin/pinyin_syllables.h"
 #include "model/transformer.h"
+#include "personal/learner.h"
 #include "text/utf8.h"
 
 namespace keydecide {
@@ -36,6 +38,16 @@ constexpr float kLatinThreshold = 0.5f;
 // Sentences offered before the words, as fcitx5's pinyin does by default ("Number of sentence").
 constexpr size_t kSentencesOffered = 2;
 
+// The person's words: at most this many before the sentences and after them, read from the
+// composition's first kMaxUserLetters letters; a commit's words held until the next commit.
+constexpr size_t kMaxUserFirst = 2;
+constexpr size_t kMaxUserPrefix = 3;
+constexpr size_t kMaxUserLetters = 64;
+constexpr size_t kMaxPendingWords = PinyinLattice::kMaxTyped + 1;
+// Shorter starts of the composition are not matched against learned readings (a single
+// letter or two would match too much).
+constexpr size_t kMinUserPrefixLetters = 3;
+
 bool IsPinyinLetter(char32_t cp) { return cp >= 'a' && cp <= 'z'; }
 
 bool ExtendsPinyin(char32_t cp, std::string_view composition) {
@@ -51,14 +63,25 @@ const CompositionRule kPinyinComposition = {ExtendsPinyin, KeepStart, kMaxCompos
 ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
                      const PinyinCandidateSearch::Options& search_options,
                      const PinyinSentenceSearch::Options& sentence_options,
-                     const ZhSessionModel& model, AppType app)
+                     const ZhSessionModel& model, AppType app, const ZhSessionPersonal& personal)
     : text_(&kPinyinComposition),
       search_(lexicon, search_options),
       sentence_search_(lexicon, bigram, sentence_options),
       window_(&sentence_search_),
       lexicon_(lexicon),
       bigram_(bigram),
-      model_(model) {
+      model_(model),
+      personal_(personal) {
+  if (personal_.learner != nullptr) {
+    user_first_.reserve(kMaxUserFirst);
+    user_prefix_.reserve(kMaxUserPrefix);
+    user_letters_.reserve(kMaxComposition);
+    first_offered_.reserve(kMaxSentenceBytes);
+    first_offered_for_.reserve(kMaxComposition);
+    pending_.reserve(kMaxPendingWords);
+    pieces_.reserve(PinyinLattice::kMaxTyped);
+    previous_word_.reserve(Learner::kMaxWordBytes);
+  }
   if (model_.model != nullptr) {
     lm_ = std::make_unique<SentenceLm>(model_.model, static_cast<int>(app), model_.lm);
     context_words_.reserve(kMaxContextBytes);
@@ -74,8 +97,14 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
   searched_.reserve(kMaxComposition + 8);
 }
 
+ZhSession::~ZhSession() { OfferPending(); }
+
 void ZhSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms) {
-  if (!text_.Append(ch, cp, t_ms).extended) context_word_ = 0;  // committed as typed
+  if (!text_.Append(ch, cp, t_ms).extended) {  // committed as typed
+    context_word_ = 0;
+    ForgetPrevious();
+    pieces_.clear();  // a phrase the person did not finish converting
+  }
   text_.TrimToLimit();
 }
 
@@ -85,7 +114,12 @@ Status ZhSession::Type(std::string_view text, std::optional<int64_t> t_ms) {
 
 Status ZhSession::Backspace() {
   bool committed;
-  if (text_.Backspace(&committed) && committed) context_word_ = 0;
+  if (text_.Backspace(&committed) && committed) {
+    context_word_ = 0;
+    ForgetPrevious();
+    pending_.clear();  // the person took the last commit (or what followed it) back
+  }
+  if (composition().empty()) pieces_.clear();
   return Status::OK();
 }
 
@@ -101,6 +135,8 @@ void ZhSession::SearchComposition() {
   searched_.assign(typed);
   searched_context_ = context_word_;
   next_.clear();  // 联想 is for an empty composition only
+  user_bonus_.context = bigram_ != nullptr && context_word_ != 0 ? bigram_->VariantOf(context_word_)
+                                                                 : UserWords::kNoTag;
   // A long composition: its early part fixed, the sentences for the rest, the words for its
   // start. Else one lattice for both searches. Not convertible (a byte other than a-z and '):
   // no candidates, the searches leave their lists empty.
@@ -214,33 +250,142 @@ Status ZhSession::Accept(std::string_view word) {
   const std::string_view composition = text_.composition();
   size_t consumed = composition.size();
   uint32_t word_id = 0;
+  const bool learning = personal_.learn && !composition.empty();
+  if (learning) OfferPending();  // the commit before this one was kept
+  // Chosen over the first candidate the person was shown for these letters.
+  const bool picked = learning && composition == first_offered_for_ && word != first_offered_;
   if (consumed == 0) {
     word_id = AcceptedWordId(word);  // a 联想 pick
   } else {
     SearchComposition();
+    RefreshUserWords();
+    user_first_.clear();
+    user_prefix_.clear();
+    FindUserWords();
     const std::span<const PinyinSentence> sentences = OfferedSentences();
     const auto sentence =
         std::find_if(sentences.begin(), sentences.end(),
                      [&](const PinyinSentence& s) { return IsSentence(s, word); });
+    const auto is_word = [&](const UserCandidate& c) {
+      return user_words_->word(c.word).spelling == word;
+    };
+    const UserCandidate* user = nullptr;
+    for (const std::vector<UserCandidate>* list : {&user_first_, &user_prefix_}) {
+      const auto it = std::find_if(list->begin(), list->end(), is_word);
+      if (user == nullptr && it != list->end()) user = &*it;
+    }
+    const bool user_found = user != nullptr;
     if (sentence != sentences.end()) {
       const PinyinSentenceWord& last = sentence->words.back();
       word_id = bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(last.entry, last.variant)) : 0;
+      if (learning) LearnSentence(*sentence, picked);
+    } else if (user_found) {
+      consumed = std::min<size_t>(user->consumed, consumed);
+      if (learning) LearnAccepted(word, user_words_->word(user->word).reading, picked);
     } else {
+      const PinyinCandidate* found = nullptr;
       for (const PinyinCandidate& c : search_.candidates()) {
         if (c.text == word) {
-          consumed = std::min<size_t>(c.consumed, consumed);
-          word_id = bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(c.entry, c.variant)) : 0;
+          found = &c;
           break;
         }
+      }
+      if (found != nullptr) {
+        consumed = std::min<size_t>(found->consumed, consumed);
+        word_id =
+            bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(found->entry, found->variant)) : 0;
+      }
+      if (learning) {
+        // Its reading: the lexicon key's syllables, else (a learned word, a word the host
+        // made) the letters it replaces, when they spell one syllable per hanzi.
+        const size_t hanzi = utf8::Length(word);
+        const std::string_view letters =
+            found != nullptr ? lexicon_->Key(found->entry) : composition.substr(0, consumed);
+        reading_scratch_.clear();
+        std::string letters_only;
+        for (const char c : letters) {
+          if (c != '\'') letters_only.push_back(c);
+        }
+        if (!pinyin::SplitSyllables(letters_only, hanzi, &reading_scratch_)) {
+          reading_scratch_.clear();
+        }
+        LearnAccepted(word, reading_scratch_, picked);
       }
     }
   }
   // The rest of the composition, without the apostrophes that separated it from the word.
   while (consumed < composition.size() && composition[consumed] == '\'') ++consumed;
+  const bool whole = consumed == composition.size();
   text_.ReplaceComposition(consumed, word);
   context_word_ = word_id;
+  if (learning && whole) {
+    // A phrase the person built from several picks is learned as a word of its own.
+    if (pieces_.size() >= 2) {
+      std::string phrase, reading;
+      bool readable = true;
+      for (const Piece& p : pieces_) {
+        phrase += p.text;
+        readable = readable && !p.reading.empty();
+        if (!reading.empty()) reading.push_back('\'');
+        reading += p.reading;
+      }
+      if (readable && phrase.size() <= Learner::kMaxWordBytes &&
+          reading.size() <= Learner::kMaxReadingBytes && pending_.size() < kMaxPendingWords) {
+        pending_.push_back({std::move(phrase), "", std::move(reading), true});
+      }
+    }
+    pieces_.clear();
+  }
   text_.TrimToLimit();
   return Status::OK();
+}
+
+void ZhSession::LearnAccepted(std::string_view text, std::string_view reading, bool picked) {
+  if (pending_.size() < kMaxPendingWords) {
+    pending_.push_back({std::string(text), previous_word_, std::string(reading), picked});
+  }
+  pieces_.push_back({std::string(text), std::string(reading)});
+  previous_word_.assign(text.size() <= Learner::kMaxWordBytes ? text : "");
+}
+
+void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
+  // The fixed part of a long composition is not learned: its words' readings are not kept.
+  for (const PinyinSentenceWord& w : sentence.words) {
+    reading_scratch_.clear();
+    if (!pinyin::SplitSyllables(lexicon_->Key(w.entry), utf8::Length(w.text), &reading_scratch_)) {
+      reading_scratch_.clear();
+    }
+    if (pending_.size() < kMaxPendingWords) {
+      pending_.push_back({std::string(w.text), previous_word_, reading_scratch_, picked});
+    }
+    previous_word_.assign(w.text.size() <= Learner::kMaxWordBytes ? w.text : "");
+  }
+  // A sentence chosen over the first one is the person's phrase for these letters.
+  if (picked && sentence.words.size() >= 2 && sentence.text.size() <= Learner::kMaxWordBytes &&
+      pending_.size() < kMaxPendingWords) {
+    std::string reading;
+    for (const PinyinSentenceWord& w : sentence.words) {
+      reading_scratch_.clear();
+      if (!pinyin::SplitSyllables(lexicon_->Key(w.entry), utf8::Length(w.text),
+                                  &reading_scratch_)) {
+        return;
+      }
+      if (!reading.empty()) reading.push_back('\'');
+      reading += reading_scratch_;
+    }
+    if (reading.size() <= Learner::kMaxReadingBytes) {
+      pending_.push_back({std::string(sentence.text), "", std::move(reading), true});
+    }
+  }
+  pieces_.clear();  // the sentence converts what was left; earlier picks stand alone
+}
+
+void ZhSession::OfferPending() {
+  if (personal_.learner == nullptr) return;
+  for (const Pending& p : pending_) {
+    personal_.learner->Offer(p.word, p.previous, p.picked, p.reading);
+  }
+  pending_.clear();
 }
 
 uint32_t ZhSession::AcceptedWordId(std::string_view word) const {
@@ -273,8 +418,14 @@ void ZhSession::FindNextWords(size_t k) {
 
 Status ZhSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
+  // The last commit stays learnable while it is still just before the cursor.
+  std::string_view committed = text_.text().substr(0, text_.composition_start());
+  committed.remove_prefix(committed.size() - std::min<size_t>(committed.size(), kMaxSentenceBytes));
+  if (!text.ends_with(committed)) pending_.clear();
   text_.Assign(text);
   context_word_ = 0;
+  ForgetPrevious();
+  pieces_.clear();
   return Status::OK();
 }
 
@@ -301,18 +452,26 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
     c.kind = kind;
     return c.text;
   };
-  if (latin && k > 0) {  // the letters as typed
+  auto user = [&](const UserCandidate& c) {
+    const UserWords::Word& w = user_words_->word(c.word);
+    next(std::log1p(w.weight), CandidateKind::kCompletion).assign(w.spelling);
+  };
+  for (size_t i = 0; i < user_first_.size() && filled < k; ++i) user(user_first_[i]);
+  if (latin && filled < k) {  // the letters as typed
     next(std::log(intent_[model_.latin_label]), CandidateKind::kCompletion).assign(composition());
   }
   const std::string_view fixed = window_.live_begin() > 0 ? window_.fixed_text() : "";
   for (size_t i = 0; i < sentences.size() && filled < k; ++i) {
+    if (!user_first_.empty() && IsUserCandidate(sentences[i].text) && fixed.empty()) continue;
     std::string& text = next(sentences[i].score, CandidateKind::kSentence);
     text.assign(fixed);
     text.append(sentences[i].text);
   }
+  for (size_t i = 0; i < user_prefix_.size() && filled < k; ++i) user(user_prefix_[i]);
   for (size_t i = 0; i < found.size() && filled < k; ++i) {
     const PinyinCandidate& p = found[i];
     if (p.full && IsOffered(sentences, p.text)) continue;  // a word that is a sentence only once
+    if (IsUserCandidate(p.text)) continue;
     next(p.score, CandidateKind::kCompletion).assign(p.text);
   }
   for (size_t i = 0; i < next_.size() && filled < k; ++i) {
@@ -322,6 +481,107 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
         .assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
   }
   slots_.Resize(filled, &out->candidates);
+}
+
+bool ZhSession::IsUserCandidate(std::string_view text) const {
+  const auto is = [&](const UserCandidate& c) {
+    return user_words_->word(c.word).spelling == text;
+  };
+  return std::any_of(user_first_.begin(), user_first_.end(), is) ||
+         std::any_of(user_prefix_.begin(), user_prefix_.end(), is);
+}
+
+void ZhSession::RefreshUserWords() {
+  if (personal_.learner == nullptr) return;
+  const uint64_t version = personal_.learner->version();
+  if (version == user_words_version_) return;
+  user_words_ = personal_.learner->words();
+  user_words_version_ = version;
+  user_bonus_.Set(user_words_.get(), lexicon_, personal_.word_weight, personal_.pair_weight);
+  sentence_search_.set_bonus(user_words_->size() > 0 ? &user_bonus_ : nullptr);
+  search_valid_ = false;  // the sentences' scores depend on it
+}
+
+void ZhSession::FindUserWords() {
+  if (user_words_ == nullptr || user_words_->size() == 0) return;
+  const std::string_view typed = composition();
+  user_letters_.clear();
+  for (const char c : typed) {
+    if (c != '\'') user_letters_.push_back(c);
+  }
+  // The whole composition: the person's heaviest word for these letters (or initials) first,
+  // and the next while they are words the search alone would not put there.
+  const auto trusted = [&](const UserWords::Word& w) {
+    return w.offered() && (w.picks > 0 || w.tag == UserWords::kNoTag);
+  };
+  const std::span<const uint32_t> full = user_words_->WithLetters(user_letters_);
+  const std::span<const uint32_t> initials = user_letters_.size() >= 2
+                                                 ? user_words_->WithInitials(user_letters_)
+                                                 : std::span<const uint32_t>();
+  size_t a = 0, b = 0;
+  while (user_first_.size() < kMaxUserFirst && (a < full.size() || b < initials.size())) {
+    const bool take_full =
+        b == initials.size() || (a < full.size() && user_words_->word(full[a]).weight >=
+                                                        user_words_->word(initials[b]).weight);
+    const uint32_t i = take_full ? full[a++] : initials[b++];
+    const UserWords::Word& w = user_words_->word(i);
+    if (!w.offered()) continue;
+    if (!trusted(w)) break;
+    if (std::none_of(user_first_.begin(), user_first_.end(),
+                     [&](const UserCandidate& c) { return c.word == i; })) {
+      user_first_.push_back({i, static_cast<uint32_t>(typed.size())});
+    }
+  }
+  // Starts of the composition, longest first (letters only: a typed apostrophe ends the match).
+  const size_t letters = std::min({typed.find('\''), typed.size(), kMaxUserLetters});
+  for (size_t n = std::min(letters, typed.size() - 1); n >= kMinUserPrefixLetters; --n) {
+    for (const uint32_t i : user_words_->WithLetters(typed.substr(0, n))) {
+      if (user_prefix_.size() == kMaxUserPrefix) return;
+      if (trusted(user_words_->word(i))) user_prefix_.push_back({i, static_cast<uint32_t>(n)});
+    }
+  }
+}
+
+void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon, float word_weight,
+                               float pair_weight) {
+  words_ = words;
+  lexicon_ = lexicon;
+  word_weight_ = word_weight;
+  pair_weight_ = pair_weight;
+  max_word_ = max_pair_ = 0;
+  if (words == nullptr || words->total_weight() <= 0) return;
+  inv_total_ = 1.0f / words->total_weight();
+  inv_lexicon_total_ = 1.0f / static_cast<float>(std::max<uint64_t>(lexicon->total_count(), 1));
+  float min_prob = 1;
+  for (const uint32_t i : words->tagged()) {
+    const UserWords::Word& w = words->word(i);
+    const float p = LexiconProb(w.tag);
+    min_prob = std::min(min_prob, p);
+    max_word_ = std::max(max_word_, std::log1p(word_weight * w.weight * inv_total_ / p));
+  }
+  // P_user(w | previous) is at most 1.
+  if (words->max_pair_weight() > 0) max_pair_ = std::log1p(pair_weight / min_prob);
+}
+
+float ZhSession::UserBonus::LexiconProb(uint32_t variant) const {
+  return static_cast<float>(std::max<uint32_t>(lexicon_->VariantCountAt(variant), 1)) *
+         inv_lexicon_total_;
+}
+
+float ZhSession::UserBonus::Word(uint32_t variant) const {
+  const UserWords::Word* w = words_->FindTag(variant);
+  if (w == nullptr || word_weight_ == 0) return 0;
+  return std::log1p(word_weight_ * w->weight * inv_total_ / LexiconProb(variant));
+}
+
+float ZhSession::UserBonus::Pair(uint32_t previous, uint32_t variant) const {
+  if (previous == kStart) previous = context;
+  if (previous == UserWords::kNoTag || pair_weight_ == 0) return 0;
+  const float weight = words_->PairWeightByTag(previous, variant);
+  if (weight <= 0) return 0;
+  const UserWords::Word* before = words_->FindTag(previous);
+  if (before == nullptr || before->weight <= 0) return 0;
+  return std::log1p(pair_weight_ * std::min(weight / before->weight, 1.0f) / LexiconProb(variant));
 }
 
 void ZhSession::WritePreedit(bool latin, std::span<const PinyinSentence> sentences, Decision* out) {
@@ -353,10 +613,14 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
   // that follow the one just committed (联想).
   std::span<const PinyinCandidate> found;
   std::span<const PinyinSentence> sentences;
+  RefreshUserWords();
+  user_first_.clear();
+  user_prefix_.clear();
   if (!typed.empty()) {
     SearchComposition();
     found = search_.candidates();
     sentences = OfferedSentences();
+    FindUserWords();
   } else {
     FindNextWords(std::min<size_t>(static_cast<size_t>(max_candidates), kMaxCandidatesLimit));
   }
@@ -384,9 +648,14 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
 
   // Post: the candidates, the preedit, the heads.
   const size_t k = std::min<size_t>({static_cast<size_t>(max_candidates),
-                                     latin + found.size() + sentences.size() + next_.size(),
+                                     latin + found.size() + sentences.size() + next_.size() +
+                                         user_first_.size() + user_prefix_.size(),
                                      static_cast<size_t>(kMaxCandidatesLimit)});
   WriteCandidates(k, latin, found, sentences, out);
+  if (personal_.learn) {  // what Accept compares a pick with
+    first_offered_for_.assign(typed);
+    first_offered_.assign(out->candidates.empty() ? std::string_view() : out->candidates[0].text);
+  }
   WritePreedit(latin, sentences, out);
   ClearModelOutputs(out);
   out->has_model = hidden != nullptr;

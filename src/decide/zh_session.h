@@ -30,6 +30,17 @@
 // is shown whenever there are candidates (they are how letters become hanzi), whatever the
 // popup probability. When the model's best sentence is a single word, no sentence is offered and
 // the words keep the word search's order, which the model does not re-rank.
+//
+// With a learner (the user store), the session learns what the person converts and ranks with
+// it (docs/PERSONAL.md, "Chinese"): each word it commits, with its pinyin and the word before
+// it; "picked" when it was not the first candidate; and a phrase the person built from several
+// picks in one composition (张 + 伟 + 明 for "zhangweiming") as a word of its own. A commit is
+// learned once the next one is made or the session ends, and never when the person deletes
+// into the text right after it. Learned words add to their scores in the sentence search
+// (log of their weight, and of their pairs'); a learned word whose reading (or initials) is the
+// whole composition comes first when it is the person's heaviest word there and either was
+// picked or is no lexicon word; words whose reading starts the composition are offered after
+// the sentences.
 
 #ifndef KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
@@ -50,9 +61,11 @@
 #include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/pinyin/pinyin_window.h"
 #include "lexicon/pinyin/word_bigram.h"
+#include "personal/user_words.h"
 
 namespace keydecide {
 
+class Learner;
 class Lexicon;
 
 // The pinyin rule: a-z, and apostrophes after the first letter; at most
@@ -72,6 +85,15 @@ struct ZhSessionModel {
   SentenceLm::Options lm;
 };
 
+// The person's words as a session uses them; learner null without a user store.
+struct ZhSessionPersonal {
+  Learner* learner = nullptr;
+  bool learn = false;  // this session may teach it (the engine learns, not a no_learn session)
+  // Score += word_weight × log(1 + w) + pair_weight × log(1 + p) in the sentence search.
+  float word_weight = 0;
+  float pair_weight = 0;
+};
+
 class ZhSession : public Session {
  public:
   // Compositions the keystroke heads read: training typed latin runs of 2..24 keys and pinyin
@@ -87,7 +109,9 @@ class ZhSession : public Session {
   ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
             const PinyinCandidateSearch::Options& search_options,
             const PinyinSentenceSearch::Options& sentence_options, const ZhSessionModel& model,
-            AppType app = AppType::kChat);
+            AppType app = AppType::kChat, const ZhSessionPersonal& personal = {});
+  // Offers the learner the last commit, which the person kept.
+  ~ZhSession() override;
 
   using Session::Type;
   Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
@@ -132,6 +156,42 @@ class ZhSession : public Session {
   // The composition and its syllable breaks (out->composition, out->preedit).
   void WritePreedit(bool latin, std::span<const PinyinSentence> sentences, Decision* out);
 
+  // The person's words. A newer snapshot of the learner's, when there is one.
+  void RefreshUserWords();
+  // The learned words for the composition into user_first_ and user_prefix_.
+  void FindUserWords();
+  bool IsUserCandidate(std::string_view text) const;
+  // What Accept(word) learns: `text` read as `reading` (may be ""), into pending_.
+  void LearnAccepted(std::string_view text, std::string_view reading, bool picked);
+  void LearnSentence(const PinyinSentence& sentence, bool picked);
+  void OfferPending();
+  void ForgetPrevious() { previous_word_.clear(); }
+
+  // The person's words as a cache language model beside the search's: a word gains
+  // log(1 + word_weight × P_user(w) / P_lexicon(w)), and after the word before it
+  // log(1 + pair_weight × P_user(w | previous) / P_lexicon(w)), P_user from the decayed counts.
+  // (As mixing P_user into the model with weight λ = word_weight / (1 + word_weight), less
+  // the same log(1 − λ) for every word.) Words common everywhere gain little; the person's
+  // own rare ones, much.
+  class UserBonus : public WordBonus {
+   public:
+    float Word(uint32_t variant) const override;
+    float Pair(uint32_t previous, uint32_t variant) const override;
+    float max_word() const override { return max_word_; }
+    float max_pair() const override { return max_pair_; }
+    // O(tagged words): once per snapshot.
+    void Set(const UserWords* words, const Lexicon* lexicon, float word_weight, float pair_weight);
+    uint32_t context = UserWords::kNoTag;  // the variant just committed, when known
+
+   private:
+    float LexiconProb(uint32_t variant) const;
+
+    const UserWords* words_ = nullptr;
+    const Lexicon* lexicon_ = nullptr;
+    float inv_total_ = 0, inv_lexicon_total_ = 0;
+    float word_weight_ = 0, pair_weight_ = 0, max_word_ = 0, max_pair_ = 0;
+  };
+
   TypedText text_;
   PinyinCandidateSearch search_;
   PinyinSentenceSearch sentence_search_;
@@ -162,6 +222,31 @@ class ZhSession : public Session {
   std::vector<TokenInput> keys_;
   std::vector<float> intent_;
   std::vector<PinyinSentence> ranked_;
+
+  ZhSessionPersonal personal_;
+  std::shared_ptr<const UserWords> user_words_;  // the snapshot this Decide ranks with
+  uint64_t user_words_version_ = 0;
+  UserBonus user_bonus_;
+  struct UserCandidate {
+    uint32_t word;      // UserWords::word index
+    uint32_t consumed;  // letters of the composition it converts
+  };
+  std::vector<UserCandidate> user_first_;   // before the sentences (the whole composition)
+  std::vector<UserCandidate> user_prefix_;  // after them (a start of the composition)
+  std::string user_letters_;                // the composition without apostrophes
+  std::string first_offered_;               // the first candidate of the last Decide ...
+  std::string first_offered_for_;           // ... and the composition it was for
+  struct Piece {
+    std::string text, reading;
+  };
+  std::vector<Piece> pieces_;  // the words accepted so far into the composition being converted
+  struct Pending {
+    std::string word, previous, reading;
+    bool picked;
+  };
+  std::vector<Pending> pending_;  // the last commit's words, offered at the next commit
+  std::string previous_word_;     // the last word committed, for pairs ("" after anything else)
+  std::string reading_scratch_;
 };
 
 }  // namespace keydecide

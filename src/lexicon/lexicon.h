@@ -50,6 +50,7 @@ class Lexicon {
   size_t variant_count() const { return variants_.size(); }
   // REQUIRES: index < variant_count().
   std::string_view VariantTextAt(uint32_t index) const { return VariantText(variants_[index]); }
+  uint32_t VariantCountAt(uint32_t index) const { return variants_[index].count; }
 
   // Entry whose key is exactly `key` (lower-cased), or kNoEntry.
   uint32_t Find(std::string_view key) const;

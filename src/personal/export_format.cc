@@ -30,6 +30,11 @@ class FieldReader {
     *out = v->get<std::string>();
     return true;
   }
+  // Absent: *out is "".
+  bool OptionalString(const char* key, bool (*valid)(std::string_view), std::string* out) {
+    out->clear();
+    return entry_.find(key) == entry_.end() || String(key, valid, out);
+  }
   bool Count(const char* key, uint32_t max, uint32_t* out) {
     const Json* v = Find(key);
     if (v == nullptr) return false;
@@ -81,12 +86,14 @@ class FieldReader {
 bool ReadWord(const Json& e, size_t i, LearnedWord* w, std::string* error) {
   FieldReader r(e, "words[" + std::to_string(i) + "]");
   if (!e.is_object()) return r.Fail("entry"), *error = r.error(), false;
-  const bool ok =
-      r.String("language", IsLanguageTag, &w->language) &&
-      r.String("word", IsStorableWord, &w->word) && r.Count("count", kMaxCount, &w->count) &&
-      r.Count("picks", w->count, &w->picks) && r.Weight("weight", w->count, &w->weight) &&
-      r.Time("first_time", &w->first_time) && r.Time("last_time", &w->last_time) &&
-      (w->count > 0 || r.Fail("count")) && (w->first_time <= w->last_time || r.Fail("first_time"));
+  const bool ok = r.String("language", IsLanguageTag, &w->language) &&
+                  r.String("word", IsStorableWord, &w->word) &&
+                  r.Count("count", kMaxCount, &w->count) && r.Count("picks", w->count, &w->picks) &&
+                  r.Weight("weight", w->count, &w->weight) &&
+                  r.Time("first_time", &w->first_time) && r.Time("last_time", &w->last_time) &&
+                  (w->count > 0 || r.Fail("count")) &&
+                  (w->first_time <= w->last_time || r.Fail("first_time")) &&
+                  r.OptionalString("reading", IsReading, &w->reading);
   if (!ok) *error = r.error();
   return ok;
 }
@@ -144,6 +151,18 @@ bool IsShortcutExpansion(std::string_view expansion) {
   return true;
 }
 
+bool IsReading(std::string_view reading) {
+  if (reading.empty()) return true;
+  if (reading.size() > kMaxReadingBytes || reading.front() == '\'' || reading.back() == '\'') {
+    return false;
+  }
+  for (size_t i = 0; i < reading.size(); ++i) {
+    const char c = reading[i];
+    if (c == '\'' ? reading[i - 1] == '\'' : (c < 'a' || c > 'z')) return false;
+  }
+  return true;
+}
+
 bool IsStorableWord(std::string_view word) {
   if (word.empty() || word.size() > kMaxWordBytes || !utf8::Validate(word).ok()) return false;
   for (size_t pos = 0; pos < word.size();) {
@@ -183,6 +202,7 @@ std::string WriteExport(const std::vector<LearnedWord>& words,
                             {"weight", w.weight},
                             {"first_time", w.first_time},
                             {"last_time", w.last_time}});
+    if (!w.reading.empty()) out["words"].back()["reading"] = w.reading;
   }
   for (const LearnedPair& p : pairs) {
     out["pairs"].push_back({{"language", p.language},

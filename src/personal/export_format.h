@@ -2,7 +2,8 @@
 //
 //   {"format": "keydecide-user-store", "version": 1, "exported_at": <unix seconds>,
 //    "words": [{"language": "en", "word": "Darcy", "count": 3, "picks": 1, "weight": 2.9,
-//               "first_time": <unix s>, "last_time": <unix s>}, ...],
+//               "first_time": <unix s>, "last_time": <unix s>}, ...,
+//              {"language": "zh", "word": "张伟明", ..., "reading": "zhang'wei'ming"}],
 //    "pairs": [{"language": "en", "previous": "Mr", "word": "Darcy", "count": 2,
 //               "weight": 1.9, "last_time": <unix s>}, ...],
 //    "shortcuts": [{"trigger": "omw", "expansion": "On my way!", "created": <unix s>}, ...]}
@@ -10,7 +11,8 @@
 // `weight` is the decayed count as of the export. Keys not named here are ignored, so that a
 // later writer of the same version may add some; every named key is required, except
 // "shortcuts" (added within version 1: older builds ignore it, and an export without it has
-// none).
+// none) and a word's "reading" (added within version 1 for Chinese; written only when not
+// empty).
 
 #ifndef KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
 #define KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
@@ -31,12 +33,16 @@ inline constexpr size_t kMaxExportEntries = 2'000'000;
 inline constexpr uint32_t kMaxCount = 1'000'000'000;
 inline constexpr size_t kMaxWordBytes = 64;
 inline constexpr size_t kMaxLanguageBytes = 8;
+inline constexpr size_t kMaxReadingBytes = 128;
 inline constexpr size_t kMaxTriggerBytes = 32;
 inline constexpr size_t kMaxExpansionBytes = 1024;
 
 // A word the store accepts: valid UTF-8, 1..kMaxWordBytes bytes, no white space or control
 // characters.
 bool IsStorableWord(std::string_view word);
+// A reading (LearnEvent::reading): "", or at most kMaxReadingBytes of a-z and apostrophes,
+// starting and ending with a letter, no two apostrophes together.
+bool IsReading(std::string_view reading);
 // A language tag: 1..kMaxLanguageBytes of a-z and '-'.
 bool IsLanguageTag(std::string_view language);
 // A shortcut's trigger: a word a session can have as the word being typed (letters, and

@@ -5,10 +5,12 @@
 
 namespace keydecide {
 
-Learner::Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms)
+Learner::Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms,
+                 UserWords::Tagger tagger)
     : store_(std::move(store)),
       language_(std::move(language)),
       flush_interval_ms_(flush_interval_ms),
+      tagger_(std::move(tagger)),
       words_(std::make_shared<const UserWords>()) {
   {
     std::lock_guard<std::mutex> lock(flush_mu_);
@@ -29,17 +31,22 @@ Learner::~Learner() {
   Flush();
 }
 
-bool Learner::Offer(std::string_view word, std::string_view previous, bool picked) {
-  if (word.empty() || word.size() > kMaxWordBytes) return false;
+bool Learner::Offer(std::string_view word, std::string_view previous, bool picked,
+                    std::string_view reading) {
+  if (word.empty() || word.size() > kMaxWordBytes || reading.size() > kMaxReadingBytes) {
+    return false;
+  }
   if (previous.size() > kMaxWordBytes) previous = {};
   std::unique_lock<std::mutex> lock(queue_mu_, std::try_to_lock);
   if (!lock.owns_lock() || queued_ == kQueueCapacity) return false;
   Slot& slot = queue_[queued_++];
   slot.word_length = static_cast<uint8_t>(word.size());
   slot.previous_length = static_cast<uint8_t>(previous.size());
+  slot.reading_length = static_cast<uint8_t>(reading.size());
   slot.picked = picked;
   std::memcpy(slot.word, word.data(), word.size());
   std::memcpy(slot.previous, previous.data(), previous.size());
+  std::memcpy(slot.reading, reading.data(), reading.size());
   return true;
 }
 
@@ -66,7 +73,8 @@ Status Learner::FlushLocked(bool refresh) {
     for (size_t i = 0; i < queued_; ++i) {
       const Slot& s = queue_[i];
       pending_.push_back({language_, std::string(s.word, s.word_length),
-                          std::string(s.previous, s.previous_length), s.picked, 0});
+                          std::string(s.previous, s.previous_length), s.picked, 0,
+                          std::string(s.reading, s.reading_length)});
     }
     queued_ = 0;
   }
@@ -98,8 +106,8 @@ Status Learner::Refresh() {
   KD_RETURN_IF_ERROR(store_->ListPairs(language_, &pairs));
   std::vector<Shortcut> shortcuts;
   KD_RETURN_IF_ERROR(store_->ListShortcuts(&shortcuts));
-  auto snapshot =
-      std::make_shared<const UserWords>(UserWords::Build(words, pairs, tick, std::move(shortcuts)));
+  auto snapshot = std::make_shared<const UserWords>(
+      UserWords::Build(words, pairs, tick, std::move(shortcuts), tagger_));
   {
     std::lock_guard<std::mutex> lock(words_mu_);
     words_.swap(snapshot);

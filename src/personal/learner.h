@@ -31,14 +31,17 @@ namespace keydecide {
 
 class Learner {
  public:
-  static constexpr size_t kQueueCapacity = 512;  // words between two flushes
-  static constexpr size_t kMaxWordBytes = 64;    // longer words are not learned
-  static constexpr size_t kMaxPending = 4096;    // events kept while the store refuses them
+  static constexpr size_t kQueueCapacity = 512;    // words between two flushes
+  static constexpr size_t kMaxWordBytes = 64;      // longer words are not learned
+  static constexpr size_t kMaxReadingBytes = 128;  // nor words with longer readings
+  static constexpr size_t kMaxPending = 4096;      // events kept while the store refuses them
   static constexpr int kRefreshEveryFlushes = 20;
 
   // Reads the store's words of `language` into the first snapshot and starts the thread.
-  // REQUIRES: store is not null.
-  Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms = 500);
+  // `tagger` (may be null) tags each snapshot's words (UserWords::Build), on that thread.
+  // REQUIRES: store is not null; what tagger reads outlives the learner.
+  Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms = 500,
+          UserWords::Tagger tagger = nullptr);
   // Stops the thread after a last flush.
   ~Learner();
 
@@ -46,9 +49,11 @@ class Learner {
   Learner& operator=(const Learner&) = delete;
 
   // Queues a finished word (and the word before it in the sentence, or "") for the store.
-  // `picked`: accepted from the candidates. Returns false when it was not queued: too long,
-  // the queue full, or the queue being emptied this very moment.
-  bool Offer(std::string_view word, std::string_view previous, bool picked);
+  // `picked`: accepted from the candidates (LearnEvent::picked); `reading`: LearnEvent::reading.
+  // Returns false when it was not queued: too long, the queue full, or the queue being
+  // emptied this very moment.
+  bool Offer(std::string_view word, std::string_view previous, bool picked,
+             std::string_view reading = {});
 
   // Writes the queue to the store now and rebuilds the snapshot; the store's status.
   Status Flush();
@@ -67,9 +72,11 @@ class Learner {
   struct Slot {
     uint8_t word_length;
     uint8_t previous_length;
+    uint8_t reading_length;
     bool picked;
     char word[kMaxWordBytes];
     char previous[kMaxWordBytes];
+    char reading[kMaxReadingBytes];
   };
 
   void Run();
@@ -79,6 +86,7 @@ class Learner {
   const std::unique_ptr<UserStore> store_;
   const std::string language_;
   const int flush_interval_ms_;
+  const UserWords::Tagger tagger_;
 
   std::mutex queue_mu_;  // Offer try-locks it; the flush holds it only to copy the slots
   std::array<Slot, kQueueCapacity> queue_{};

@@ -20,6 +20,7 @@ namespace keydecide {
 namespace {
 
 using personal::IsLanguageTag;
+using personal::IsReading;
 using personal::IsStorableWord;
 
 // A Status for an SQLite result code. Messages name the operation and SQLite's generic text
@@ -138,6 +139,8 @@ constexpr const char* kMigrations[] = {
     // 1 -> 2: the person's shortcuts.
     "CREATE TABLE shortcuts(trigger TEXT PRIMARY KEY, expansion TEXT NOT NULL,"
     " created INTEGER NOT NULL) WITHOUT ROWID;",
+    // 2 -> 3: how a word is typed (Chinese: its pinyin), '' where not known.
+    "ALTER TABLE words ADD COLUMN reading TEXT NOT NULL DEFAULT '';",
 };
 static_assert(std::size(kMigrations) == personal::kSchemaVersion);
 
@@ -341,10 +344,11 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
   uint64_t tick;
   KD_RETURN_IF_ERROR(ReadTick(&tick));
   Stmt word(db_,
-            "INSERT INTO words VALUES(?1, ?2, 1, ?3, 1.0, ?4, ?5, ?5) "
+            "INSERT INTO words VALUES(?1, ?2, 1, ?3, 1.0, ?4, ?5, ?5, ?6) "
             "ON CONFLICT(language, word) DO UPDATE SET count = count + 1,"
             " picks = picks + excluded.picks, weight = kd_decay(weight, last_tick, ?4) + 1,"
-            " last_tick = ?4, last_time = max(last_time, ?5)");
+            " last_tick = ?4, last_time = max(last_time, ?5),"
+            " reading = CASE WHEN ?6 = '' THEN reading ELSE ?6 END");
   Stmt pair(db_,
             "INSERT INTO pairs VALUES(?1, ?2, ?3, 1, 1.0, ?4, ?5) "
             "ON CONFLICT(language, previous, word) DO UPDATE SET count = count + 1,"
@@ -354,7 +358,7 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
   KD_SQL(pair.prepare_rc(), "learning");
   const int64_t now = Now();
   for (const LearnEvent& e : batch) {
-    if (!IsLanguageTag(e.language) || !IsStorableWord(e.word)) continue;
+    if (!IsLanguageTag(e.language) || !IsStorableWord(e.word) || !IsReading(e.reading)) continue;
     ++tick;
     const int64_t time = e.unix_time > 0 ? e.unix_time : now;
     const auto t64 = static_cast<int64_t>(tick);
@@ -363,6 +367,7 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
                .Bind(3, int64_t{e.picked})
                .Bind(4, t64)
                .Bind(5, time)
+               .Bind(6, e.reading)
                .Run(),
            "learning");
     if (!IsStorableWord(e.previous)) continue;
@@ -383,14 +388,14 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
 Status SqliteUserStore::ListLocked(std::string_view language, std::vector<LearnedWord>* out) {
   out->clear();
   Stmt s(db_,
-         "SELECT language, word, count, picks, weight, last_tick, first_time, last_time"
+         "SELECT language, word, count, picks, weight, last_tick, first_time, last_time, reading"
          " FROM words WHERE ?1 = '' OR language = ?1 ORDER BY count DESC, language, word");
   s.Bind(1, language);
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) {
     out->push_back({s.Text(0), s.Text(1), static_cast<uint32_t>(s.Int(2)),
                     static_cast<uint32_t>(s.Int(3)), s.Real(4), static_cast<uint64_t>(s.Int(5)),
-                    s.Int(6), s.Int(7)});
+                    s.Int(6), s.Int(7), s.Text(8)});
   }
   KD_SQL(rc, "listing");
   return Status::OK();
@@ -561,11 +566,12 @@ Status SqliteUserStore::Import(std::string_view json) {
   const auto t64 = static_cast<int64_t>(tick);
   // Imported weights count as of now; counts add up, capped where the format caps them.
   Stmt word(db_,
-            "INSERT INTO words VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+            "INSERT INTO words VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
             "ON CONFLICT(language, word) DO UPDATE SET count = min(count + ?3, 1000000000),"
             " picks = min(picks + ?4, min(count + ?3, 1000000000)),"
             " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
-            " first_time = min(first_time, ?7), last_time = max(last_time, ?8)");
+            " first_time = min(first_time, ?7), last_time = max(last_time, ?8),"
+            " reading = CASE WHEN ?9 = '' THEN reading ELSE ?9 END");
   Stmt pair(db_,
             "INSERT INTO pairs VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) "
             "ON CONFLICT(language, previous, word) DO UPDATE SET"
@@ -581,6 +587,7 @@ Status SqliteUserStore::Import(std::string_view json) {
                .Bind(6, t64)
                .Bind(7, w.first_time)
                .Bind(8, w.last_time)
+               .Bind(9, w.reading)
                .Run(),
            "importing");
   }

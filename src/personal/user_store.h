@@ -1,9 +1,10 @@
 // SqliteUserStore: the UserStore (include/keydecide/user_store.h) on one SQLite database.
 //
-// Schema (version 2, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
+// Schema (version 3, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
 // version up, one transaction per step):
 //   meta(key TEXT PRIMARY KEY, value INTEGER)            -- 'tick': the learning tick
-//   words(language, word, count, picks, weight, last_tick, first_time, last_time)
+//   words(language, word, count, picks, weight, last_tick, first_time, last_time,
+//         reading)                                       -- reading from version 3
 //         PRIMARY KEY (language, word)
 //   pairs(language, previous, word, count, weight, last_tick, last_time)
 //         PRIMARY KEY (language, previous, word)
@@ -27,7 +28,7 @@ struct sqlite3;
 
 namespace keydecide::personal {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 class SqliteUserStore : public UserStore {
  public:

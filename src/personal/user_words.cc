@@ -9,7 +9,7 @@ namespace keydecide {
 
 UserWords UserWords::Build(const std::vector<LearnedWord>& words,
                            const std::vector<LearnedPair>& pairs, uint64_t tick,
-                           std::vector<Shortcut> shortcuts) {
+                           std::vector<Shortcut> shortcuts, const Tagger& tagger) {
   struct Merged {
     Word word;
     uint32_t spelling_count = 0;
@@ -23,6 +23,7 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     if (w.count > m.spelling_count) {
       m.spelling_count = w.count;
       m.word.spelling = w.word;
+      if (!w.reading.empty() || m.word.reading.empty()) m.word.reading = w.reading;
     }
   }
   UserWords out;
@@ -31,6 +32,34 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     m.word.key = key;
     out.words_.push_back(std::move(m.word));
   }
+  out.initials_.resize(out.words_.size());
+  for (uint32_t i = 0; i < out.words_.size(); ++i) {
+    Word& w = out.words_[i];
+    out.max_word_weight_ = std::max(out.max_word_weight_, w.weight);
+    out.total_weight_ += w.weight;
+    for (size_t at = 0; at < w.reading.size(); ++at) {
+      if (w.reading[at] != '\'') w.letters.push_back(w.reading[at]);
+      if (at == 0 || w.reading[at - 1] == '\'') out.initials_[i].push_back(w.reading[at]);
+    }
+    if (tagger) w.tag = tagger(w);  // it may read the letters
+    if (w.tag != kNoTag) out.by_tag_.push_back(i);
+    if (w.reading.empty()) continue;
+    out.by_letters_.push_back(i);
+    if (out.initials_[i].size() >= 2) out.by_initials_.push_back(i);
+  }
+  // Heaviest first within equal keys.
+  const auto by = [&out](auto key) {
+    return [&out, key](uint32_t a, uint32_t b) {
+      const std::string_view ka = key(a), kb = key(b);
+      return ka != kb ? ka < kb : out.words_[a].weight > out.words_[b].weight;
+    };
+  };
+  std::sort(out.by_letters_.begin(), out.by_letters_.end(),
+            by([&out](uint32_t i) -> std::string_view { return out.words_[i].letters; }));
+  std::sort(out.by_initials_.begin(), out.by_initials_.end(),
+            by([&out](uint32_t i) -> std::string_view { return out.initials_[i]; }));
+  std::sort(out.by_tag_.begin(), out.by_tag_.end(),
+            [&out](uint32_t a, uint32_t b) { return out.words_[a].tag < out.words_[b].tag; });
   std::map<std::pair<std::string, std::string>, float> pair_weight;
   for (const LearnedPair& p : pairs) {
     pair_weight[{ToLowerUtf8(p.previous), ToLowerUtf8(p.word)}] +=
@@ -40,6 +69,18 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
   for (const auto& [k, weight] : pair_weight) {
     out.pairs_by_word_.push_back({k.first, k.second, weight});
   }
+  for (const Pair& p : out.pairs_by_word_) {
+    out.max_pair_weight_ = std::max(out.max_pair_weight_, p.weight);
+    const Word* previous = out.Find(p.previous);
+    const Word* word = out.Find(p.word);
+    if (previous == nullptr || word == nullptr || previous->tag == kNoTag || word->tag == kNoTag) {
+      continue;
+    }
+    out.tag_pairs_.push_back({previous->tag, word->tag, p.weight});
+  }
+  std::sort(out.tag_pairs_.begin(), out.tag_pairs_.end(), [](const TagPair& a, const TagPair& b) {
+    return a.previous != b.previous ? a.previous < b.previous : a.word < b.word;
+  });
   out.pairs_ = out.pairs_by_word_;
   std::sort(out.pairs_.begin(), out.pairs_.end(), [](const Pair& a, const Pair& b) {
     if (a.previous != b.previous) return a.previous < b.previous;
@@ -56,6 +97,41 @@ const Shortcut* UserWords::FindShortcut(std::string_view key) const {
   auto it = std::lower_bound(shortcuts_.begin(), shortcuts_.end(), key,
                              [](const Shortcut& s, std::string_view k) { return s.trigger < k; });
   return it != shortcuts_.end() && it->trigger == key ? &*it : nullptr;
+}
+
+const UserWords::Word* UserWords::FindTag(uint32_t tag) const {
+  auto it = std::lower_bound(by_tag_.begin(), by_tag_.end(), tag,
+                             [this](uint32_t i, uint32_t t) { return words_[i].tag < t; });
+  return it != by_tag_.end() && words_[*it].tag == tag ? &words_[*it] : nullptr;
+}
+
+float UserWords::PairWeightByTag(uint32_t previous, uint32_t word) const {
+  auto it =
+      std::lower_bound(tag_pairs_.begin(), tag_pairs_.end(), std::make_pair(previous, word),
+                       [](const TagPair& p, const std::pair<uint32_t, uint32_t>& k) {
+                         return p.previous != k.first ? p.previous < k.first : p.word < k.second;
+                       });
+  return it != tag_pairs_.end() && it->previous == previous && it->word == word ? it->weight : 0;
+}
+
+std::span<const uint32_t> UserWords::WithLetters(std::string_view letters) const {
+  auto first = std::lower_bound(
+      by_letters_.begin(), by_letters_.end(), letters,
+      [this](uint32_t i, std::string_view k) { return std::string_view(words_[i].letters) < k; });
+  auto last = std::upper_bound(
+      first, by_letters_.end(), letters,
+      [this](std::string_view k, uint32_t i) { return k < std::string_view(words_[i].letters); });
+  return {first, last};
+}
+
+std::span<const uint32_t> UserWords::WithInitials(std::string_view initials) const {
+  auto first = std::lower_bound(
+      by_initials_.begin(), by_initials_.end(), initials,
+      [this](uint32_t i, std::string_view k) { return std::string_view(initials_[i]) < k; });
+  auto last = std::upper_bound(
+      first, by_initials_.end(), initials,
+      [this](std::string_view k, uint32_t i) { return k < std::string_view(initials_[i]); });
+  return {first, last};
 }
 
 const UserWords::Word* UserWords::Find(std::string_view key) const {

@@ -12,6 +12,8 @@
 #define KEYDECIDE_PERSONAL_USER_WORDS_H_
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,14 +27,21 @@ class UserWords {
  public:
   static constexpr uint32_t kSightingsToOffer = 2;
 
+  static constexpr uint32_t kNoTag = std::numeric_limits<uint32_t>::max();
+
   struct Word {
     std::string key;       // lower-cased
     std::string spelling;  // the most used form as typed
     float weight = 0;      // decayed count, all spellings together
     uint32_t count = 0;
     uint32_t picks = 0;
+    std::string reading;  // the most used spelling's ("" when none)
+    std::string letters;  // the reading without apostrophes
+    uint32_t tag = kNoTag;
     bool offered() const { return count >= kSightingsToOffer || picks >= 1; }
   };
+  // What a language pack attaches to a word (kNoTag: nothing). Called once per word in Build.
+  using Tagger = std::function<uint32_t(const Word&)>;
   struct Pair {
     std::string previous;  // lower-cased keys
     std::string word;
@@ -43,7 +52,7 @@ class UserWords {
   // person's shortcuts (every language's).
   static UserWords Build(const std::vector<LearnedWord>& words,
                          const std::vector<LearnedPair>& pairs, uint64_t tick,
-                         std::vector<Shortcut> shortcuts = {});
+                         std::vector<Shortcut> shortcuts = {}, const Tagger& tagger = nullptr);
 
   // The word keyed `key` (lower-cased), or nullptr.
   const Word* Find(std::string_view key) const;
@@ -55,6 +64,23 @@ class UserWords {
   // The pairs after `previous`, heaviest first.
   std::span<const Pair> Following(std::string_view previous) const;
 
+  // The word tagged `tag`, or nullptr. O(log words).
+  const Word* FindTag(uint32_t tag) const;
+  // The weight of the pair of the words tagged `previous` and `word`, 0 if never seen.
+  float PairWeightByTag(uint32_t previous, uint32_t word) const;
+  // The sum of the words' weights, and the heaviest word's and pair's (bounds for a search).
+  float total_weight() const { return total_weight_; }
+  float max_word_weight() const { return max_word_weight_; }
+  float max_pair_weight() const { return max_pair_weight_; }
+  // The indices of the tagged words (for word()).
+  std::span<const uint32_t> tagged() const { return by_tag_; }
+
+  // The words whose reading's letters are `letters`, or whose initials are `initials`
+  // (indices for word()), heaviest first.
+  std::span<const uint32_t> WithLetters(std::string_view letters) const;
+  std::span<const uint32_t> WithInitials(std::string_view initials) const;
+  const Word& word(uint32_t index) const { return words_[index]; }
+
   // The shortcut whose trigger is `key` (lower-cased), or nullptr.
   const Shortcut* FindShortcut(std::string_view key) const;
 
@@ -65,6 +91,16 @@ class UserWords {
   std::vector<Pair> pairs_;          // by previous, then weight descending (Following)
   std::vector<Pair> pairs_by_word_;  // by previous, then word (PairWeight: a binary search)
   std::vector<Shortcut> shortcuts_;  // by trigger
+  struct TagPair {
+    uint32_t previous, word;
+    float weight;
+  };
+  std::vector<uint32_t> by_tag_;       // indices of tagged words, by tag
+  std::vector<TagPair> tag_pairs_;     // by previous, then word
+  std::vector<uint32_t> by_letters_;   // indices of words with a reading, by letters
+  std::vector<std::string> initials_;  // per word: its reading's initials (two syllables or more)
+  std::vector<uint32_t> by_initials_;  // indices of words with initials, by them
+  float total_weight_ = 0, max_word_weight_ = 0, max_pair_weight_ = 0;
 };
 
 }  // namespace keydecide

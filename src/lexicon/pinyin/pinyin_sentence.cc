@@ -170,18 +170,22 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
   uint8_t& size = num_span_best_[end];
   const float penalty = options_.nats_per_lattice_cost * reading.cost;
   const float base = -log_total_ - penalty;
+  const float max_bonus = bonus_ != nullptr ? bonus_->max_word() : 0.0f;
   const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
   for (size_t v = 0; v < variants.size(); ++v) {
-    const float score =
+    const float lexical =
         base + std::log(static_cast<float>(std::max<uint32_t>(variants[v].count, 1)));
     // Spellings are most frequent first: none after this one would be kept either.
-    if (size == width && score <= best[size - 1].score) return;
+    if (size == width && lexical + max_bonus <= best[size - 1].score) return;
     const std::string_view text = lexicon_->VariantText(variants[v]);
     if (CodePoints(text) != reading.syllables) continue;
+    const uint32_t index = lexicon_->VariantIndex(entry, v);
+    const float bonus = bonus_ != nullptr ? bonus_->Word(index) : 0.0f;
+    const float score = lexical + bonus;
+    if (size == width && score <= best[size - 1].score) continue;
     // The same word by another reading of the letters: keep its better score. With a bigram,
     // equal word ids are equal texts.
-    const uint32_t word =
-        bigram_ != nullptr ? bigram_->WordOf(lexicon_->VariantIndex(entry, v)) : 0;
+    const uint32_t word = bigram_ != nullptr ? bigram_->WordOf(index) : 0;
     const auto same = [&](const Arc& a) {
       return bigram_ != nullptr
                  ? a.word == word
@@ -201,12 +205,14 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
       --at;
     }
     const float unigram =
-        bigram_ != nullptr ? bigram_->Unigram(word, std::exp(score + penalty)) : 0.0f;
+        bigram_ != nullptr ? bigram_->Unigram(word, std::exp(lexical + penalty)) : 0.0f;
     best[at] = {score,
                 penalty,
                 unigram,
+                bonus,
                 reading.breaks,
                 entry,
+                index,
                 word,
                 static_cast<uint16_t>(v),
                 static_cast<uint8_t>(begin_),
@@ -220,18 +226,28 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
   const size_t node = SkipApostrophes(arc.end);
   const Hyp* parents = &hyps_[arc.begin * width];
   Hyp* beam = &hyps_[node * width];
+  const float max_pair = bonus_ != nullptr ? bonus_->max_pair() : 0.0f;
   for (uint16_t rank = 0; rank < num_hyps_[arc.begin]; ++rank) {
     const Hyp& parent = parents[rank];
     size_t size = num_hyps_[node];
     // Parents are best first and a log probability is at most 0: once even a certain word
     // would not enter the full beam, no later parent's extension would either.
-    if (size == width && parent.score - arc.penalty <= beam[size - 1].score) break;
-    const float gain = bigram_ == nullptr
-                           ? arc.score
-                           : bigram_->LogProb(parent.word, arc.word, arc.unigram) - arc.penalty;
+    if (size == width &&
+        parent.score - arc.penalty + arc.bonus + max_pair <= beam[size - 1].score) {
+      break;
+    }
+    float gain = bigram_ == nullptr ? arc.score
+                                    : bigram_->LogProb(parent.word, arc.word, arc.unigram) -
+                                          arc.penalty + arc.bonus;
+    if (max_pair > 0) {
+      gain += bonus_->Pair(
+          parent.parent == kNoParent ? WordBonus::kStart : arcs_[parent.arc].variant_index,
+          arc.variant_index);
+    }
     const Hyp hyp = {parent.score + gain, arc_index, arc.word, rank};
     if (size == width && hyp.score <= beam[size - 1].score) {
-      if (bigram_ == nullptr) break;  // the unigram gain is the same for every parent
+      // Without a bigram or pairs, the gain is the same for every parent.
+      if (bigram_ == nullptr && max_pair == 0) break;
       continue;
     }
     size_t at = std::min(size, width - 1);

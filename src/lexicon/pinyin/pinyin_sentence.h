@@ -17,6 +17,9 @@
 // words of a span are chosen by the unigram; the bigram scores them in the beam, which is why the
 // search is a beam and not a Viterbi over positions.
 //
+// With a WordBonus (set_bonus), each word's score also gets its Word bonus and, after the word
+// before it, its Pair bonus: the person's own use (ZhSession: the words it learned).
+//
 // Not thread-safe: one PinyinSentenceSearch per session. Buffers are sized in the constructor;
 // Search does not allocate.
 
@@ -51,6 +54,24 @@ struct PinyinSentence {
   float score;
   std::span<const PinyinSentenceWord> words;  // in order, covering every typed letter
   uint64_t breaks = 0;  // its reading's syllable breaks: bit i, a syllable ends after typed[i]
+};
+
+// Nats added to words in the search, by lexicon variant (Lexicon::VariantIndex). The search
+// calls it for every word it considers, so a lookup must be cheap; it must not change during a
+// Search.
+class WordBonus {
+ public:
+  static constexpr uint32_t kStart = 0xFFFFFFFF;  // "previous" of the input's first word
+
+  virtual ~WordBonus() = default;
+  virtual float Word(uint32_t variant) const = 0;
+  // For `variant` after `previous` (kStart: the first word of the input, after whatever the
+  // bonus knows came before).
+  virtual float Pair(uint32_t previous, uint32_t variant) const = 0;
+  // Bounds of the two over every variant (the search prunes with them); 0 when nothing is
+  // ever added.
+  virtual float max_word() const = 0;
+  virtual float max_pair() const = 0;
 };
 
 // The typed letters with an apostrophe at every break of `breaks` (PinyinSentence::breaks) that a
@@ -95,17 +116,22 @@ class PinyinSentenceSearch {
   // Search; without a sentence, *out = typed.
   void SyllableBreaks(std::string_view typed, std::string* out) const;
 
+  // The bonus the next searches add (nullptr: none). REQUIRES: it outlives its use.
+  void set_bonus(const WordBonus* bonus) { bonus_ = bonus; }
+
   bool truncated() const { return truncated_; }  // a cap cut the last Search short
   const Options& options() const { return options_; }
 
  private:
   struct Arc {        // one word over typed[begin, end)
-    float score;      // unigram log P − penalty
+    float score;      // unigram log P − penalty + bonus
     float penalty;    // nats_per_lattice_cost × lattice cost
     float unigram;    // WordBigram::Unigram of the word (0 without a bigram)
+    float bonus;      // WordBonus::Word (0 without one)
     uint64_t breaks;  // bit i: a syllable of the word ends after typed[i]
     uint32_t entry;
-    uint32_t word;  // WordBigram id (0 without a bigram)
+    uint32_t variant_index;  // Lexicon::VariantIndex
+    uint32_t word;           // WordBigram id (0 without a bigram)
     uint16_t variant;
     uint8_t begin;
     uint8_t end;
@@ -134,6 +160,7 @@ class PinyinSentenceSearch {
 
   const Lexicon* lexicon_;
   const WordBigram* bigram_;
+  const WordBonus* bonus_ = nullptr;
   Options options_;
   PinyinLattice own_lattice_;               // for Search(typed)
   const PinyinLattice* lattice_ = nullptr;  // during a Search only

@@ -206,4 +206,30 @@ SyllableParts SplitInitial(std::string_view syllable) {
   return {syllable.substr(0, n), syllable.substr(n)};
 }
 
+bool SplitSyllables(std::string_view letters, size_t count, std::string* out) {
+  // can[i][k]: letters[i..] splits into k syllables. At most 64 syllables of 6 letters.
+  constexpr size_t kMaxCount = 64, kMaxLetters = kMaxCount * kMaxSyllableLength;
+  if (count == 0 || count > kMaxCount || letters.size() > kMaxLetters) return false;
+  static thread_local std::array<std::array<bool, kMaxCount + 1>, kMaxLetters + 1> can;
+  const size_t n = letters.size();
+  for (size_t i = 0; i <= n; ++i) can[i].fill(false);
+  can[n][0] = true;
+  for (size_t i = n; i-- > 0;) {
+    for (size_t len = 1; len <= kMaxSyllableLength && i + len <= n; ++len) {
+      if (!IsSyllable(letters.substr(i, len))) continue;
+      for (size_t k = 1; k <= count; ++k) can[i][k] = can[i][k] || can[i + len][k - 1];
+    }
+  }
+  if (!can[0][count]) return false;
+  out->clear();
+  for (size_t i = 0, k = count; k > 0; --k) {
+    size_t len = 1;
+    while (!(i + len <= n && IsSyllable(letters.substr(i, len)) && can[i + len][k - 1])) ++len;
+    if (!out->empty()) out->push_back('\'');
+    out->append(letters.substr(i, len));
+    i += len;
+  }
+  return true;
+}
+
 }  // namespace keydecide::pinyin

@@ -14,6 +14,7 @@
 #define KEYDECIDE_LEXICON_PINYIN_PINYIN_SYLLABLES_H_
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace keydecide::pinyin {
@@ -68,6 +69,13 @@ struct SyllableParts {
   std::string_view final_part;
 };
 SyllableParts SplitInitial(std::string_view syllable);
+
+// `letters` (a lexicon key: syllables concatenated, "zhongguo") split into exactly `count`
+// canonical syllables and written joined by apostrophes ("zhong'guo") into *out: the reading a
+// word of `count` hanzi has ("xian" with 2 is "xi'an"; with 1, "xian"). The first such split
+// when several exist. False (and *out unspecified) when there is none or count > 64. Allocates
+// only through *out.
+bool SplitSyllables(std::string_view letters, size_t count, std::string* out);
 
 }  // namespace keydecide::pinyin
 

@@ -1,0 +1,144 @@
+// Chinese learning (issue 16): what the person picks over the first candidate, and phrases
+// they build from several picks, reach the store with their pinyin and then come first for
+// the same letters (and the phrase for its initials); no-learn sessions and a commit deleted
+// right away teach nothing.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "keydecide/engine.h"
+#include "keydecide/user_store.h"
+#include "test_util.h"
+
+namespace keydecide {
+namespace {
+
+class ZhPersonalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::TempPath(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    store_path_ = dir_ + "/user.db";
+    EngineOptions options;
+    options.language = "zh";
+    options.model_dir = KD_MODELS_DIR;
+    options.personal = true;
+    options.user_store_path = store_path_;
+    const Status s = Engine::Open(options, &engine_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_EQ(engine_->info().personal, "on: " + store_path_);
+  }
+  void TearDown() override {
+    engine_.reset();
+    std::system(("rm -rf '" + dir_ + "'").c_str());
+  }
+
+  std::vector<std::string> Candidates(Session* s, int k = 8) {
+    Decision d;
+    EXPECT_TRUE(s->Decide(k, &d).ok());
+    std::vector<std::string> out;
+    for (const Candidate& c : d.candidates) out.push_back(c.text);
+    return out;
+  }
+  std::vector<std::string> Fresh(std::string_view letters) {
+    auto s = engine_->NewSession({});
+    EXPECT_TRUE(s->Type(letters).ok());
+    return Candidates(s.get());
+  }
+  std::vector<LearnedWord> Learned() {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions options;
+    options.path = store_path_;
+    EXPECT_TRUE(UserStore::Open(options, &store).ok());
+    std::vector<LearnedWord> words;
+    EXPECT_TRUE(store->List("zh", &words).ok());
+    return words;
+  }
+  const LearnedWord* Find(const std::vector<LearnedWord>& words, std::string_view w) {
+    for (const LearnedWord& x : words) {
+      if (x.word == w) return &x;
+    }
+    return nullptr;
+  }
+
+  std::string dir_, store_path_;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(ZhPersonalTest, APickOverTheFirstCandidateComesFirstNextTime) {
+  const std::vector<std::string> before = Fresh("shi");
+  ASSERT_GE(before.size(), 4u);
+  const std::string pick = before[3];
+  {
+    auto s = engine_->NewSession({});
+    ASSERT_TRUE(s->Type("shi").ok());
+    Candidates(s.get());
+    ASSERT_TRUE(s->Accept(pick).ok());
+    ASSERT_TRUE(s->Type("\n").ok());
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<LearnedWord> words = Learned();
+  const LearnedWord* w = Find(words, pick);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->reading, "shi");
+  EXPECT_EQ(w->picks, 1u);
+  EXPECT_EQ(Fresh("shi").front(), pick);
+}
+
+TEST_F(ZhPersonalTest, APhraseBuiltFromPicksIsLearnedWithItsReadingAndInitials) {
+  const std::vector<std::string> before = Fresh("zhangweiming");
+  ASSERT_FALSE(before.empty());
+  ASSERT_NE(before.front(), "张伟明") << "pick another name: this one converts already";
+  {
+    auto s = engine_->NewSession({});
+    ASSERT_TRUE(s->Type("zhangweiming").ok());
+    for (const char* piece : {"张", "伟", "明"}) {
+      Candidates(s.get(), 50);
+      ASSERT_TRUE(s->Accept(piece).ok()) << piece;
+    }
+    EXPECT_EQ(s->composition(), "");
+    EXPECT_EQ(s->text(), "张伟明");
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<LearnedWord> words = Learned();
+  const LearnedWord* phrase = Find(words, "张伟明");
+  ASSERT_NE(phrase, nullptr);
+  EXPECT_EQ(phrase->reading, "zhang'wei'ming");
+  EXPECT_EQ(Fresh("zhangweiming").front(), "张伟明");
+  EXPECT_EQ(Fresh("zwm").front(), "张伟明");
+  // Accepting the learned phrase converts all its letters.
+  auto s = engine_->NewSession({});
+  ASSERT_TRUE(s->Type("zhangweiming").ok());
+  Candidates(s.get());
+  ASSERT_TRUE(s->Accept("张伟明").ok());
+  EXPECT_EQ(s->composition(), "");
+}
+
+TEST_F(ZhPersonalTest, NoLearnSessionsAndACommitDeletedRightAwayTeachNothing) {
+  const std::vector<std::string> before = Fresh("shi");
+  ASSERT_GE(before.size(), 3u);
+  {
+    SessionOptions no_learn;
+    no_learn.no_learn = true;
+    auto s = engine_->NewSession(no_learn);
+    ASSERT_TRUE(s->Type("shi").ok());
+    Candidates(s.get());
+    ASSERT_TRUE(s->Accept(before[2]).ok());
+  }
+  {
+    auto s = engine_->NewSession({});
+    ASSERT_TRUE(s->Type("shi").ok());
+    Candidates(s.get());
+    ASSERT_TRUE(s->Accept(before[2]).ok());
+    ASSERT_TRUE(s->Backspace().ok());  // the person took it back
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  EXPECT_TRUE(Learned().empty());
+  EXPECT_EQ(Fresh("shi"), before);
+}
+
+}  // namespace
+}  // namespace keydecide
