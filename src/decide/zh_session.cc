@@ -48,6 +48,17 @@ constexpr size_t kMaxPendingWords = PinyinLattice::kMaxTyped + 1;
 // letter or two would match too much).
 constexpr size_t kMinUserPrefixLetters = 3;
 
+// The reading of `hanzi` typed as `letters` (apostrophes ignored): one syllable per hanzi,
+// joined by apostrophes, into *out; "" when the letters do not spell one.
+std::string_view ReadingOf(std::string_view letters, std::string_view hanzi, std::string* out) {
+  std::string joined;
+  for (const char c : letters) {
+    if (c != '\'') joined.push_back(c);
+  }
+  if (!pinyin::SplitSyllables(joined, utf8::Length(hanzi), out)) out->clear();
+  return *out;
+}
+
 bool IsPinyinLetter(char32_t cp) { return cp >= 'a' && cp <= 'z'; }
 
 bool ExtendsPinyin(char32_t cp, std::string_view composition) {
@@ -258,10 +269,7 @@ Status ZhSession::Accept(std::string_view word) {
     word_id = AcceptedWordId(word);  // a 联想 pick
   } else {
     SearchComposition();
-    RefreshUserWords();
-    user_first_.clear();
-    user_prefix_.clear();
-    FindUserWords();
+    FindUserWords();  // with the snapshot the last Decide showed
     const std::span<const PinyinSentence> sentences = OfferedSentences();
     const auto sentence =
         std::find_if(sentences.begin(), sentences.end(),
@@ -298,18 +306,9 @@ Status ZhSession::Accept(std::string_view word) {
       if (learning) {
         // Its reading: the lexicon key's syllables, else (a learned word, a word the host
         // made) the letters it replaces, when they spell one syllable per hanzi.
-        const size_t hanzi = utf8::Length(word);
         const std::string_view letters =
             found != nullptr ? lexicon_->Key(found->entry) : composition.substr(0, consumed);
-        reading_scratch_.clear();
-        std::string letters_only;
-        for (const char c : letters) {
-          if (c != '\'') letters_only.push_back(c);
-        }
-        if (!pinyin::SplitSyllables(letters_only, hanzi, &reading_scratch_)) {
-          reading_scratch_.clear();
-        }
-        LearnAccepted(word, reading_scratch_, picked);
+        LearnAccepted(word, ReadingOf(letters, word, &reading_scratch_), picked);
       }
     }
   }
@@ -350,32 +349,23 @@ void ZhSession::LearnAccepted(std::string_view text, std::string_view reading, b
 
 void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
   // The fixed part of a long composition is not learned: its words' readings are not kept.
+  std::string reading;  // the whole sentence's, "" once a word has none
+  bool readable = true;
   for (const PinyinSentenceWord& w : sentence.words) {
-    reading_scratch_.clear();
-    if (!pinyin::SplitSyllables(lexicon_->Key(w.entry), utf8::Length(w.text), &reading_scratch_)) {
-      reading_scratch_.clear();
-    }
+    ReadingOf(lexicon_->Key(w.entry), w.text, &reading_scratch_);
     if (pending_.size() < kMaxPendingWords) {
       pending_.push_back({std::string(w.text), previous_word_, reading_scratch_, picked});
     }
     previous_word_.assign(w.text.size() <= Learner::kMaxWordBytes ? w.text : "");
+    readable = readable && !reading_scratch_.empty();
+    if (!reading.empty()) reading.push_back('\'');
+    reading += reading_scratch_;
   }
   // A sentence chosen over the first one is the person's phrase for these letters.
-  if (picked && sentence.words.size() >= 2 && sentence.text.size() <= Learner::kMaxWordBytes &&
-      pending_.size() < kMaxPendingWords) {
-    std::string reading;
-    for (const PinyinSentenceWord& w : sentence.words) {
-      reading_scratch_.clear();
-      if (!pinyin::SplitSyllables(lexicon_->Key(w.entry), utf8::Length(w.text),
-                                  &reading_scratch_)) {
-        return;
-      }
-      if (!reading.empty()) reading.push_back('\'');
-      reading += reading_scratch_;
-    }
-    if (reading.size() <= Learner::kMaxReadingBytes) {
-      pending_.push_back({std::string(sentence.text), "", std::move(reading), true});
-    }
+  if (picked && readable && sentence.words.size() >= 2 &&
+      sentence.text.size() <= Learner::kMaxWordBytes &&
+      reading.size() <= Learner::kMaxReadingBytes && pending_.size() < kMaxPendingWords) {
+    pending_.push_back({std::string(sentence.text), "", std::move(reading), true});
   }
   pieces_.clear();  // the sentence converts what was left; earlier picks stand alone
 }
@@ -503,6 +493,8 @@ void ZhSession::RefreshUserWords() {
 }
 
 void ZhSession::FindUserWords() {
+  user_first_.clear();
+  user_prefix_.clear();
   if (user_words_ == nullptr || user_words_->size() == 0) return;
   const std::string_view typed = composition();
   user_letters_.clear();
@@ -614,7 +606,7 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
   std::span<const PinyinCandidate> found;
   std::span<const PinyinSentence> sentences;
   RefreshUserWords();
-  user_first_.clear();
+  user_first_.clear();  // none without letters
   user_prefix_.clear();
   if (!typed.empty()) {
     SearchComposition();
