@@ -73,6 +73,18 @@ Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& line
   return engine->FlushLearning();
 }
 
+// The words of `language` ("" for all) in the store at `path`, into *count.
+Status CountLearned(const std::string& path, std::string_view language, size_t* count) {
+  std::unique_ptr<UserStore> store;
+  UserStoreOptions options;
+  options.path = path;
+  std::vector<LearnedWord> words;
+  KD_RETURN_IF_ERROR(UserStore::Open(options, &store));
+  KD_RETURN_IF_ERROR(store->List(language, &words));
+  *count = words.size();
+  return Status::OK();
+}
+
 void RemoveStore(const std::string& path) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
 }
@@ -112,15 +124,7 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
     s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after);
   }
   engine.reset();
-  if (s.ok()) {
-    std::unique_ptr<UserStore> store;
-    UserStoreOptions store_options;
-    store_options.path = store_path;
-    std::vector<LearnedWord> words;
-    s = UserStore::Open(store_options, &store);
-    if (s.ok()) s = store->List("", &words);
-    out->learned_words = words.size();
-  }
+  if (s.ok()) s = CountLearned(store_path, "", &out->learned_words);
   RemoveStore(store_path);
   return s;
 }
@@ -154,15 +158,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   if (s.ok()) s = EvalPinyin(test, *engine, &out->after, no_learn);
   if (s.ok() && out->has_general) s = EvalPinyin(general, *engine, &out->general_after, no_learn);
   engine.reset();
-  if (s.ok()) {
-    std::unique_ptr<UserStore> store;
-    UserStoreOptions store_options;
-    store_options.path = store_path;
-    std::vector<LearnedWord> words;
-    s = UserStore::Open(store_options, &store);
-    if (s.ok()) s = store->List("zh", &words);
-    out->learned_words = words.size();
-  }
+  if (s.ok()) s = CountLearned(store_path, "zh", &out->learned_words);
   RemoveStore(store_path);
   return s;
 }
