@@ -1,7 +1,6 @@
 #include "personal/learner.h"
 
 #include <chrono>
-#include <cstring>
 
 namespace keydecide {
 
@@ -44,9 +43,11 @@ bool Learner::Offer(std::string_view word, std::string_view previous, bool picke
   slot.previous_length = static_cast<uint8_t>(previous.size());
   slot.reading_length = static_cast<uint8_t>(reading.size());
   slot.picked = picked;
-  std::memcpy(slot.word, word.data(), word.size());
-  std::memcpy(slot.previous, previous.data(), previous.size());
-  std::memcpy(slot.reading, reading.data(), reading.size());
+  // string_view::copy, not memcpy: an empty view may have a null data(), which memcpy must
+  // not be given even for zero bytes.
+  word.copy(slot.word, word.size());
+  previous.copy(slot.previous, previous.size());
+  reading.copy(slot.reading, reading.size());
   return true;
 }
 
