@@ -106,6 +106,34 @@ TEST(WordBigramTest, ProbabilitiesFollowTheText) {
   }
 }
 
+// A teacher lists only the pairs its model holds; the rest of a word's occurrences went to words
+// of its back-off. That mass must stay with the back-off: a word the teacher never listed after
+// 好 keeps most of its unigram probability there, instead of the D · n / c sliver that would be
+// left if 好's listed pair were all it was ever followed by.
+TEST(WordBigramBuilderTest, ATeachersUnlistedFollowersStayWithTheBackOff) {
+  const auto lex = FixtureLexicon();
+  WordBigramBuilder::Options options;
+  WordBigramBuilder builder(*lex, options);
+  // 好 occurs 1000 times in the teacher's text, 100 of them before 事.
+  ASSERT_TRUE(builder.AddTeacherCounts("<unigram>\t好\t1000\n好\t事\t100\n", 1.0).ok());
+  std::string bytes;
+  WordBigramBuilder::Stats stats;
+  ASSERT_TRUE(builder.Finish(&bytes, &stats).ok());
+  std::unique_ptr<WordBigram> model;
+  const Status opened = WordBigram::FromBytes(bytes, *lex, &model);
+  ASSERT_TRUE(opened.ok()) << opened.ToString();
+  const uint32_t hao = builder.WordId("好"), shi = builder.WordId("事"), de = builder.WordId("的");
+  EXPECT_EQ(model->FollowerTotal(hao), 1000u);
+  const float unigram_de = model->Unigram(de, 0.01f);
+  // P(的 | 好) = α(好) · P_1(的), α = 1 − (100 − D) / 1000.
+  const float alpha = 1.0f - (100.0f - options.discount) / 1000.0f;
+  EXPECT_NEAR(model->LogProb(hao, de, unigram_de), std::log(alpha * unigram_de), 1e-4f);
+  // The listed pair keeps its discounted count, plus its share of the back-off.
+  const float unigram_shi = model->Unigram(shi, 0.01f);
+  EXPECT_NEAR(model->LogProb(hao, shi, unigram_shi),
+              std::log((100.0f - options.discount) / 1000.0f + alpha * unigram_shi), 1e-4f);
+}
+
 TEST(WordBigramBuilderTest, TeacherCountsAddToTheText) {
   const auto lex = FixtureLexicon();
   WordBigramBuilder::Options options;

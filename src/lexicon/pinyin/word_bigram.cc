@@ -121,6 +121,7 @@ Status WordBigram::Init(std::string_view data, const Lexicon& lexicon, WordBigra
     return Status::Corruption(std::string(what) + " " + std::to_string(i));
   };
   m->variant_of_word_.assign(h.word_count, kNoVariant);
+  m->backoff_.assign(h.word_count, 1.0f);
   for (uint32_t v = 0; v < h.variant_count; ++v) {
     const uint32_t w = m->word_of_variant_[v];
     if (w == kSentenceStart || w >= h.word_count) return bad("bad word id of spelling", v);
@@ -153,6 +154,15 @@ Status WordBigram::Init(std::string_view data, const Lexicon& lexicon, WordBigra
       return bad("more pairs than occurrences of word", v);
     }
     if (m->word_total_[v] > h.tokens) return bad("more occurrences than words of word", v);
+    // The back-off weight: what the discounted pairs leave of c(v). Without dropped pairs or a
+    // teacher's unlisted followers it is D · n(v) / c(v); with them, their counts go to it too.
+    if (m->left_total_[v] > 0) {
+      double listed = 0;
+      for (uint32_t i = begin; i < end; ++i) {
+        listed += std::max(static_cast<double>(m->pair_count_[i]) - h.discount, 0.0);
+      }
+      m->backoff_[v] = static_cast<float>(1.0 - listed / m->left_total_[v]);
+    }
   }
   return Status::OK();
 }
@@ -187,9 +197,7 @@ float WordBigram::LogProb(uint32_t previous, uint32_t word, float unigram) const
       const uint32_t count = pair_count_[row_begin_[previous] + (it - followers.begin())];
       seen = std::max(static_cast<float>(count) - header_.discount, 0.0f);
     }
-    const float inv_total = 1.0f / static_cast<float>(total);
-    p = seen * inv_total +
-        header_.discount * static_cast<float>(left_distinct_[previous]) * inv_total * p;
+    p = seen / static_cast<float>(total) + backoff_[previous] * p;
   }
   return std::log(std::max(p, 1e-30f));
 }

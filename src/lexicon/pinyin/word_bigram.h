@@ -6,11 +6,15 @@
 // their first spelling; 0 is the start of a sentence (or of any run of hanzi). The probability of
 // word w after word v is interpolated absolute discounting over a unigram that mixes the text's
 // counts with the lexicon's:
-//   P(w | v) = max(c(v,w) − D, 0) / c(v) + D · n(v) / c(v) · P_1(w)
+//   P(w | v) = max(c(v,w) − D, 0) / c(v) + α(v) · P_1(w)
+//   α(v)     = 1 − Σ_kept max(c(v,u) − D, 0) / c(v)     (the back-off weight)
 //   P_1(w)   = λ · c(w) / N + (1 − λ) · P_lexicon(w)
 // where c(v,w) is the pair's count, c(v) the count of v followed by any word, n(v) the number of
 // distinct words seen after v (both before rare pairs are dropped), c(w) the count of w in the
-// text and N the text's words; P(w | v) = P_1(w) for a v never seen.
+// text and N the text's words; P(w | v) = P_1(w) for a v never seen. α(v) is what the kept,
+// discounted pairs leave: D · n(v) / c(v) when no pair was dropped; the dropped pairs' counts,
+// and a teacher's occurrences of v that its listed pairs do not cover (word_bigram_builder.h),
+// add to it.
 //
 // File layout, little-endian, every section 4-byte aligned:
 //   Header (64 bytes, below)
@@ -118,6 +122,7 @@ class WordBigram {
   const uint32_t* right_ = nullptr;
   const uint32_t* pair_count_ = nullptr;
   std::vector<uint32_t> variant_of_word_;  // made at Open
+  std::vector<float> backoff_;             // per word: the back-off weight, made at Open
 };
 
 }  // namespace keydecide

@@ -53,6 +53,7 @@ WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& opti
   }
   stats_.words = static_cast<uint32_t>(counts.size());
   word_total_.assign(counts.size(), 0);
+  unlisted_followers_.assign(counts.size(), 0);
 }
 
 uint32_t WordBigramBuilder::WordId(std::string_view text) const {
@@ -87,6 +88,10 @@ Status WordBigramBuilder::AddTeacherCounts(std::string_view tsv, double weight) 
       const uint64_t add = std::max(unigrams[w], lefts[w]);
       word_total_[w] = static_cast<uint32_t>(std::min<uint64_t>(word_total_[w] + add, 0xFFFFFFFFu));
       stats_.tokens += add;
+      // The teacher's occurrences of w beyond its listed pairs were followed by words it left
+      // to its back-off: they count in c(w), so that mass stays with the back-off (word_bigram.h)
+      // instead of going to the listed pairs.
+      unlisted_followers_[w] += add - lefts[w];
     }
   };
   std::vector<uint32_t> left_ids, right_ids;
@@ -218,6 +223,10 @@ Status WordBigramBuilder::Finish(std::string* bytes, Stats* stats) const {
     left_total[left] += count;
     ++left_distinct[left];
     if (count >= options_.min_pair_count) kept.emplace_back(pair, count);
+  }
+  for (uint32_t v = 1; v < words; ++v) {  // the sentence start has no teacher occurrences
+    left_total[v] = static_cast<uint32_t>(
+        std::min<uint64_t>(uint64_t{left_total[v]} + unlisted_followers_[v], word_total_[v]));
   }
   std::sort(kept.begin(), kept.end());
   if (kept.size() > std::numeric_limits<uint32_t>::max()) {

@@ -5,7 +5,10 @@
 //
 // A teacher language model may add its expected counts on top (AddTeacherCounts): the pairs and
 // words it would give in so many words of text, as if that text had been read too
-// (training/keydecide_train/sunpinyin_teacher.py writes them; docs/MODEL.md).
+// (training/keydecide_train/sunpinyin_teacher.py writes them; docs/MODEL.md). A teacher lists
+// only the pairs its model holds explicitly; the rest of a word's occurrences were followed by
+// words of its back-off, so they count in the word's c(v) without a pair, and that mass stays
+// with the back-off weight (word_bigram.h) instead of being spread over the listed pairs.
 
 #ifndef KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
 #define KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
@@ -82,6 +85,8 @@ class WordBigramBuilder {
   std::vector<float> log_p_;  // per word id: log(count / total) from the lexicon
   std::unordered_map<uint64_t, uint32_t> pairs_;  // (left << 32 | right) -> count
   std::vector<uint32_t> word_total_;              // per word id: occurrences in the text
+  // Per word id: a teacher's occurrences of it not followed by one of its listed pairs.
+  std::vector<uint64_t> unlisted_followers_;
   Stats stats_;
 };
 
