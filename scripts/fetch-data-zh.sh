@@ -18,7 +18,9 @@
 #                                     3.0) printed by its tslminfo (sunpinyin-utils) in ARPA form
 #   data/zh/teacher/sunpinyin.tsv     its expected word-pair counts, the word bigram's teacher
 #                                     (training/keydecide_train/sunpinyin_teacher.py)
+#   data/zh/raw/deb/wesnoth-1.16-*/   The Battle for Wesnoth's zh_CN catalogues (only those files)
 #   data/zh/{train,dev}/<source>.txt  plain text, split by whole document (prepare_zh_text.py)
+#   data/zh/general/wesnoth.txt       the held-out Wesnoth campaigns: general (narrative) dev text
 #   data/zh/manifest.json             sources, documents, lines, Han characters per split
 #
 # Idempotent: each package is downloaded and unpacked once (a ".done" marker), nothing is
@@ -53,6 +55,13 @@ MO_DEBS=(libreoffice-l10n-zh-cn vlc-l10n gnome-control-center-data nautilus-data
          libgtk-3-common gnome-shell-common evolution-common gnucash-common gimp-data inkscape
          gnumeric-common aptitude-common synaptic thunar-data gnome-terminal-data evince-common
          totem-common)
+# Modern narrative prose: The Battle for Wesnoth's zh_CN catalogues (GPL-2+), its story campaigns'
+# narration and dialogue; only the zh_CN .mo files are unpacked. Two campaigns are held out whole
+# as the general dev text, the rest is training text (prepare_zh_text.py, WESNOTH_GENERAL_DEV).
+WESNOTH_DEBS=(wesnoth-1.16-data wesnoth-1.16-did wesnoth-1.16-dm wesnoth-1.16-dw wesnoth-1.16-ei
+              wesnoth-1.16-httt wesnoth-1.16-l wesnoth-1.16-low wesnoth-1.16-nr wesnoth-1.16-sof
+              wesnoth-1.16-sota wesnoth-1.16-sotbe wesnoth-1.16-thot wesnoth-1.16-trow
+              wesnoth-1.16-tsg wesnoth-1.16-ttb wesnoth-1.16-utbs)
 LOCAL_MO=/usr/share/locale/zh_CN/LC_MESSAGES
 NODEJIEBA=nodejieba@3.5.8
 JIEBA_DICT=package/submodules/cppjieba/dict/jieba.dict.utf8
@@ -61,8 +70,10 @@ PINYIN_PRO=pinyin-pro@3.29.4
 start=$(date +%s)
 apt_updated=0
 
+# fetch_deb PKG [PATTERN]: download and unpack PKG into raw/deb/PKG (only the members matching
+# the tar wildcard PATTERN when given).
 fetch_deb() {
-  local pkg="$1" dir="$RAW/deb/$1"
+  local pkg="$1" dir="$RAW/deb/$1" members="${2:-}"
   if [[ -f "$dir/.done" ]]; then
     echo "deb  $pkg: present"
     return
@@ -83,7 +94,12 @@ fetch_deb() {
   local deb
   deb=$(ls "$RAW/deb/${pkg}"_*.deb | head -n 1)
   rm -rf "$dir"
-  dpkg -x "$deb" "$dir"
+  if [[ -n $members ]]; then
+    mkdir -p "$dir"
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir" --wildcards "$members"
+  else
+    dpkg -x "$deb" "$dir"
+  fi
   touch "$dir/.done"
   echo "deb  $pkg: fetched $(basename "$deb") ($(du -sh "$dir" | cut -f1) extracted)"
 }
@@ -151,6 +167,7 @@ else
 fi
 
 for pkg in "${TEXT_DEBS[@]}" "${MO_DEBS[@]}"; do fetch_deb "$pkg"; done
+for pkg in "${WESNOTH_DEBS[@]}"; do fetch_deb "$pkg" '*/zh_CN/LC_MESSAGES/*.mo'; done
 
 # This machine's own zh_CN catalogues, copied so that the text step reads data/ only.
 if compgen -G "$LOCAL_MO/*.mo" >/dev/null; then

@@ -1,7 +1,8 @@
 """Turn the fetched Chinese (Simplified) text sources (scripts/fetch-data-zh.sh) into plain text.
 
 Input:  data/zh/raw/deb/<package>/...  and  data/zh/raw/local-mo/*.mo
-Output: data/zh/train/<source>.txt, data/zh/dev/<source>.txt, data/zh/manifest.json
+Output: data/zh/train/<source>.txt, data/zh/dev/<source>.txt, data/zh/general/wesnoth.txt (held-out
+narrative text, see WESNOTH_GENERAL_DEV), data/zh/manifest.json
 
 Text format (as prepare_text.py): documents separated by one blank line, one
 paragraph per line. Pipeline: extract documents per source (sources/, one module each;
@@ -86,6 +87,8 @@ class Source:
     extract: Callable[[Path], Iterator[Document]]  # raw -> documents
     packages: tuple[str, ...] = ()  # what it reads under raw/deb (reported when missing) ...
     discover: Callable[[Path], list[str]] | None = None  # ... or: raw -> what it finds there
+    # documents -> (train, dev, general dev); None: the md5 rule, no general dev text
+    split: Callable[[list[Document]], tuple[list[Document], list[Document], list[Document]]] | None = None
 
     def found(self, raw: Path) -> list[str]:
         """The packages (and local-mo) this source reads that are present in raw."""
@@ -107,15 +110,49 @@ def _gnome_help(raw: Path) -> Iterator[Document]:
             yield Document(doc.source, f"{pkg}/{doc.doc_id}", doc.lines)
 
 
+def _is_wesnoth(pkg: str) -> bool:
+    return pkg.startswith(WESNOTH_PREFIX)
+
+
 def _catalogues(raw: Path) -> Iterator[Document]:
-    for pkg in packages_with(raw, MO_GLOB):
-        yield from mo_documents("mo-catalogues", _deb(raw, pkg), MO_GLOB, f"{pkg}/")
+    for pkg in _catalogue_packages(raw):
+        if pkg != "local-mo":
+            yield from mo_documents("mo-catalogues", _deb(raw, pkg), MO_GLOB, f"{pkg}/")
     yield from mo_documents("mo-catalogues", raw / "local-mo", "*.mo", "local/")
 
 
 def _catalogue_packages(raw: Path) -> list[str]:
     local = ["local-mo"] if any((raw / "local-mo").glob("*.mo")) else []
-    return packages_with(raw, MO_GLOB) + local
+    return [p for p in packages_with(raw, MO_GLOB) if not _is_wesnoth(p)] + local
+
+
+# The Battle for Wesnoth's zh_CN catalogues (Debian wesnoth-1.16-data and its campaign packages,
+# GPL-2+): the story campaigns' narration and dialogue, the only modern narrative prose here, one
+# document per catalogue (text domain). The campaigns in WESNOTH_GENERAL_DEV are held out whole as
+# the general dev text (data/zh/general/wesnoth.txt, docs/BENCHMARKS.md "Narrative text"); the
+# others are training text. None goes to data/zh/dev, whose pinyin file stays the technical one.
+WESNOTH_PREFIX = "wesnoth-"
+WESNOTH_GENERAL_DEV = ("wesnoth-httt.mo", "wesnoth-nr.mo")
+
+
+def _wesnoth(raw: Path) -> Iterator[Document]:
+    for pkg in _wesnoth_packages(raw):
+        yield from mo_documents("wesnoth", _deb(raw, pkg), MO_GLOB, f"{pkg}/")
+
+
+def _wesnoth_packages(raw: Path) -> list[str]:
+    return [p for p in packages_with(raw, MO_GLOB) if _is_wesnoth(p)]
+
+
+def split_held_out(docs: list[Document]) -> tuple[list[Document], list[Document], list[Document]]:
+    """(train, dev, general) for Wesnoth: the held-out campaigns are general dev text."""
+    general = [d for d in docs if Path(d.doc_id).name in WESNOTH_GENERAL_DEV]
+    return [d for d in docs if d not in general], [], general
+
+
+def split_train_dev(docs: list[Document]) -> tuple[list[Document], list[Document], list[Document]]:
+    train, dev = split_documents(docs)
+    return train, dev, []
 
 
 # Fixed order: for duplicate lines the first source wins.
@@ -139,6 +176,7 @@ SOURCES = (
     pages("libreoffice-help-zh-cn", "libreoffice-help-zh-cn", "usr/share/libreoffice/help/zh-CN",
           "text/**/*.html"),
     Source("mo-catalogues", _catalogues, discover=_catalogue_packages),
+    Source("wesnoth", _wesnoth, discover=_wesnoth_packages, split=split_held_out),
 )
 
 
@@ -194,15 +232,23 @@ def prepare(data: Path, log: Callable[[str], None] = print) -> dict:
         (data / split).mkdir(parents=True, exist_ok=True)
         for stale in (data / split).glob("*.txt"):
             stale.unlink()
+    (data / "general").mkdir(parents=True, exist_ok=True)
+    for source in SOURCES:  # only the sources' files: the folder holds other dev text too
+        (data / "general" / f"{source.name}.txt").unlink(missing_ok=True)
+    split_of = {source.name: source.split or split_train_dev for source in present}
     sources: dict[str, dict] = {}
     total = {split: {"documents": 0, "lines": 0, "han_chars": 0} for split in ("train", "dev")}
     log(f"{'source':24} {'docs':>12} {'lines':>14} {'Han characters':>17}")
     log(f"{'':24} {'train/dev':>12} {'train/dev':>14} {'train/dev':>17}")
     for name, docs in by_source.items():
         entry: dict = {"packages": packages[name], "duplicate_lines_dropped": dropped.get(name, 0)}
-        for split, part in zip(("train", "dev"), split_documents(docs)):
+        for split, part in zip(("train", "dev", "general"), split_of[name](docs)):
             if part:
                 (data / split / f"{name}.txt").write_text(render(part), encoding="utf-8")
+            if split == "general":
+                if part:
+                    entry[split] = stats(part)
+                continue
             entry[split] = stats(part)
             for k, v in entry[split].items():
                 total[split][k] += v
@@ -216,7 +262,8 @@ def prepare(data: Path, log: Callable[[str], None] = print) -> dict:
         "total": total,
         "missing_packages": missing,
         "split": "whole documents; dev if md5(source + NUL + document path) % 100 < 2 "
-                 "(prepare_text.split_documents)",
+                 "(prepare_text.split_documents); wesnoth: the campaigns of WESNOTH_GENERAL_DEV "
+                 "are general dev text (data/zh/general/wesnoth.txt), the rest train",
     }
     (data / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
                                         encoding="utf-8")

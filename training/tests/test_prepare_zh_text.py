@@ -267,3 +267,30 @@ def test_prepare_is_deterministic(tmp_path):
     second = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.glob("*/*.txt")}
     assert first == second  # stale.txt removed, everything else byte-identical
     assert (tmp_path / "manifest.json").read_bytes() == first_manifest
+
+
+def test_wesnoth_campaigns_held_out_as_general_dev_text(tmp_path):
+    raw = build_raw(tmp_path)
+    locale = "usr/share/games/wesnoth/1.16/locale/zh_CN/LC_MESSAGES"
+    for pkg, domain, line in [("wesnoth-1.16-httt", "wesnoth-httt", "王子必须逃往西方。"),
+                              ("wesnoth-1.16-nr", "wesnoth-nr", "矮人在山下挖到了金子。"),
+                              ("wesnoth-1.16-l", "wesnoth-l", "村民们拿起了武器。")]:
+        (raw / "deb" / pkg / locale).mkdir(parents=True)
+        (raw / "deb" / pkg / ".done").touch()
+        (raw / "deb" / pkg / locale / f"{domain}.mo").write_bytes(
+            make_mo([(b"", b"Content-Type: text/plain; charset=UTF-8\n"),
+                     (b"line", line.encode())]))
+    manifest = Z.prepare(tmp_path, log=lambda s: None)
+    general = (tmp_path / "general/wesnoth.txt").read_text(encoding="utf-8")
+    train = (tmp_path / "train/wesnoth.txt").read_text(encoding="utf-8")
+    assert "王子必须逃往西方。" in general and "矮人在山下挖到了金子。" in general
+    assert "村民们拿起了武器。" in train and "村民们拿起了武器。" not in general
+    assert "王子" not in train
+    # Never in the technical dev files, nor read a second time as a translation catalogue.
+    assert not (tmp_path / "dev/wesnoth.txt").exists()
+    for path in tmp_path.glob("*/mo-catalogues.txt"):
+        assert "王子" not in path.read_text(encoding="utf-8")
+    entry = manifest["sources"]["wesnoth"]
+    assert entry["general"]["documents"] == 2 and entry["train"]["documents"] == 1
+    assert entry["dev"]["documents"] == 0
+    assert "wesnoth-1.16-httt" not in manifest["sources"]["mo-catalogues"]["packages"]
