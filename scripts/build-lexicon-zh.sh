@@ -41,7 +41,7 @@ set +x
 teacher=data/zh/teacher/sunpinyin.tsv
 teacher_args=()
 if [[ -f $teacher ]]; then
-  teacher_args=(--teacher "$teacher" --teacher-weight ${TEACHER_WEIGHT:-0.25} --teacher-split-words)
+  teacher_args=(--teacher "$teacher" --teacher-weight ${TEACHER_WEIGHT:-0.1} --teacher-split-words)
 else
   echo "build-lexicon-zh: $teacher missing (scripts/fetch-data.sh --zh): bigram without teacher" >&2
 fi
