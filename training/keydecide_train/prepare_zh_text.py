@@ -81,14 +81,17 @@ def packages_with(raw: Path, pattern: str) -> list[str]:
                   if (d / ".done").exists() and next(d.glob(pattern), None) is not None)
 
 
+# documents -> (train, dev, general dev text)
+Splitter = Callable[[list[Document]], tuple[list[Document], list[Document], list[Document]]]
+
+
 @dataclass
 class Source:
     name: str
     extract: Callable[[Path], Iterator[Document]]  # raw -> documents
     packages: tuple[str, ...] = ()  # what it reads under raw/deb (reported when missing) ...
     discover: Callable[[Path], list[str]] | None = None  # ... or: raw -> what it finds there
-    # documents -> (train, dev, general dev); None: the md5 rule, no general dev text
-    split: Callable[[list[Document]], tuple[list[Document], list[Document], list[Document]]] | None = None
+    split: Splitter | None = None  # None: the md5 rule (split_train_dev), no general dev text
 
     def found(self, raw: Path) -> list[str]:
         """The packages (and local-mo) this source reads that are present in raw."""
@@ -242,16 +245,16 @@ def prepare(data: Path, log: Callable[[str], None] = print) -> dict:
     log(f"{'':24} {'train/dev':>12} {'train/dev':>14} {'train/dev':>17}")
     for name, docs in by_source.items():
         entry: dict = {"packages": packages[name], "duplicate_lines_dropped": dropped.get(name, 0)}
-        for split, part in zip(("train", "dev", "general"), split_of[name](docs)):
+        train, dev, general = split_of[name](docs)
+        for split, part in (("train", train), ("dev", dev)):
             if part:
                 (data / split / f"{name}.txt").write_text(render(part), encoding="utf-8")
-            if split == "general":
-                if part:
-                    entry[split] = stats(part)
-                continue
             entry[split] = stats(part)
             for k, v in entry[split].items():
                 total[split][k] += v
+        if general:  # held-out dev text: not in the totals of the split
+            (data / "general" / f"{name}.txt").write_text(render(general), encoding="utf-8")
+            entry["general"] = stats(general)
         sources[name] = entry
         log(format_row(name, entry["train"], entry["dev"]))
     log(format_row("TOTAL", total["train"], total["dev"]))
