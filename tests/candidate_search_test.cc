@@ -12,8 +12,8 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/typing_costs.h"
-#include "text/keyboard_layout.h"
 #include "test_util.h"
+#include "text/keyboard_layout.h"
 
 namespace keydecide {
 namespace {
@@ -51,8 +51,8 @@ std::vector<SearchHit> BruteForce(const Lexicon& lex, const TypingCosts& costs,
     const int cost = BestPrefixCost(costs, typed, lex.Key(e));
     if (cost > budget) continue;
     const auto c = static_cast<uint16_t>(cost);
-    all.push_back({e, c, CandidateSearch::SearchScore(lex.Count(e), c,
-                                                      search.options().nats_per_point)});
+    all.push_back(
+        {e, c, CandidateSearch::SearchScore(lex.Count(e), c, search.options().nats_per_point)});
   }
   std::sort(all.begin(), all.end(), [](const SearchHit& a, const SearchHit& b) {
     return a.score != b.score ? a.score > b.score : a.entry < b.entry;
@@ -61,10 +61,48 @@ std::vector<SearchHit> BruteForce(const Lexicon& lex, const TypingCosts& costs,
   return all;
 }
 
+void ExpectSameHits(const std::vector<SearchHit>& got, const std::vector<SearchHit>& want,
+                    std::string_view typed, std::string_view what) {
+  ASSERT_EQ(got.size(), want.size()) << what << " typed '" << typed << "'";
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got[i].entry, want[i].entry) << what << " typed '" << typed << "' rank " << i;
+    ASSERT_EQ(got[i].cost, want[i].cost) << what << " typed '" << typed << "' rank " << i;
+    ASSERT_EQ(got[i].score, want[i].score) << what << " typed '" << typed << "' rank " << i;
+  }
+}
+
+// The next text of a random typing session: mostly a key more, sometimes backspaces, a changed
+// last key, a paste, a jump to another word or an empty field.
+void RandomEdit(std::mt19937* rng, std::string_view alphabet, size_t max_size, std::string* text) {
+  std::uniform_int_distribution<int> op(0, 99), letter(0, static_cast<int>(alphabet.size()) - 1);
+  std::uniform_int_distribution<size_t> count(1, 4);
+  auto random_letters = [&](size_t n) {
+    std::string s;
+    for (size_t k = 0; k < n; ++k) s += alphabet[letter(*rng)];
+    return s;
+  };
+  const int o = op(*rng);
+  if (o < 60) {
+    *text += alphabet[letter(*rng)];
+  } else if (o < 75) {
+    text->resize(text->size() - std::min(text->size(), count(*rng)));
+  } else if (o < 83) {
+    if (!text->empty()) text->back() = alphabet[letter(*rng)];
+  } else if (o < 88) {
+    *text += random_letters(count(*rng));
+  } else if (o < 96) {
+    *text = random_letters(count(*rng));
+  } else if (o < 98) {
+    text->clear();
+  }  // else: the same text again
+  if (text->size() > max_size) text->resize(max_size);
+}
+
 class CandidateSearchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(KeyboardLayout::Load(std::string(KD_MODELS_DIR) + "/layouts/qwerty.txt", &layout_).ok());
+    ASSERT_TRUE(
+        KeyboardLayout::Load(std::string(KD_MODELS_DIR) + "/layouts/qwerty.txt", &layout_).ok());
     costs_ = std::make_unique<TypingCosts>(&layout_);
   }
 
@@ -110,6 +148,120 @@ TEST_F(CandidateSearchTest, MatchesBruteForceOnRandomWords) {
         ASSERT_EQ(got[i].entry, want[i].entry) << "typed '" << typed << "' rank " << i;
         ASSERT_EQ(got[i].cost, want[i].cost) << "typed '" << typed << "' rank " << i;
       }
+    }
+  }
+}
+
+// Key by key, a search that carries its rows over finds what a search afresh (no rows carried,
+// today's walk) and the brute force find, for every text of random typing sessions: growing
+// across long_from, backspaces, changed keys, jumps to other words, texts up to kMaxTyped (and
+// one byte over), caches small enough to run out of rows.
+TEST_F(CandidateSearchTest, CarriedSearchMatchesFreshSearchKeyByKey) {
+  std::mt19937 rng(4321);
+  auto lex = RandomLexicon(&rng, 3000);
+  struct Variant {
+    size_t max_candidates, long_from, carried_rows, max_size;
+  };
+  const Variant variants[] = {{200, 6, 12288, 12},
+                              {5, 6, 12288, 12},
+                              {200, 3, 12288, 9},
+                              {20, 6, 300, 12},  // runs out of rows now and then
+                              {20, 6, 1, 12},    // only the root's row: always afresh
+                              {20, 6, 12288, CandidateSearch::kMaxTyped + 1}};
+  const std::string alphabet = "etaoinshrdwq";  // includes letters the lexicon lacks
+  std::vector<SearchHit> got, want;
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(::testing::Message() << "max_candidates " << v.max_candidates << " long_from "
+                                      << v.long_from << " carried_rows " << v.carried_rows);
+    CandidateSearch::Options options;
+    options.max_candidates = v.max_candidates;
+    options.long_from = v.long_from;
+    options.carried_rows = v.carried_rows;
+    CandidateSearch carried(lex.get(), costs_.get(), options);
+    options.carried_rows = 0;
+    CandidateSearch afresh(lex.get(), costs_.get(), options);
+    std::string typed;
+    for (int key = 0; key < 1500; ++key) {
+      RandomEdit(&rng, alphabet, v.max_size, &typed);
+      carried.Search(typed, &got);
+      afresh.Search(typed, &want);
+      ExpectSameHits(got, want, typed, "afresh");
+      if (key % 10 == 0 && typed.size() <= 12) {
+        ExpectSameHits(got, BruteForce(*lex, *costs_, carried, typed), typed, "brute force");
+      }
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Up to kMaxTyped and one byte over, back to the empty text, and again with a different byte
+// deep inside: every length on the way, against a search afresh.
+TEST_F(CandidateSearchTest, CarriedSearchMatchesFreshSearchUpToMaxTyped) {
+  std::mt19937 rng(7);
+  auto lex = RandomLexicon(&rng, 3000);
+  CandidateSearch::Options options;
+  options.max_candidates = 20;
+  CandidateSearch carried(lex.get(), costs_.get(), options);
+  options.carried_rows = 0;
+  CandidateSearch afresh(lex.get(), costs_.get(), options);
+  std::string text;
+  for (size_t i = 0; i <= CandidateSearch::kMaxTyped; ++i) text += "etaoinsh"[(i * 5 + i / 3) % 8];
+  std::string changed = text;
+  changed[20] = 'q';
+  std::vector<SearchHit> got, want;
+  auto check = [&](std::string_view typed) {
+    carried.Search(typed, &got);
+    afresh.Search(typed, &want);
+    ExpectSameHits(got, want, typed, "afresh");
+  };
+  for (size_t n = 0; n <= text.size() && !HasFatalFailure(); ++n) check(text.substr(0, n));
+  EXPECT_TRUE(got.empty());  // kMaxTyped + 1 bytes find nothing
+  for (size_t n = text.size(); n-- > 0 && !HasFatalFailure();) check(text.substr(0, n));
+  for (size_t n = 0; n <= 30 && !HasFatalFailure(); ++n) check(text.substr(0, n));
+  for (size_t n = 21; n <= changed.size() && !HasFatalFailure(); ++n) {
+    check(changed.substr(0, n));
+  }
+}
+
+// Real words typed key by key with slips, backspaces and corrections, against a search afresh.
+TEST_F(CandidateSearchTest, CarriedSearchMatchesFreshSearchOnRealWords) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(testing::FixtureLexiconBytes(), &lex).ok());
+  CandidateSearch carried(lex.get(), costs_.get(), CandidateSearch::Options());
+  CandidateSearch::Options options;
+  options.carried_rows = 0;
+  CandidateSearch afresh(lex.get(), costs_.get(), options);
+  std::mt19937 rng(99);
+  std::uniform_int_distribution<uint32_t> entry(0, lex->entry_count() - 1);
+  std::uniform_int_distribution<int> op(0, 9);
+  std::vector<SearchHit> got, want;
+  auto check = [&](std::string_view typed) {
+    carried.Search(typed, &got);
+    afresh.Search(typed, &want);
+    ExpectSameHits(got, want, typed, "afresh");
+  };
+  for (int word = 0; word < 300 && !HasFatalFailure(); ++word) {
+    const std::string target(lex->Key(entry(rng)));
+    std::string typed;
+    for (size_t i = 0; i < target.size() && !HasFatalFailure(); ++i) {
+      const int o = op(rng);
+      if (o == 0 && !typed.empty()) {  // a slip, seen and taken back
+        typed += "qzx"[i % 3];
+        check(typed);
+        typed.pop_back();
+      } else if (o == 1 && i + 1 < target.size()) {  // a transposition, left in
+        typed += target[i + 1];
+        check(typed);
+        typed += target[i];
+        ++i;
+      } else {
+        typed += target[i];
+      }
+      check(typed);
+    }
+    while (!typed.empty() && op(rng) < 3 && !HasFatalFailure()) {
+      typed.pop_back();
+      check(typed);
     }
   }
 }

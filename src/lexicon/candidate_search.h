@@ -8,8 +8,17 @@
 // subtrees below the walk, bounded by each node's max_count, so the top candidates of a
 // short prefix are found without touching the whole trie.
 //
+// Searches carry over: the walk keeps the rows of the nodes it visited (SearchRowCache), so
+// when the typed text grows by a byte, loses one or changes its last bytes, the next walk
+// computes only the cells of the changed columns (one or two per node; the rows of nodes it
+// had not visited come from their parents' rows), and does not compute the rows of children
+// that cannot get within the budget (FindQuietChildren). Both walks visit the same nodes in the
+// same order where it matters, so the results are those of a fresh search, bit for bit; the
+// fresh walk (WalkAfresh) stays for a text the cache has no room for.
+//
 // Not thread-safe: one CandidateSearch per session. All buffers are allocated in the
-// constructor; Search does not allocate.
+// constructor (the carried rows: carried_rows x 65 bytes, 780 KiB by default); Search does
+// not allocate.
 
 #ifndef KEYDECIDE_LEXICON_CANDIDATE_SEARCH_H_
 #define KEYDECIDE_LEXICON_CANDIDATE_SEARCH_H_
@@ -17,6 +26,8 @@
 #include <cstdint>
 #include <string_view>
 #include <vector>
+
+#include "lexicon/search_row_cache.h"
 
 namespace keydecide {
 
@@ -41,6 +52,10 @@ class CandidateSearch {
     uint16_t budget_long = 20;     // from long_from typed bytes: two slips
     size_t long_from = 6;
     size_t max_expansions = 50000;  // safety cap on best-first steps per search
+    // Rows kept between searches, 65 bytes each (12,288: 780 KiB). A word of English text
+    // typed key by key took at most 10,554 (200,000 characters of data/en/dev.txt). A search
+    // that needs more walks afresh, as does every search when 0.
+    size_t carried_rows = 12288;
   };
 
   // REQUIRES: lexicon and costs outlive this object.
@@ -63,8 +78,34 @@ class CandidateSearch {
     uint16_t cost;
   };
 
+  struct QuietChildren {  // see FindQuietChildren
+    bool IsQuiet(const TypingCosts& costs, uint8_t label, uint16_t budget) const {
+      if (!any || (allowed[label >> 6] >> (label & 63) & 1) != 0) return false;
+      return exact || IsQuietSubstitution(costs, label, budget);
+    }
+    bool IsQuietSubstitution(const TypingCosts& costs, uint8_t label, uint16_t budget) const;
+    void Allow(uint8_t label) { allowed[label >> 6] |= uint64_t{1} << (label & 63); }
+    bool any;    // false: no child can be quiet
+    bool exact;  // only the labels in `allowed` can be within the budget
+    uint8_t substitutions;
+    uint64_t allowed[4];  // labels that are not quiet
+    // Unless exact: the parent's cells within the budget (column, typed byte, cell).
+    uint8_t column[kMaxTyped];
+    uint8_t typed[kMaxTyped];
+    uint8_t cell[kMaxTyped];
+  };
+
+  void IndexTyped();
+  void WalkAfresh();
+  bool WalkCarried();
   void Visit(uint32_t node, size_t depth, uint16_t inherited);
+  bool VisitCarried(size_t depth, uint16_t inherited);
+  bool CanImprove(size_t depth, uint16_t cost) const;
+  void FindQuietChildren(size_t depth, uint16_t cost, QuietChildren* quiet) const;
   void ComputeRow(size_t depth, uint8_t label);
+  void UpdateCarriedRoot();
+  void UpdateCarriedRow(size_t depth, uint8_t label);
+  void FinishCarriedRow(size_t depth, size_t from);
   void PushSiblings(uint32_t first, uint32_t end, uint16_t cost);
   void Offer(uint32_t entry, uint16_t cost);
   void ExpandBestFirst();
@@ -82,8 +123,15 @@ class CandidateSearch {
   uint16_t swap_min_[kMaxDepth + 1];  // min of the cells a transposition can read
   static constexpr uint16_t kUnreachable = 0x7FFF;
   uint8_t labels_[kMaxDepth + 1];
-  std::vector<Frontier> frontier_;  // binary max-heap on bound
-  std::vector<SearchHit> best_;     // binary min-heap: the worst kept hit on top
+  uint64_t typed_at_[256] = {};  // bit i: typed_[i] is this byte (for FindQuietChildren)
+  char typed_text_[kMaxTyped];   // the bytes typed_at_ has bits for
+  size_t typed_at_size_ = 0;
+  uint8_t min_substitution_ = 255;  // the cheapest substitution of a byte by another
+  bool carry_ = false;              // options allow carrying rows over (budgets below kCellMax)
+  SearchRowCache row_cache_;
+  SearchRowCache::Row* path_[kMaxDepth + 1];  // the carried rows of the walk's current path
+  std::vector<Frontier> frontier_;            // binary max-heap on bound
+  std::vector<SearchHit> best_;               // binary min-heap: the worst kept hit on top
 };
 
 }  // namespace keydecide
