@@ -21,6 +21,18 @@ def read_mo(data: bytes) -> list[str]:
     """The translations (msgstr) of a GNU .mo file, in table order; plural forms are
     separate strings; the header entry (empty msgid) and empty msgstrs are left out.
     Raises ValueError on a file that is not a well-formed .mo."""
+    out = []
+    for _, translation in mo_entries(data):
+        for form in translation.split(b"\0"):
+            if form:
+                out.append(form.decode("utf-8", errors="replace"))
+    return out
+
+
+def mo_entries(data: bytes) -> list[tuple[bytes, bytes]]:
+    """(msgid, msgstr) of every entry of a GNU .mo file but the header, in table order, as
+    stored (a context before \\x04, plural forms after NULs). Raises ValueError on a file
+    that is not a well-formed .mo."""
     if len(data) < 20:
         raise ValueError("too short for a .mo header")
     for order in ("<", ">"):
@@ -41,11 +53,10 @@ def read_mo(data: bytes) -> list[str]:
 
     out = []
     for i in range(count):
-        if not entry(orig_at, i):
+        original = entry(orig_at, i)
+        if not original:
             continue  # header: Project-Id-Version, Content-Type, ...
-        for form in entry(trans_at, i).split(b"\0"):
-            if form:
-                out.append(form.decode("utf-8", errors="replace"))
+        out.append((original, entry(trans_at, i)))
     return out
 
 
