@@ -122,23 +122,24 @@ class Transaction {
   } while (0)
 
 // Schema steps: kMigrations[v] takes a store from version v to v + 1. Add a step, never edit
-// one: a person's file may be at any earlier version.
+// one: a person's file may be at any earlier version. A step written over several literals is
+// in parentheses, so that clang (-Wstring-concatenation) sees one element meant.
 constexpr const char* kMigrations[] = {
     // 0 -> 1: the first schema.
-    "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
-    "INSERT INTO meta VALUES('tick', 0);"
-    "CREATE TABLE words(language TEXT NOT NULL, word TEXT NOT NULL,"
-    " count INTEGER NOT NULL, picks INTEGER NOT NULL, weight REAL NOT NULL,"
-    " last_tick INTEGER NOT NULL, first_time INTEGER NOT NULL, last_time INTEGER NOT NULL,"
-    " PRIMARY KEY(language, word)) WITHOUT ROWID;"
-    "CREATE TABLE pairs(language TEXT NOT NULL, previous TEXT NOT NULL, word TEXT NOT NULL,"
-    " count INTEGER NOT NULL, weight REAL NOT NULL, last_tick INTEGER NOT NULL,"
-    " last_time INTEGER NOT NULL, PRIMARY KEY(language, previous, word)) WITHOUT ROWID;"
-    "CREATE INDEX words_last_time ON words(last_time);"
-    "CREATE INDEX pairs_last_time ON pairs(last_time);",
+    ("CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
+     "INSERT INTO meta VALUES('tick', 0);"
+     "CREATE TABLE words(language TEXT NOT NULL, word TEXT NOT NULL,"
+     " count INTEGER NOT NULL, picks INTEGER NOT NULL, weight REAL NOT NULL,"
+     " last_tick INTEGER NOT NULL, first_time INTEGER NOT NULL, last_time INTEGER NOT NULL,"
+     " PRIMARY KEY(language, word)) WITHOUT ROWID;"
+     "CREATE TABLE pairs(language TEXT NOT NULL, previous TEXT NOT NULL, word TEXT NOT NULL,"
+     " count INTEGER NOT NULL, weight REAL NOT NULL, last_tick INTEGER NOT NULL,"
+     " last_time INTEGER NOT NULL, PRIMARY KEY(language, previous, word)) WITHOUT ROWID;"
+     "CREATE INDEX words_last_time ON words(last_time);"
+     "CREATE INDEX pairs_last_time ON pairs(last_time);"),
     // 1 -> 2: the person's shortcuts.
-    "CREATE TABLE shortcuts(trigger TEXT PRIMARY KEY, expansion TEXT NOT NULL,"
-    " created INTEGER NOT NULL) WITHOUT ROWID;",
+    ("CREATE TABLE shortcuts(trigger TEXT PRIMARY KEY, expansion TEXT NOT NULL,"
+     " created INTEGER NOT NULL) WITHOUT ROWID;"),
     // 2 -> 3: how a word is typed (Chinese: its pinyin), '' where not known.
     "ALTER TABLE words ADD COLUMN reading TEXT NOT NULL DEFAULT '';",
 };
