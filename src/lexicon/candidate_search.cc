@@ -43,13 +43,6 @@ CandidateSearch::CandidateSearch(const Lexicon* lexicon, const TypingCosts* cost
       row_cache_(lexicon->nodes(), carry_ ? options.carried_rows : 1) {
   frontier_.reserve(1 << 14);
   best_.reserve(options_.max_candidates);
-  for (int a = 0; a < 256; ++a) {
-    for (int b = 0; b < 256; ++b) {
-      if (a == b) continue;
-      const uint8_t c = costs_->Substitution(static_cast<uint8_t>(a), static_cast<uint8_t>(b), 1);
-      min_substitution_ = std::min(min_substitution_, c);
-    }
-  }
 }
 
 float CandidateSearch::SearchScore(uint32_t count, uint16_t cost, float nats_per_point) {
@@ -182,8 +175,25 @@ bool CandidateSearch::CanImprove(size_t depth, uint16_t cost) const {
   return depth < kMaxDepth && floor <= budget_ && floor < cost;
 }
 
-// Weighted optimal-string-alignment distance, one row: rows_[d][i] is the cost of typing
-// typed[0..i) when the intended word prefix is labels_[1..d].
+// Weighted optimal-string-alignment distance, one cell: the cost of typing typed[0..i) when the
+// intended word prefix is labels_[1..d-1] and `label`, from the row above (`prev`), this row's
+// cells before i (`row`) and, for a transposition, the row two above (`above`, null when d < 2).
+// The one recurrence of both walks: ComputeRow's rows and the carried, saturated ones.
+template <typename CellType>
+int CandidateSearch::Cell(size_t d, size_t i, uint8_t label, int omission, const CellType* prev,
+                          const CellType* row, const CellType* above) const {
+  const auto t = static_cast<uint8_t>(typed_[i - 1]);
+  int v = prev[i - 1] + costs_->Substitution(t, label, i - 1);
+  v = std::min(v, row[i - 1] + insertion_[i - 1]);
+  v = std::min(v, prev[i] + omission);
+  if (d >= 2 && i >= 2 && t == labels_[d - 1] && static_cast<uint8_t>(typed_[i - 2]) == label &&
+      t != label) {
+    v = std::min(v, above[i - 2] + costs_->Transposition());
+  }
+  return v;
+}
+
+// One row of Cell: rows_[d][i] for every typed prefix i.
 void CandidateSearch::ComputeRow(size_t d, uint8_t label) {
   labels_[d] = label;
   const uint16_t* prev = rows_[d - 1];
@@ -193,16 +203,9 @@ void CandidateSearch::ComputeRow(size_t d, uint8_t label) {
   uint16_t row_min = row[0];
   // Transpositions read cells 0..m-2 of this row when filling the row two below.
   uint16_t swap_min = typed_.size() >= 2 ? row[0] : kUnreachable;
+  const uint16_t* above = d >= 2 ? rows_[d - 2] : nullptr;
   for (size_t i = 1; i <= typed_.size(); ++i) {
-    const auto t = static_cast<uint8_t>(typed_[i - 1]);
-    int v = prev[i - 1] + costs_->Substitution(t, label, i - 1);
-    v = std::min(v, row[i - 1] + insertion_[i - 1]);
-    v = std::min(v, prev[i] + omission);
-    if (d >= 2 && i >= 2 && t == labels_[d - 1] && static_cast<uint8_t>(typed_[i - 2]) == label &&
-        t != label) {
-      v = std::min(v, rows_[d - 2][i - 2] + costs_->Transposition());
-    }
-    row[i] = static_cast<uint16_t>(v);
+    row[i] = static_cast<uint16_t>(Cell(d, i, label, omission, prev, row, above));
     row_min = std::min(row_min, row[i]);
     if (i + 2 <= typed_.size()) swap_min = std::min(swap_min, row[i]);
   }
@@ -227,7 +230,8 @@ void CandidateSearch::FindQuietChildren(size_t depth, uint16_t cost, QuietChildr
   // Substitutions into cells 1..m read cells 0..m-1: swap_min_ holds the minimum of 0..m-2.
   const int source_min =
       m == 0 ? SearchRowCache::kCellMax : std::min<int>(swap_min_[depth], cells[m - 1]);
-  q->exact = source_min + min_substitution_ > budget;  // a wrong byte costs too much anywhere
+  q->exact =
+      source_min + costs_->MinSubstitution() > budget;  // a wrong byte costs too much anywhere
   q->substitutions = 0;
   std::fill(std::begin(q->allowed), std::end(q->allowed), 0);
   uint64_t within = 0;  // bit j: cell j is within the budget
@@ -283,16 +287,9 @@ void CandidateSearch::UpdateCarriedRow(size_t d, uint8_t label) {
   const int omission = costs_->Omission(d - 1);
   const size_t from = std::min<size_t>(row.kept, m);
   if (from == 0) row.cells[0] = SaturateCell(prev[0] + omission);
+  const uint8_t* above = d >= 2 ? path_[d - 2]->cells : nullptr;
   for (size_t i = std::max<size_t>(from, 1); i <= m; ++i) {
-    const auto t = static_cast<uint8_t>(typed_[i - 1]);
-    int v = prev[i - 1] + costs_->Substitution(t, label, i - 1);
-    v = std::min(v, row.cells[i - 1] + insertion_[i - 1]);
-    v = std::min(v, prev[i] + omission);
-    if (d >= 2 && i >= 2 && t == labels_[d - 1] && static_cast<uint8_t>(typed_[i - 2]) == label &&
-        t != label) {
-      v = std::min(v, path_[d - 2]->cells[i - 2] + costs_->Transposition());
-    }
-    row.cells[i] = SaturateCell(v);
+    row.cells[i] = SaturateCell(Cell(d, i, label, omission, prev, row.cells, above));
   }
   FinishCarriedRow(d, from);
 }

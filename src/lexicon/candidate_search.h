@@ -102,6 +102,9 @@ class CandidateSearch {
   bool VisitCarried(size_t depth, uint16_t inherited);
   bool CanImprove(size_t depth, uint16_t cost) const;
   void FindQuietChildren(size_t depth, uint16_t cost, QuietChildren* quiet) const;
+  template <typename CellType>
+  int Cell(size_t d, size_t i, uint8_t label, int omission, const CellType* prev,
+           const CellType* row, const CellType* above) const;
   void ComputeRow(size_t depth, uint8_t label);
   void UpdateCarriedRoot();
   void UpdateCarriedRow(size_t depth, uint8_t label);
@@ -126,8 +129,7 @@ class CandidateSearch {
   uint64_t typed_at_[256] = {};  // bit i: typed_[i] is this byte (for FindQuietChildren)
   char typed_text_[kMaxTyped];   // the bytes typed_at_ has bits for
   size_t typed_at_size_ = 0;
-  uint8_t min_substitution_ = 255;  // the cheapest substitution of a byte by another
-  bool carry_ = false;              // options allow carrying rows over (budgets below kCellMax)
+  bool carry_ = false;  // options allow carrying rows over (budgets below kCellMax)
   SearchRowCache row_cache_;
   SearchRowCache::Row* path_[kMaxDepth + 1];  // the carried rows of the walk's current path
   std::vector<Frontier> frontier_;            // binary max-heap on bound

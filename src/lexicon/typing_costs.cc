@@ -1,11 +1,12 @@
 #include "lexicon/typing_costs.h"
 
+#include <algorithm>
+
 #include "text/keyboard_layout.h"
 
 namespace keydecide {
 
-TypingCosts::TypingCosts(const KeyboardLayout* layout, const Options& options)
-    : options_(options) {
+TypingCosts::TypingCosts(const KeyboardLayout* layout, const Options& options) : options_(options) {
   for (int a = 0; a < 256; ++a) {
     for (int b = 0; b < 256; ++b) {
       uint8_t cost = options.far_substitution;
@@ -16,6 +17,7 @@ TypingCosts::TypingCosts(const KeyboardLayout* layout, const Options& options)
         if (d >= 0 && d < options.neighbour_distance) cost = options.neighbour_substitution;
       }
       sub_[a][b] = cost;
+      if (a != b) min_substitution_ = std::min(min_substitution_, cost);
     }
   }
 }

@@ -35,7 +35,8 @@ class TypingCosts {
   // Typing `typed` at position typed_pos for `intended`; 0 when they are equal.
   uint8_t Substitution(uint8_t typed, uint8_t intended, size_t typed_pos) const {
     const int c = sub_[typed][intended];
-    return static_cast<uint8_t>((typed_pos == 0 && c != 0) ? Saturate(c + options_.first_letter_extra) : c);
+    return static_cast<uint8_t>(
+        (typed_pos == 0 && c != 0) ? Saturate(c + options_.first_letter_extra) : c);
   }
   // Leaving out the intended letter at word_pos.
   uint8_t Omission(size_t word_pos) const {
@@ -43,6 +44,9 @@ class TypingCosts {
                          : options_.omission;
   }
   uint8_t Transposition() const { return options_.transposition; }
+  // The cheapest Substitution of a byte by another after the first position (a lower bound of
+  // every Substitution but the free one).
+  uint8_t MinSubstitution() const { return min_substitution_; }
   // Cost of typed[i] being an extra key press, given its neighbours in the typed text.
   // REQUIRES: i < typed.size().
   uint8_t Insertion(std::string_view typed, size_t i) const;
@@ -55,6 +59,7 @@ class TypingCosts {
 
   Options options_;
   std::array<std::array<uint8_t, 256>, 256> sub_;
+  uint8_t min_substitution_ = 255;
 };
 
 }  // namespace keydecide
