@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -224,6 +225,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     float pinyin_pair_weight = EngineOptions().pinyin_user_pair_weight;
     size_t max_lines = 0;
     bool json = false;
+    bool finetune = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = eval->add_subcommand(
@@ -246,8 +248,15 @@ void AddEvalPersonalCommand(CLI::App* eval) {
   cmd->add_option("--max-lines", args->max_lines,
                   "--lang zh: only the first N lines of each file (0 = all)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->add_flag("--finetune", args->finetune,
+                "English: also one fine-tuning round after the history, and the replays after it "
+                "(ksr_after_finetune, general_ksr_after_finetune)");
   cmd->callback([args] {
     if (args->engine.language == "zh") {
+      if (args->finetune) {
+        std::fprintf(stderr, "keydecide: --finetune: Chinese fine-tuning is not built yet\n");
+        std::exit(2);
+      }
       EngineOptions options = args->engine.Options();
       options.pinyin_user_word_weight = args->pinyin_word_weight;
       options.pinyin_user_pair_weight = args->pinyin_pair_weight;
@@ -317,7 +326,8 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     replay.suggestions = args->suggestions;
     replay.progress = false;
     PersonalEvalResult r;
-    CheckOrDie(EvalPersonal(options, history, test, general, store, replay, &r), "personal eval");
+    CheckOrDie(EvalPersonal(options, history, test, general, store, replay, &r, args->finetune),
+               "personal eval");
     nlohmann::json out = {
         {"ksr_before", r.before.ksr()},
         {"ksr_after", r.after.ksr()},
@@ -340,6 +350,15 @@ void AddEvalPersonalCommand(CLI::App* eval) {
       out["general_ksr_after"] = r.general_after.ksr();
       out["general_characters"] = r.general_before.characters;
     }
+    if (r.finetuned) {
+      out["ksr_after_finetune"] = r.after_finetune.ksr();
+      out["next_word_top3_after_finetune"] = r.after_finetune.next_word_top3_rate();
+      out["latency_us_after_finetune"] = {{"p50", r.after_finetune.LatencyQuantile(0.5)},
+                                          {"p95", r.after_finetune.LatencyQuantile(0.95)}};
+      out["finetune"] = r.finetune_summary;
+      out["finetune_seconds"] = r.finetune_seconds;
+      if (r.has_general) out["general_ksr_after_finetune"] = r.general_after_finetune.ksr();
+    }
     if (args->json) {
       std::cout << out.dump(2) << "\n";
       return;
@@ -349,6 +368,11 @@ void AddEvalPersonalCommand(CLI::App* eval) {
       std::printf(", general %.4f -> %.4f", r.general_before.ksr(), r.general_after.ksr());
     }
     std::printf(" (%zu words learned)\n", r.learned_words);
+    if (r.finetuned) {
+      std::printf("after fine-tuning: ksr %.4f", r.after_finetune.ksr());
+      if (r.has_general) std::printf(", general %.4f", r.general_after_finetune.ksr());
+      std::printf(" (%s)\n", r.finetune_summary.c_str());
+    }
   });
 }
 

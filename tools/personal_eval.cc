@@ -1,6 +1,7 @@
 #include "tools/personal_eval.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -93,7 +94,7 @@ void RemoveStore(const std::string& path) {
 
 Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
                     std::string_view general, const std::string& store_path,
-                    const ReplayOptions& replay, PersonalEvalResult* out) {
+                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune) {
   *out = PersonalEvalResult();
   out->has_general = !general.empty();
   {
@@ -111,6 +112,8 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
   personal.personal = true;
   personal.learn = true;
   personal.user_store_path = store_path;
+  personal.fine_tune = finetune;
+  personal.fine_tune_every_words = 0;  // one round, when this function asks for it
   std::unique_ptr<Engine> engine;
   KD_RETURN_IF_ERROR(Engine::Open(personal, &engine));
   if (engine->info().personal.rfind("on: ", 0) != 0) {
@@ -122,6 +125,17 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
   if (s.ok()) s = Replay(test, engine->NewSession(no_learn).get(), replay, &out->after);
   if (s.ok() && out->has_general) {
     s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after);
+  }
+  if (s.ok() && finetune) {
+    const auto start = std::chrono::steady_clock::now();
+    s = engine->FineTune(&out->finetune_summary);
+    out->finetune_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out->finetuned = s.ok();
+    if (s.ok()) s = Replay(test, engine->NewSession(no_learn).get(), replay, &out->after_finetune);
+    if (s.ok() && out->has_general) {
+      s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after_finetune);
+    }
   }
   engine.reset();
   if (s.ok()) s = CountLearned(store_path, "", &out->learned_words);

@@ -5,7 +5,9 @@
 //   after:  the history text typed into a learning session of an engine on a fresh, temporary
 //           user store (so it is learned as a person typing it would teach it), then the test
 //           text replayed in a no-learn session of that engine;
-//   general_before/after: the same two replays of a general text.
+//   general_before/after: the same two replays of a general text;
+//   with `finetune`: after_finetune, general_after_finetune: the same replays once one
+//   fine-tuning round (Engine::FineTune) has trained on the learned history.
 
 #ifndef KEYDECIDE_TOOLS_PERSONAL_EVAL_H_
 #define KEYDECIDE_TOOLS_PERSONAL_EVAL_H_
@@ -25,13 +27,17 @@ struct PersonalEvalResult {
   bool has_general = false;
   ReplayResult general_before, general_after;
   size_t learned_words = 0;  // distinct words in the store after the history
+  bool finetuned = false;
+  ReplayResult after_finetune, general_after_finetune;
+  std::string finetune_summary;  // Engine::FineTune's
+  double finetune_seconds = 0;   // wall time of the round
 };
 
 // Runs the evaluation above. `options` is the engine (its personal fields are overridden);
 // `store_path` must not exist yet and is removed afterwards. `general` may be empty.
 Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
                     std::string_view general, const std::string& store_path,
-                    const ReplayOptions& replay, PersonalEvalResult* out);
+                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune = false);
 
 // Chinese: the same over pinyin eval lines (tools/pinyin_eval.h). The history is typed as a
 // person converts it, line by line into one learning session: the letters, then while letters

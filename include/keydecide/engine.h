@@ -105,6 +105,14 @@ class KD_API Engine {
   // half second anyway). Returns the store's status (OK without personalisation).
   virtual Status FlushLearning() { return Status::OK(); }
 
+  // With EngineOptions::fine_tune: flushes learning, then runs one fine-tuning round on the
+  // caller's thread; sessions use the new adapter from their next Decide. *summary (may be
+  // null) says what the round did. NotSupported without fine-tuning (off, no model, no store).
+  virtual Status FineTune(std::string* summary) {
+    (void)summary;
+    return Status::NotSupported("fine-tuning is off");
+  }
+
   struct Info {
     std::string language;
     std::string lexicon_path;

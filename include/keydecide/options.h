@@ -99,6 +99,14 @@ struct EngineOptions {
   // person's picks and phrases still rank first for their letters.
   float pinyin_user_word_weight = 0.0f;
   float pinyin_user_pair_weight = 0.0f;
+  // English, with `personal` and a model: fine-tune the model to the person (docs/PERSONAL.md,
+  // "Fine-tuning"): an adapter of the word scores, trained on their recent text in the store
+  // on a background thread at the lowest priority, used by every session. Off by default, as
+  // in the keyboards that have it: a round takes seconds to tens of seconds of one core.
+  bool fine_tune = false;
+  // With fine_tune: a background round after this many newly learned words (0: none; only
+  // Engine::FineTune trains).
+  int fine_tune_every_words = 2000;
 };
 
 // How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).

@@ -74,6 +74,13 @@ struct LearnedWord {
   std::string reading;  // LearnEvent::reading ("" when none)
 };
 
+// One word of the recent text (UserStore::ListRecent), oldest first.
+struct RecentWord {
+  std::string word;
+  std::string previous;  // LearnEvent::previous: "" where a sentence started
+  int64_t unix_time = 0;
+};
+
 struct LearnedPair {
   std::string language;
   std::string previous;
@@ -121,12 +128,27 @@ class KD_API UserStore {
   virtual Status List(std::string_view language, std::vector<LearnedWord>* out) = 0;
   virtual Status ListPairs(std::string_view language, std::vector<LearnedPair>* out) = 0;
 
+  // The recent text: every learned word is also kept in order, the last kMaxRecentWords of
+  // each language, for on-device fine-tuning (docs/PERSONAL.md, "Fine-tuning").
+  static constexpr size_t kMaxRecentWords = 20000;
+  // The last `max_words` recent words of `language`, oldest first.
+  virtual Status ListRecent(std::string_view language, size_t max_words,
+                            std::vector<RecentWord>* out) = 0;
+  // A fine-tuned adapter of `language` (an opaque blob; model/logit_adapter.h), replacing the
+  // one before. Every save gets a new, larger stamp. Forget, ForgetRange and Clear drop the
+  // adapters whenever the recent text they were trained on loses a word.
+  virtual Status SaveAdapter(std::string_view language, std::string_view blob) = 0;
+  // NotFound when there is none.
+  virtual Status LoadAdapter(std::string_view language, std::string* blob, int64_t* stamp) = 0;
+  // The stamp of the adapter of `language`, 0 when there is none (a cheap check for change).
+  virtual Status AdapterStamp(std::string_view language, int64_t* stamp) = 0;
+
   // Forgets `word` in every language: the word and every pair it is part of. *removed (when
   // not null) gets the number of rows deleted.
   virtual Status Forget(std::string_view word, int* removed) = 0;
   // Forgets every word and pair last used in [from, to) (unix seconds).
   virtual Status ForgetRange(int64_t from, int64_t to, int* removed) = 0;
-  // Forgets everything: learned words, pairs and shortcuts.
+  // Forgets everything: learned words, pairs, shortcuts, the recent text and the adapters.
   virtual Status Clear() = 0;
 
   // Adds a shortcut, or gives its trigger (any case: it is stored lower-cased) a new

@@ -1,5 +1,6 @@
 #include "decide/en_engine.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "decide/baseline_scorer.h"
@@ -10,6 +11,7 @@
 #include "decide/text_limits.h"
 #include "keydecide/user_store.h"
 #include "model/simd_target.h"
+#include "text/utf8.h"
 
 namespace keydecide {
 
@@ -76,14 +78,63 @@ Status EnEngine::LoadSmallModel(const std::string& path) {
   return Status::OK();
 }
 
+EnEngine::~EnEngine() { pack_.fine_tuner_.reset(); }
+
 Status EnEngine::FlushLearning() { return pack_.learner_ ? pack_.learner_->Flush() : Status::OK(); }
 
-void EnEngine::OpenPersonal(const EngineOptions& options) {
+Status EnEngine::FineTune(std::string* summary) {
+  if (pack_.fine_tuner_ == nullptr) {
+    return Status::NotSupported("fine-tuning is off (EngineOptions::fine_tune, a model, a store)");
+  }
+  KD_RETURN_IF_ERROR(FlushLearning());
+  FineTuneReport r;
+  KD_RETURN_IF_ERROR(pack_.fine_tuner_->RunRound(&r));
+  if (summary != nullptr) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%zu recent words, %zu examples of theirs (%zu held back), %zu replayed; "
+                  "%d epochs, held-back loss %.4f -> %.4f; %s; %.1f s",
+                  r.history_words, r.person_examples, r.train.held_examples, r.replay_examples,
+                  r.train.epochs, r.train.held_loss_before, r.train.held_loss_after,
+                  r.saved ? "adapter saved" : "no improvement, nothing saved", r.seconds);
+    *summary = buf;
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// The general text fine-tuning replays (scripts/make-replay-text.py): <pack>/replay.txt, ""
+// without one.
+std::string ReadReplayText(const std::string& pack_dir) {
+  std::string text;
+  if (pack_dir.empty()) return text;
+  if (std::FILE* f = std::fopen((pack_dir + "/replay.txt").c_str(), "rb")) {
+    char buf[8192];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() < (1u << 20)) {
+      text.append(buf, n);
+    }
+    std::fclose(f);
+  }
+  return utf8::Repair(text);
+}
+
+}  // namespace
+
+void EnEngine::OpenPersonal(const EngineOptions& options, const std::string& pack_dir) {
   OpenLearner(options, "en", nullptr, &pack_.learner_, &info_.personal);
   if (pack_.learner_ == nullptr) return;
   pack_.learning_ = options.learn;
   pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
                              options.user_new_word_bonus};
+  if (!options.fine_tune || pack_.model_ == nullptr) return;
+  FineTuner::Options o;
+  o.every_words = options.learn ? static_cast<uint64_t>(std::max(0, options.fine_tune_every_words))
+                                : 0;  // paused learning pauses training too
+  pack_.fine_tuner_ =
+      std::make_unique<FineTuner>(pack_.model_.get(), pack_.model_->weights_id(),
+                                  pack_.learner_->store(), "en", ReadReplayText(pack_dir), o);
 }
 
 Status EnEngine::Init(const EngineOptions& options) {
@@ -127,7 +178,7 @@ Status EnEngine::Init(const EngineOptions& options) {
     pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }
   info_.scorer = pack_.scorer_->name();
-  OpenPersonal(options);
+  OpenPersonal(options, pack);
 
   // Warm-up: touch the top of the trie and the code paths once, so the first real
   // keystroke does not pay for page faults. It learns nothing.

@@ -17,6 +17,9 @@ class EnEngine : public Engine {
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
   Info info() const override { return info_; }
   Status FlushLearning() override;
+  Status FineTune(std::string* summary) override;
+  // Stops fine-tuning before the pack's model and store go.
+  ~EnEngine() override;
 
   // Loads the "en" pack: <model_dir>/en/lexicon.kdlex (or options.lexicon_path), the
   // keyboard layout, and the model (ResolveModelPath; "none" for the count baseline). A
@@ -28,7 +31,7 @@ class EnEngine : public Engine {
   // REQUIRES: LoadModel succeeded.
   Status LoadSmallModel(const std::string& path);
   // Opens the user store and its learner; a store that fails leaves personalisation off.
-  void OpenPersonal(const EngineOptions& options);
+  void OpenPersonal(const EngineOptions& options, const std::string& pack_dir);
 
   EnPack pack_;
   Info info_;

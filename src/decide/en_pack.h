@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decide/apostrophe_index.h"
+#include "decide/fine_tuner.h"
 #include "decide/scorer.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
@@ -45,6 +46,8 @@ class EnPack {
   // thread-safe, so sessions of a const pack may offer it words.
   Learner* learner() const { return learner_.get(); }
   bool learning() const { return learning_; }
+  // The person's fine-tuned adapter's trainer and server (EngineOptions::fine_tune); else null.
+  FineTuner* fine_tuner() const { return fine_tuner_.get(); }
   struct PersonalWeights {  // EngineOptions::user_*_weight, user_new_word_bonus
     float word = 0, pair = 0, new_word = 0;
   };
@@ -67,6 +70,7 @@ class EnPack {
   CandidateSearch::Options search_options_;
   ApostropheIndex apostrophes_;
   std::unique_ptr<Learner> learner_;
+  std::unique_ptr<FineTuner> fine_tuner_;  // after learner_: it reads the learner's store
   bool learning_ = false;
   PersonalWeights personal_weights_;
 };

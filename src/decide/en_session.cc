@@ -264,7 +264,8 @@ void EnSession::AddUserCandidates() {
   } else {
     for (const UserWords::Word& w : user_words_->WithPrefix(typed_)) {
       if (!w.offered()) continue;
-      KeepHeaviest(&w, [](const UserWords::Word& u) { return u.weight; }, &user_best_, &n);
+      KeepHeaviest(
+          &w, [](const UserWords::Word& u) { return u.weight; }, &user_best_, &n);
     }
   }
   const Lexicon& lex = engine_->lexicon();
@@ -285,6 +286,16 @@ void EnSession::AddUserCandidates() {
 
 // score += word_weight * log(1 + w) + pair_weight * log(1 + p), and the new-word bonus for an
 // offered word that has no model or lexicon score of its own (EngineOptions).
+void EnSession::AddAdapterDelta(const float* hidden) {
+  adapter_z_.resize(adapter_->rank);  // allocates once: the rank never changes
+  adapter_->Project(hidden, adapter_z_.data());
+  for (ScoredCandidate& c : scored_) {
+    if (c.word >= 0 && c.word < adapter_->n_words && std::isfinite(c.score)) {
+      c.score += adapter_->Delta(adapter_z_.data(), c.word);
+    }
+  }
+}
+
 void EnSession::AddUserBonus() {
   const EnPack::PersonalWeights& weights = engine_->personal_weights();
   const Lexicon& lex = engine_->lexicon();
@@ -400,8 +411,8 @@ void EnSession::AddTypedCandidate() {
       c.score = -std::numeric_limits<float>::infinity();
     }
   }
-  scored_.push_back({lexicon::kNoEntry, -1, correction_.typed, 0, 0,
-                     std::numeric_limits<float>::infinity()});
+  scored_.push_back(
+      {lexicon::kNoEntry, -1, correction_.typed, 0, 0, std::numeric_limits<float>::infinity()});
 }
 
 // A word the person keeps as they type it: one typed often or picked (the user store's offered
@@ -438,7 +449,8 @@ void EnSession::AddApostropheWords() {
   std::array<const ApostropheIndex::Word*, kApostropheCandidates> best{};
   size_t n = 0;
   for (const ApostropheIndex::Word& w : engine_->apostrophes().WithPrefix(typed_)) {
-    KeepHeaviest(&w, [](const ApostropheIndex::Word& a) { return a.count; }, &best, &n);
+    KeepHeaviest(
+        &w, [](const ApostropheIndex::Word& a) { return a.count; }, &best, &n);
   }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t entry = best[i]->entry;
@@ -592,6 +604,7 @@ void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capit
                          : small_active_   ? engine_->small_scorer()
                                            : engine_->scorer();
   scorer.Score({typed_, history_.size(), hidden}, scored_);
+  if (adapter_ && hidden != nullptr && !small_active_) AddAdapterDelta(hidden);
   if (user_words_) AddUserBonus();
   if (AtCorrectedWord() && !correction_.undone) AddTypedCandidate();
   out->timings.heads_us += MicrosSince(t);
@@ -643,6 +656,13 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
       user_words_version_ = version;
     }
     FindPreviousKey();
+  }
+  if (const FineTuner* tuner = engine_->fine_tuner()) {
+    if (const uint64_t version = tuner->version(); version != adapter_version_) {
+      adapter_ = tuner->adapter();
+      adapter_version_ = version;
+      adapter_z_.reserve(LogitAdapter::kMaxRank);
+    }
   }
   if (searchable) {  // a "word" longer than any word has no candidates
     search_.Search(typed_, &hits_);

@@ -24,6 +24,7 @@
 #include "decide/typed_text.h"
 #include "keydecide/engine.h"
 #include "lexicon/candidate_search.h"
+#include "model/logit_adapter.h"
 #include "personal/user_words.h"
 
 namespace keydecide {
@@ -79,6 +80,8 @@ class EnSession : public Session {
   void FindPreviousKey();
   void AddUserCandidates();
   void AddUserBonus();
+  // The fine-tuned adapter's correction (FineTuner) added to the model-scored candidates.
+  void AddAdapterDelta(const float* hidden);
 
   // The undo of an autocorrection (Session::AcceptCorrection).
   bool AtCorrectedWord() const;
@@ -104,6 +107,9 @@ class EnSession : public Session {
   bool learn_ = false;                           // ... and this session may teach it
   std::shared_ptr<const UserWords> user_words_;  // the snapshot this Decide ranks with
   uint64_t user_words_version_ = 0;              // the learner's version it was fetched at
+  std::shared_ptr<const LogitAdapter> adapter_;  // the fine-tuner's, as of adapter_version_
+  uint64_t adapter_version_ = 0;
+  std::vector<float> adapter_z_;  // LogitAdapter::Project of the hidden state
   struct FinishedWord {
     std::array<char, 64> text;
     uint8_t length = 0;

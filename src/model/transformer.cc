@@ -22,8 +22,7 @@ Status CheckFormat(const SafetensorsFile& f) {
   if (f.Metadata(wf::kMetaFormat) != wf::kFormatName) {
     return Status::InvalidArgument("not a keydecide model (metadata 'format')");
   }
-  if (const std::string_view v = f.Metadata(wf::kMetaFormatVersion);
-      v != wf::kFormatVersion) {
+  if (const std::string_view v = f.Metadata(wf::kMetaFormatVersion); v != wf::kFormatVersion) {
     return Status::NotSupported("model format version '" + std::string(v) + "'");
   }
   return Status::OK();
@@ -60,6 +59,12 @@ Status Transformer::Open(const std::string& path, std::unique_ptr<Transformer>* 
   return Load(std::move(file), out).Annotated(path);
 }
 
+std::string Transformer::weights_id() const {
+  const std::string_view crc = file_->Metadata(weight_format::kMetaTensorCrc32);
+  if (!crc.empty()) return std::string(crc);
+  return weight_format_ + ":" + std::to_string(file_->tensor_data().size());
+}
+
 Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
                          std::unique_ptr<Transformer>* out) {
   KD_RETURN_IF_ERROR(kernels::ApplyTargetFromEnvironment());
@@ -69,8 +74,7 @@ Status Transformer::Load(std::shared_ptr<const SafetensorsFile> file,
       VerifyTensorChecksum(f.Metadata(weight_format::kMetaTensorCrc32), f.tensor_data()));
   std::unique_ptr<Transformer> m(new Transformer());
   m->file_ = file;
-  KD_RETURN_IF_ERROR(
-      ModelConfig::Parse(f.Metadata(weight_format::kMetaConfig), &m->config_));
+  KD_RETURN_IF_ERROR(ModelConfig::Parse(f.Metadata(weight_format::kMetaConfig), &m->config_));
   KD_RETURN_IF_ERROR(m->vocab_.Load(f, m->config_.n_words()));
   WeightReader reader(&f);
   KD_RETURN_IF_ERROR(reader.Init());
@@ -154,8 +158,8 @@ Status Transformer::LoadHeads(const WeightReader& reader) {
   namespace wf = weight_format;
   const int64_t d = config_.d_model;
   auto head = [&](std::string_view name, int64_t out_dim, Linear* l) {
-    KD_RETURN_IF_ERROR(reader.FloatMatrix(std::string(name) + std::string(wf::kWeight), out_dim, d,
-                                          &l->w));
+    KD_RETURN_IF_ERROR(
+        reader.FloatMatrix(std::string(name) + std::string(wf::kWeight), out_dim, d, &l->w));
     return reader.Floats(std::string(name) + std::string(wf::kBias), {out_dim}, &l->b);
   };
   KD_RETURN_IF_ERROR(ReadNorm(reader, std::string(wf::kLnF), &ln_f_));

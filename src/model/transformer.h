@@ -46,6 +46,9 @@ class Transformer {
   const ModelConfig& config() const { return config_; }
   // "f32" (fp16/fp32 files), "q8", "q4g32", "q4g64"; "+" joins several (e.g. "q4g64+q8").
   const std::string& weight_format() const { return weight_format_; }
+  // What identifies these weights: the file's tensor checksum (weight_checksum.h), or, for a
+  // file without one, its format and tensor bytes ("f32:<bytes>").
+  std::string weights_id() const;
 
   // --- Vocabulary ---
   const Vocab& vocab() const { return vocab_; }

@@ -67,6 +67,8 @@ class Learner {
   // The last store error, OK when the last write succeeded.
   Status status() const;
   const std::string& language() const { return language_; }
+  // The store it writes to (thread-safe: its calls are serialised).
+  UserStore* store() const { return store_.get(); }
 
  private:
   struct Slot {

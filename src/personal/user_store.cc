@@ -85,6 +85,7 @@ class Stmt {
     return p ? std::string(p, sqlite3_column_bytes(stmt_, col)) : std::string();
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  sqlite3_stmt* get() const { return stmt_; }
   double Real(int col) const { return sqlite3_column_double(stmt_, col); }
 
  private:
@@ -142,6 +143,14 @@ constexpr const char* kMigrations[] = {
      " created INTEGER NOT NULL) WITHOUT ROWID;"),
     // 2 -> 3: how a word is typed (Chinese: its pinyin), '' where not known.
     "ALTER TABLE words ADD COLUMN reading TEXT NOT NULL DEFAULT '';",
+    // 3 -> 4: the person's recent words in order (what fine-tuning reads) and the adapters
+    // trained on them.
+    ("CREATE TABLE recent(id INTEGER PRIMARY KEY AUTOINCREMENT, language TEXT NOT NULL,"
+     " word TEXT NOT NULL, previous TEXT NOT NULL, time INTEGER NOT NULL);"
+     "CREATE INDEX recent_language ON recent(language, id);"
+     "CREATE TABLE adapters(language TEXT PRIMARY KEY, stamp INTEGER NOT NULL,"
+     " trained INTEGER NOT NULL, blob BLOB NOT NULL) WITHOUT ROWID;"
+     "INSERT INTO meta VALUES('adapter_stamp', 0);"),
 };
 static_assert(std::size(kMigrations) == personal::kSchemaVersion);
 
@@ -355,8 +364,10 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
             "ON CONFLICT(language, previous, word) DO UPDATE SET count = count + 1,"
             " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
             " last_time = max(last_time, ?5)");
+  Stmt recent(db_, "INSERT INTO recent(language, word, previous, time) VALUES(?1, ?2, ?3, ?4)");
   KD_SQL(word.prepare_rc(), "learning");
   KD_SQL(pair.prepare_rc(), "learning");
+  KD_SQL(recent.prepare_rc(), "learning");
   const int64_t now = Now();
   for (const LearnEvent& e : batch) {
     if (!IsLanguageTag(e.language) || !IsStorableWord(e.word) || !IsReading(e.reading)) continue;
@@ -371,7 +382,14 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
                .Bind(6, e.reading)
                .Run(),
            "learning");
-    if (!IsStorableWord(e.previous)) continue;
+    const bool has_previous = IsStorableWord(e.previous);
+    KD_SQL(recent.Bind(1, e.language)
+               .Bind(2, e.word)
+               .Bind(3, has_previous ? std::string_view(e.previous) : std::string_view(""))
+               .Bind(4, time)
+               .Run(),
+           "learning");
+    if (!has_previous) continue;
     KD_SQL(pair.Bind(1, e.language)
                .Bind(2, e.previous)
                .Bind(3, e.word)
@@ -382,6 +400,17 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
   }
   Stmt set_tick(db_, "UPDATE meta SET value = ?1 WHERE key = 'tick'");
   KD_SQL(set_tick.Bind(1, static_cast<int64_t>(tick)).Run(), "learning");
+  // Only the last kMaxRecentWords of each language are kept.
+  Stmt trim(db_,
+            "DELETE FROM recent WHERE language = ?1 AND id <= (SELECT id FROM recent"
+            " WHERE language = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)");
+  std::string trimmed;
+  for (const LearnEvent& e : batch) {
+    if (e.language == trimmed || !IsLanguageTag(e.language)) continue;
+    KD_SQL(trim.Bind(1, e.language).Bind(2, static_cast<int64_t>(kMaxRecentWords)).Run(),
+           "learning");
+    trimmed = e.language;
+  }
   KD_SQL(t.Commit(), "learning");
   return Status::OK();
 }
@@ -447,6 +476,11 @@ Status SqliteUserStore::Forget(std::string_view word, int* removed) {
   int n = sqlite3_changes(db_);
   KD_SQL(pairs.Bind(1, word).Run(), "forgetting");
   n += sqlite3_changes(db_);
+  // The word leaves the recent text, and the adapters trained while it was there.
+  Stmt recent(db_,
+              "DELETE FROM recent WHERE word = ?1 COLLATE NOCASE OR previous = ?1 COLLATE NOCASE");
+  KD_SQL(recent.Bind(1, word).Run(), "forgetting");
+  if (sqlite3_changes(db_) > 0) KD_SQL(Exec(db_, "DELETE FROM adapters"), "forgetting");
   KD_SQL(t.Commit(), "forgetting");
   if (removed != nullptr) *removed = n;
   return Checkpoint();
@@ -462,6 +496,9 @@ Status SqliteUserStore::ForgetRange(int64_t from, int64_t to, int* removed) {
   int n = sqlite3_changes(db_);
   KD_SQL(pairs.Bind(1, from).Bind(2, to).Run(), "forgetting");
   n += sqlite3_changes(db_);
+  Stmt recent(db_, "DELETE FROM recent WHERE time >= ?1 AND time < ?2");
+  KD_SQL(recent.Bind(1, from).Bind(2, to).Run(), "forgetting");
+  if (sqlite3_changes(db_) > 0) KD_SQL(Exec(db_, "DELETE FROM adapters"), "forgetting");
   KD_SQL(t.Commit(), "forgetting");
   if (removed != nullptr) *removed = n;
   return Checkpoint();
@@ -471,9 +508,68 @@ Status SqliteUserStore::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   Transaction t(db_);
   KD_SQL(t.begin_rc(), "clearing");
-  KD_SQL(Exec(db_, "DELETE FROM words; DELETE FROM pairs; DELETE FROM shortcuts"), "clearing");
+  KD_SQL(Exec(db_,
+              "DELETE FROM words; DELETE FROM pairs; DELETE FROM shortcuts;"
+              " DELETE FROM recent; DELETE FROM adapters"),
+         "clearing");
   KD_SQL(t.Commit(), "clearing");
   return Checkpoint();
+}
+
+Status SqliteUserStore::ListRecent(std::string_view language, size_t max_words,
+                                   std::vector<RecentWord>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  out->clear();
+  Stmt s(db_,
+         "SELECT word, previous, time FROM (SELECT id, word, previous, time FROM recent"
+         " WHERE language = ?1 ORDER BY id DESC LIMIT ?2) ORDER BY id");
+  s.Bind(1, language).Bind(2, static_cast<int64_t>(std::min<size_t>(max_words, INT32_MAX)));
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) out->push_back({s.Text(0), s.Text(1), s.Int(2)});
+  KD_SQL(rc, "listing the recent words");
+  return Status::OK();
+}
+
+Status SqliteUserStore::SaveAdapter(std::string_view language, std::string_view blob) {
+  if (!IsLanguageTag(language)) return Status::InvalidArgument("not a language tag");
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "saving the adapter");
+  KD_SQL(Exec(db_, "UPDATE meta SET value = value + 1 WHERE key = 'adapter_stamp'"),
+         "saving the adapter");
+  Stmt save(db_,
+            "INSERT OR REPLACE INTO adapters VALUES(?1,"
+            " (SELECT value FROM meta WHERE key = 'adapter_stamp'), ?2, ?3)");
+  KD_SQL(save.prepare_rc(), "saving the adapter");
+  sqlite3_bind_blob64(save.get(), 3, blob.data(), blob.size(), SQLITE_TRANSIENT);
+  save.Bind(1, language).Bind(2, Now());
+  KD_SQL(save.Step(), "saving the adapter");
+  KD_SQL(t.Commit(), "saving the adapter");
+  return Status::OK();
+}
+
+Status SqliteUserStore::AdapterStamp(std::string_view language, int64_t* stamp) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT stamp FROM adapters WHERE language = ?1");
+  s.Bind(1, language);
+  const int rc = s.Step();
+  KD_SQL(rc, "reading the adapter");
+  *stamp = rc == SQLITE_ROW ? s.Int(0) : 0;
+  return Status::OK();
+}
+
+Status SqliteUserStore::LoadAdapter(std::string_view language, std::string* blob, int64_t* stamp) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT stamp, blob FROM adapters WHERE language = ?1");
+  s.Bind(1, language);
+  const int rc = s.Step();
+  KD_SQL(rc, "reading the adapter");
+  if (rc != SQLITE_ROW) return Status::NotFound("no adapter for this language");
+  *stamp = s.Int(0);
+  const void* p = sqlite3_column_blob(s.get(), 1);
+  blob->assign(p ? static_cast<const char*>(p) : "",
+               static_cast<size_t>(sqlite3_column_bytes(s.get(), 1)));
+  return Status::OK();
 }
 
 namespace {

@@ -9,6 +9,10 @@
 //   pairs(language, previous, word, count, weight, last_tick, last_time)
 //         PRIMARY KEY (language, previous, word)
 //   shortcuts(trigger TEXT PRIMARY KEY, expansion, created)   -- from version 2
+//   recent(id, language, word, previous, time)           -- from version 4: the last
+//         kMaxRecentWords learned words of each language, in order
+//   adapters(language PRIMARY KEY, stamp, trained, blob) -- from version 4; stamp from
+//         meta 'adapter_stamp', one more on every save
 // `weight` is the count decayed by ticks as of `last_tick` (DecayedWeight).
 //
 // Settings: journal_mode=WAL, synchronous=FULL (see the public header for why), busy
@@ -28,7 +32,7 @@ struct sqlite3;
 
 namespace keydecide::personal {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 class SqliteUserStore : public UserStore {
  public:
@@ -45,6 +49,11 @@ class SqliteUserStore : public UserStore {
   Status SetShortcut(std::string_view trigger, std::string_view expansion) override;
   Status RemoveShortcut(std::string_view trigger, bool* removed) override;
   Status ListShortcuts(std::vector<Shortcut>* out) override;
+  Status ListRecent(std::string_view language, size_t max_words,
+                    std::vector<RecentWord>* out) override;
+  Status SaveAdapter(std::string_view language, std::string_view blob) override;
+  Status LoadAdapter(std::string_view language, std::string* blob, int64_t* stamp) override;
+  Status AdapterStamp(std::string_view language, int64_t* stamp) override;
   Status Export(std::string* json) override;
   Status Import(std::string_view json) override;
   uint64_t tick() override;

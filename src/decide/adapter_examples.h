@@ -1,0 +1,37 @@
+// The fine-tuning examples of a text (model/adapter_trainer.h): the text is typed, untimed,
+// into a ModelTrack as an English session would type it, and at the first `prefixes` keys of
+// each word (0: the word start, where the next word is predicted; 1: after its first letter;
+// ...) the hidden state becomes an example whose target is the word, when the model's
+// vocabulary has it. So the adapter learns on the very states it will correct.
+
+#ifndef KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
+#define KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "keydecide/user_store.h"
+#include "model/adapter_trainer.h"
+#include "model/transformer.h"
+
+namespace keydecide {
+
+struct AdapterExampleOptions {
+  int prefixes = 2;  // examples per word: at its start and after each of its first letters
+  int top_k = 128;   // the base's words each example keeps beside its target
+  size_t max_examples = 40000;
+};
+
+// Appends the examples of `text` (lines of words; a new line starts a new context) to *out,
+// until it holds options.max_examples. REQUIRES: valid UTF-8.
+void AddAdapterExamples(const Transformer& model, std::string_view text,
+                        const AdapterExampleOptions& options, std::vector<AdapterExample>* out);
+
+// The recent words (UserStore::ListRecent) as text: words joined by spaces, a new line
+// where a sentence started (an empty `previous`).
+std::string RecentText(const std::vector<RecentWord>& words);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
