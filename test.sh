@@ -68,7 +68,8 @@ echo "== ThreadSanitizer: runtime, service, C ABI and learning (src/personal) te
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYDECIDE_WERROR=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_C_FLAGS="-fsanitize=thread" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
-TSAN_TESTS=(runtime_worker_test service_server_test c_api_test learner_test personal_session_test)
+TSAN_TESTS=(runtime_worker_test service_server_test c_api_test learner_test personal_session_test
+            fine_tune_test)
 cmake --build build-tsan -j"$JOBS" --target "${TSAN_TESTS[@]}"
 for t in "${TSAN_TESTS[@]}"; do
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/bin/$t --gtest_brief=1
@@ -77,10 +78,10 @@ done
 echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # The protocol parser 30 s, the pinyin searches 20 s, the text layer, keyboard layouts,
 # lexicon, word bigram, weight file and C ABI call sequences 15 s each, the user store's export
-# format 10 s, from the committed seeds; the same runner fuzzes for hours with
-# scripts/fuzz-long.sh.
+# format and the fine-tuning adapter 10 s each, from the committed seeds; the same runner fuzzes
+# for hours with scripts/fuzz-long.sh.
 scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 \
-  lexicon:15 bigram:15 weight:15 personal:10 capi:15
+  lexicon:15 bigram:15 weight:15 personal:10 adapter:10 capi:15
 
 echo "== Debian packages, installed on a clean bookworm root"
 # The five packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by

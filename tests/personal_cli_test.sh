@@ -55,4 +55,18 @@ for key in ksr_before ksr_after general_ksr_before general_ksr_after learned_wor
   grep -q "\"$key\"" "$DIR/eval.json" || fail "eval personal: no $key"
 done
 ls "$DIR"/keydecide_eval_* 2>/dev/null && fail "eval personal left its store behind"
+
+# Fine-tuning (issue 20): eval personal --finetune adds the replays after one round; a round on a
+# store's recent text from the CLI; Chinese says it has none.
+TMPDIR="$DIR" "$KD" eval personal --model-dir "$MODELS" --history "$DIR/a.txt" --test "$DIR/b.txt" \
+  --general "$DIR/a.txt" --finetune --json > "$DIR/ft.json"
+for key in ksr_after_finetune general_ksr_after_finetune finetune_seconds; do
+  grep -q "\"$key\"" "$DIR/ft.json" || fail "eval personal --finetune: no $key"
+done
+"$KD" personal clear --store "$S" --yes >/dev/null
+"$KD" personal finetune --store "$S" --model-dir "$MODELS" | grep -q "^0 recent words" \
+  || fail "finetune on an empty store"
+"$KD" eval personal --lang zh --history "$DIR/a.txt" --test "$DIR/b.txt" --finetune 2>"$DIR/err" \
+  && fail "zh --finetune accepted"
+grep -q "not built" "$DIR/err" || fail "zh --finetune message"
 echo "personal CLI: ok"

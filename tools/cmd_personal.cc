@@ -191,6 +191,26 @@ void AddPersonalCommand(CLI::App* app) {
     std::printf("%zu shortcuts (%s)\n", all.size(), store->path().c_str());
   });
 
+  // One fine-tuning round on the store's recent text, as the engine runs them in the background
+  // with EngineOptions::fine_tune (docs/PERSONAL.md, "Fine-tuning").
+  auto engine_flags = std::make_shared<EngineFlags>();
+  auto* finetune = personal->add_subcommand(
+      "finetune", "Train the model's adapter on the person's recent text now (English)");
+  AddStoreOption(finetune, &args->store);
+  engine_flags->AddTo(finetune);
+  finetune->callback([args, engine_flags] {
+    EngineOptions options = engine_flags->Options();
+    options.personal = true;
+    options.user_store_path = args->store;
+    options.fine_tune = true;
+    options.fine_tune_every_words = 0;
+    std::unique_ptr<Engine> engine;
+    CheckOrDie(Engine::Open(options, &engine), "cannot open the engine");
+    std::string summary;
+    CheckOrDie(engine->FineTune(&summary), "fine-tuning");
+    std::printf("%s\n", summary.c_str());
+  });
+
   auto* clear = personal->add_subcommand("clear", "Forget everything learned, and the shortcuts");
   AddStoreOption(clear, &args->store);
   clear->add_flag("--yes", args->yes, "Yes, forget everything")->required();

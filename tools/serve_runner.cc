@@ -74,6 +74,9 @@ void ServeFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--store", user_store,
                   "With --personal: the user store (default: $XDG_DATA_HOME/keydecide/user.db)");
   cmd->add_flag("--pause-learning", paused, "With --personal: rank with the store, learn nothing");
+  cmd->add_flag("--fine-tune", fine_tune,
+                "With --personal: fine-tune the model to the person in the background (English; "
+                "docs/PERSONAL.md)");
 }
 
 int RunServer(const EngineOptions& given_options, const std::string& languages,
@@ -82,6 +85,7 @@ int RunServer(const EngineOptions& given_options, const std::string& languages,
   engine_options.personal = flags.personal;
   engine_options.user_store_path = flags.user_store;
   engine_options.learn = !flags.paused;
+  engine_options.fine_tune = flags.fine_tune;
   // Block the stop signals before any thread exists; this thread then waits for them.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);

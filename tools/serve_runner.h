@@ -25,6 +25,8 @@ struct ServeFlags {
   bool quiet = false;
   // The person's words (docs/PERSONAL.md): learn into the user store and rank with it (English
   // sessions; a session opened with no_learn learns nothing). `paused`: rank, learn nothing.
+  // With personal: fine-tune the model to the person in the background (EngineOptions::fine_tune).
+  bool fine_tune = false;
   bool personal = false;
   std::string user_store;  // "": the default store
   bool paused = false;

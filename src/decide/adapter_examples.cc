@@ -1,6 +1,5 @@
 #include "decide/adapter_examples.h"
 
-#include "decide/en_session.h"
 #include "decide/model_track.h"
 #include "decide/typed_text.h"
 #include "text/letter_case.h"
@@ -23,9 +22,10 @@ std::string TokenWord(std::string_view token) {
 
 }  // namespace
 
-void AddAdapterExamples(const Transformer& model, std::string_view text,
-                        const AdapterExampleOptions& options, std::vector<AdapterExample>* out) {
-  TypedText typed(&kEnglishComposition);
+void AddAdapterExamples(const Transformer& model, const CompositionRule* rule,
+                        std::string_view text, const AdapterExampleOptions& options,
+                        std::vector<AdapterExample>* out) {
+  TypedText typed(rule);
   ModelTrack track(&model, /*app=*/0);
   std::vector<float> logits;
   // Types the character at text[*at] and moves past it.

@@ -1,6 +1,7 @@
 // The fine-tuning examples of a text (model/adapter_trainer.h): the text is typed, untimed,
-// into a ModelTrack as an English session would type it, and at the first `prefixes` keys of
-// each word (0: the word start, where the next word is predicted; 1: after its first letter;
+// into a TypedText with the language's composition rule and a ModelTrack, as a session would, and
+// at the first `prefixes` keys of each word (0: the word start, where the next word is predicted;
+// 1: after its first letter;
 // ...) the hidden state becomes an example whose target is the word, when the model's
 // vocabulary has it. So the adapter learns on the very states it will correct.
 
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "decide/typed_text.h"
 #include "keydecide/user_store.h"
 #include "model/adapter_trainer.h"
 #include "model/transformer.h"
@@ -23,10 +25,12 @@ struct AdapterExampleOptions {
   size_t max_examples = 40000;
 };
 
-// Appends the examples of `text` (lines of words; a new line starts a new context) to *out,
-// until it holds options.max_examples. REQUIRES: valid UTF-8.
-void AddAdapterExamples(const Transformer& model, std::string_view text,
-                        const AdapterExampleOptions& options, std::vector<AdapterExample>* out);
+// Appends the examples of `text` (lines of words; a new line starts a new context), typed
+// with `rule` (the session's, e.g. kEnglishComposition), to *out, until it holds
+// options.max_examples. REQUIRES: rule not null.
+void AddAdapterExamples(const Transformer& model, const CompositionRule* rule,
+                        std::string_view text, const AdapterExampleOptions& options,
+                        std::vector<AdapterExample>* out);
 
 // The recent words (UserStore::ListRecent) as text: words joined by spaces, a new line
 // where a sentence started (an empty `previous`).

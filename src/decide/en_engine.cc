@@ -132,9 +132,9 @@ void EnEngine::OpenPersonal(const EngineOptions& options, const std::string& pac
   FineTuner::Options o;
   o.every_words = options.learn ? static_cast<uint64_t>(std::max(0, options.fine_tune_every_words))
                                 : 0;  // paused learning pauses training too
-  pack_.fine_tuner_ =
-      std::make_unique<FineTuner>(pack_.model_.get(), pack_.model_->weights_id(),
-                                  pack_.learner_->store(), "en", ReadReplayText(pack_dir), o);
+  pack_.fine_tuner_ = std::make_unique<FineTuner>(
+      pack_.model_.get(), &kEnglishComposition, pack_.model_->weights_id(), pack_.learner_->store(),
+      "en", ReadReplayText(pack_dir), o);
 }
 
 Status EnEngine::Init(const EngineOptions& options) {

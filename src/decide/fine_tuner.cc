@@ -8,9 +8,11 @@
 
 namespace keydecide {
 
-FineTuner::FineTuner(const Transformer* model, std::string base_id, UserStore* store,
-                     std::string language, std::string replay_text, const Options& options)
+FineTuner::FineTuner(const Transformer* model, const CompositionRule* rule, std::string base_id,
+                     UserStore* store, std::string language, std::string replay_text,
+                     const Options& options)
     : model_(model),
+      rule_(rule),
       base_id_(std::move(base_id)),
       store_(store),
       language_(std::move(language)),
@@ -72,10 +74,10 @@ Status FineTuner::RunRound(FineTuneReport* report) {
   report->history_words = recent.size();
 
   std::vector<AdapterExample> person;
-  AddAdapterExamples(*model_, RecentText(recent), options_.examples, &person);
+  AddAdapterExamples(*model_, rule_, RecentText(recent), options_.examples, &person);
   recent.clear();
   if (!replay_made_) {
-    AddAdapterExamples(*model_, replay_text_, options_.examples, &replay_);
+    AddAdapterExamples(*model_, rule_, replay_text_, options_.examples, &replay_);
     replay_made_ = true;
   }
   const size_t held = static_cast<size_t>(static_cast<double>(person.size()) * options_.held_share);

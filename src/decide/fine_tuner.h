@@ -54,9 +54,11 @@ class FineTuner {
     int check_interval_ms = 10000;
   };
 
-  // REQUIRES: model and store outlive this object; the store is thread-safe.
-  FineTuner(const Transformer* model, std::string base_id, UserStore* store, std::string language,
-            std::string replay_text, const Options& options);
+  // `rule`: how the language's sessions type (AddAdapterExamples). REQUIRES: model, rule and
+  // store outlive this object; the store is thread-safe.
+  FineTuner(const Transformer* model, const CompositionRule* rule, std::string base_id,
+            UserStore* store, std::string language, std::string replay_text,
+            const Options& options);
   ~FineTuner();  // stops the background thread (waits for a round in progress)
 
   FineTuner(const FineTuner&) = delete;
@@ -76,6 +78,7 @@ class FineTuner {
   void Publish(std::shared_ptr<const LogitAdapter> adapter);
 
   const Transformer* model_;
+  const CompositionRule* rule_;
   const std::string base_id_;
   UserStore* store_;
   const std::string language_;
