@@ -107,6 +107,10 @@ struct EngineOptions {
   // With fine_tune: a background round after this many newly learned words (0: none; only
   // Engine::FineTune trains).
   int fine_tune_every_words = 2000;
+  // How much the adapter's correction counts in a candidate's score. Chosen on a tuning split
+  // of a writer's text (docs/PERSONAL.md, "Fine-tuning"): at 1 it cost 0.8 points of KSR on
+  // general text there, at 0.5 none, for most of the gain.
+  float fine_tune_weight = 0.5f;
 };
 
 // How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).

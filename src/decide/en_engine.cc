@@ -127,7 +127,7 @@ void EnEngine::OpenPersonal(const EngineOptions& options, const std::string& pac
   if (pack_.learner_ == nullptr) return;
   pack_.learning_ = options.learn;
   pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
-                             options.user_new_word_bonus};
+                             options.user_new_word_bonus, options.fine_tune_weight};
   if (!options.fine_tune || pack_.model_ == nullptr) return;
   FineTuner::Options o;
   o.every_words = options.learn ? static_cast<uint64_t>(std::max(0, options.fine_tune_every_words))

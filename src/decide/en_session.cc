@@ -289,9 +289,10 @@ void EnSession::AddUserCandidates() {
 void EnSession::AddAdapterDelta(const float* hidden) {
   adapter_z_.resize(adapter_->rank);  // allocates once: the rank never changes
   adapter_->Project(hidden, adapter_z_.data());
+  const float weight = engine_->personal_weights().adapter;
   for (ScoredCandidate& c : scored_) {
     if (c.word >= 0 && c.word < adapter_->n_words && std::isfinite(c.score)) {
-      c.score += adapter_->Delta(adapter_z_.data(), c.word);
+      c.score += weight * adapter_->Delta(adapter_z_.data(), c.word);
     }
   }
 }
