@@ -142,6 +142,21 @@ TEST(AdapterTrainingTest, HeldBackLossFallsAndARoundIsReproducible) {
       << r1.held_loss_before << " -> " << r1.held_loss_after;
   EXPECT_EQ(train_once(&r2), first);  // same seed, same bytes
   EXPECT_EQ(r2.held_loss_after, r1.held_loss_after);
+
+  // Cancelled (an engine closing): no examples, no epoch, the start kept.
+  const std::atomic<bool> cancel{true};
+  std::vector<AdapterExample> none;
+  eo.cancel = &cancel;
+  AddAdapterExamples(*model, &kEnglishComposition, TinyCorpus(60), eo, &none);
+  EXPECT_TRUE(none.empty());
+  o.cancel = &cancel;
+  AdapterTrainReport r3;
+  LogitAdapter start = LogitAdapter::Zero(4, model->config().d_model, model->n_words(), "x", 1);
+  LogitAdapter a = start;
+  TrainAdapter(train, held, o, &a, &r3);
+  EXPECT_EQ(r3.epochs, 0);
+  EXPECT_EQ(r3.best_epoch, 0);
+  EXPECT_EQ(a.Serialize(), start.Serialize());
 }
 
 class FineTunerTest : public ::testing::Test {

@@ -37,7 +37,10 @@ void AddAdapterExamples(const Transformer& model, const CompositionRule* rule,
     if (const size_t cut = typed.TrimToLimit(); cut > 0) track.OnTextTrimmed(cut);
   };
   size_t pos = 0;
-  while (pos < text.size() && out->size() < options.max_examples) {
+  auto cancelled = [&] {
+    return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
+  };
+  while (pos < text.size() && out->size() < options.max_examples && !cancelled()) {
     const char c = text[pos];
     if (c == ' ' || c == '\n' || c == '\t') {
       type(text, &pos);

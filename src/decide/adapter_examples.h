@@ -8,6 +8,7 @@
 #ifndef KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
 #define KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@ struct AdapterExampleOptions {
   int prefixes = 2;  // examples per word: at its start and after each of its first letters
   int top_k = 128;   // the base's words each example keeps beside its target
   size_t max_examples = 40000;
+  // Stops early (between two words) once it reads true; may be null.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Appends the examples of `text` (lines of words; a new line starts a new context), typed

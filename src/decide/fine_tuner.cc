@@ -24,6 +24,7 @@ FineTuner::FineTuner(const Transformer* model, const CompositionRule* rule, std:
 }
 
 FineTuner::~FineTuner() {
+  stopping_.store(true, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(wake_mu_);
     stop_ = true;
@@ -73,12 +74,15 @@ Status FineTuner::RunRound(FineTuneReport* report) {
   KD_RETURN_IF_ERROR(store_->ListRecent(language_, options_.history_words, &recent));
   report->history_words = recent.size();
 
+  AdapterExampleOptions example_options = options_.examples;
+  example_options.cancel = &stopping_;
   std::vector<AdapterExample> person;
-  AddAdapterExamples(*model_, rule_, RecentText(recent), options_.examples, &person);
+  AddAdapterExamples(*model_, rule_, RecentText(recent), example_options, &person);
   recent.clear();
   if (!replay_made_) {
-    AddAdapterExamples(*model_, rule_, replay_text_, options_.examples, &replay_);
-    replay_made_ = true;
+    replay_.clear();
+    AddAdapterExamples(*model_, rule_, replay_text_, example_options, &replay_);
+    replay_made_ = !stopping_.load(std::memory_order_relaxed);
   }
   const size_t held = static_cast<size_t>(static_cast<double>(person.size()) * options_.held_share);
   const size_t replayed =
@@ -94,8 +98,10 @@ Status FineTuner::RunRound(FineTuneReport* report) {
   const ModelConfig& c = model_->config();
   LogitAdapter adapter = LogitAdapter::Zero(options_.rank, c.d_model, model_->n_words(), base_id_,
                                             options_.train.seed);
-  TrainAdapter(person, held_back, options_.train, &adapter, &report->train);
-  if (report->train.best_epoch > 0) {
+  AdapterTrainOptions train_options = options_.train;
+  train_options.cancel = &stopping_;
+  TrainAdapter(person, held_back, train_options, &adapter, &report->train);
+  if (report->train.best_epoch > 0 && !stopping_.load(std::memory_order_relaxed)) {
     KD_RETURN_IF_ERROR(store_->SaveAdapter(language_, adapter.Serialize()));
     KD_RETURN_IF_ERROR(store_->AdapterStamp(language_, &stamp_));
     Publish(std::make_shared<const LogitAdapter>(std::move(adapter)));

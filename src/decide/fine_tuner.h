@@ -59,7 +59,9 @@ class FineTuner {
   FineTuner(const Transformer* model, const CompositionRule* rule, std::string base_id,
             UserStore* store, std::string language, std::string replay_text,
             const Options& options);
-  ~FineTuner();  // stops the background thread (waits for a round in progress)
+  // Stops the background thread; a round in progress stops at its next word or batch and
+  // saves nothing.
+  ~FineTuner();
 
   FineTuner(const FineTuner&) = delete;
   FineTuner& operator=(const FineTuner&) = delete;
@@ -98,7 +100,8 @@ class FineTuner {
   std::mutex wake_mu_;
   std::condition_variable wake_;
   bool stop_ = false;
-  std::thread thread_;  // last; only when options.every_words > 0
+  std::atomic<bool> stopping_{false};  // what a round in progress polls
+  std::thread thread_;                 // last; only when options.every_words > 0
 };
 
 }  // namespace keydecide

@@ -124,7 +124,10 @@ void TrainAdapter(std::span<const AdapterExample> train, std::span<const Adapter
     // Fisher-Yates with our own index draw: std::shuffle's use of the engine is not fixed by
     // the standard, and a round must be reproducible from its seed.
     for (size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng() % (i + 1)]);
-    for (size_t start = 0; start < order.size(); start += options.batch) {
+    auto cancelled = [&] {
+      return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
+    };
+    for (size_t start = 0; start < order.size() && !cancelled(); start += options.batch) {
       const size_t end = std::min(order.size(), start + options.batch);
       for (size_t i = start; i < end; ++i) AdapterLoss(*adapter, train[order[i]], &g, &scratch);
       const float scale = 1.0f / static_cast<float>(end - start);
@@ -134,6 +137,7 @@ void TrainAdapter(std::span<const AdapterExample> train, std::span<const Adapter
       AdamStep(&adapter->bias, &g.bias, &sb, options.learning_rate, options.weight_decay, scale,
                step);
     }
+    if (cancelled()) break;  // a part-trained epoch is not kept
     report->epochs = epoch;
     if (held.empty()) {
       best_adapter = *adapter;

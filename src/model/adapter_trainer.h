@@ -10,6 +10,7 @@
 #ifndef KEYDECIDE_MODEL_ADAPTER_TRAINER_H_
 #define KEYDECIDE_MODEL_ADAPTER_TRAINER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -48,6 +49,9 @@ struct AdapterTrainOptions {
   int batch = 64;
   int max_epochs = 6;
   uint64_t seed = 1;
+  // Stops early (between two batches) once it reads true, keeping the best epoch so far;
+  // may be null.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct AdapterTrainReport {
