@@ -159,6 +159,21 @@ TEST(AdapterTrainingTest, HeldBackLossFallsAndARoundIsReproducible) {
   EXPECT_EQ(a.Serialize(), start.Serialize());
 }
 
+// A token without a leading letter ("(the", "42", ",") is typed into the context but is no
+// target; "dog)," is the word "dog".
+TEST(AdapterExamplesTest, OnlyWordsOfTheVocabularyAreTargets) {
+  auto model = TinyModel();
+  ASSERT_NE(model, nullptr);
+  AdapterExampleOptions eo;
+  eo.top_k = 3;
+  std::vector<AdapterExample> out;
+  AddAdapterExamples(*model, &kEnglishComposition, "(the dog), 42 , zebra cat\n'a ..", eo, &out);
+  std::vector<std::string> targets;
+  for (const AdapterExample& e : out) targets.emplace_back(model->vocab().Word(e.words[0]));
+  // "dog" and "cat" twice each (their start and first letter); "zebra" is not in the vocabulary.
+  EXPECT_EQ(targets, (std::vector<std::string>{"dog", "dog", "cat", "cat"}));
+}
+
 class FineTunerTest : public ::testing::Test {
  protected:
   void SetUp() override {

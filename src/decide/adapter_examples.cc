@@ -50,7 +50,7 @@ void AddAdapterExamples(const Transformer& model, const CompositionRule* rule,
     while (end < text.size() && text[end] != ' ' && text[end] != '\n' && text[end] != '\t') ++end;
     const std::string_view token = text.substr(pos, end - pos);
     const std::string word = TokenWord(token);
-    const int target = word.empty() ? -1 : model.vocab().Find(word);
+    const int target = word.empty() ? ModelConfig::kUnkWord : model.vocab().Find(word);
     const bool learnable = target != ModelConfig::kUnkWord && model.vocab().IsLetterWord(target);
     for (size_t i = 0; i < token.size();) {
       if (learnable && i < static_cast<size_t>(options.prefixes) && i < word.size() &&
