@@ -79,15 +79,18 @@ Status FineTuner::RunRound(FineTuneReport* report) {
   std::vector<AdapterExample> person;
   AddAdapterExamples(*model_, rule_, RecentText(recent), example_options, &person);
   recent.clear();
-  if (!replay_made_) {
+  const size_t wanted =
+      static_cast<size_t>(static_cast<double>(person.size()) * options_.replay_share);
+  if (replay_.size() < wanted && !replay_exhausted_) {
     replay_.clear();
-    AddAdapterExamples(*model_, rule_, replay_text_, example_options, &replay_);
-    replay_made_ = !stopping_.load(std::memory_order_relaxed);
+    AdapterExampleOptions replay_options = example_options;
+    replay_options.max_examples = std::min(wanted, options_.examples.max_examples);
+    AddAdapterExamples(*model_, rule_, replay_text_, replay_options, &replay_);
+    replay_exhausted_ =
+        replay_.size() < replay_options.max_examples && !stopping_.load(std::memory_order_relaxed);
   }
   const size_t held = static_cast<size_t>(static_cast<double>(person.size()) * options_.held_share);
-  const size_t replayed =
-      std::min(replay_.size(),
-               static_cast<size_t>(static_cast<double>(person.size()) * options_.replay_share));
+  const size_t replayed = std::min(replay_.size(), wanted);
   report->person_examples = person.size();
   report->replay_examples = replayed;
   std::vector<AdapterExample> held_back(std::make_move_iterator(person.end() - held),

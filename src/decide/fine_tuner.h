@@ -90,8 +90,10 @@ class FineTuner {
   std::mutex round_mu_;  // one round (or reload) at a time
   int64_t stamp_ = -1;   // of the adapter published; guarded by round_mu_
   uint64_t tick_at_round_ = 0;
-  std::vector<AdapterExample> replay_;  // the replay text's examples, made at the first round
-  bool replay_made_ = false;
+  // The replay text's first examples, made as far as a round needs them (always the same
+  // ones: the text is typed from its start).
+  std::vector<AdapterExample> replay_;
+  bool replay_exhausted_ = false;  // the whole text is in replay_
 
   mutable std::mutex adapter_mu_;
   std::shared_ptr<const LogitAdapter> adapter_;
