@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/mapped_file.h"
 #include "decide/baseline_scorer.h"
 #include "decide/en_session.h"
 #include "decide/model_scorer.h"
@@ -105,18 +106,10 @@ Status EnEngine::FineTune(std::string* summary) {
 namespace {
 
 // The general text fine-tuning replays (scripts/make-replay-text.py): <pack>/replay.txt, ""
-// without one.
+// when it is missing or over 1 MiB (a round then replays nothing).
 std::string ReadReplayText(const std::string& pack_dir) {
   std::string text;
-  if (pack_dir.empty()) return text;
-  if (std::FILE* f = std::fopen((pack_dir + "/replay.txt").c_str(), "rb")) {
-    char buf[8192];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() < (1u << 20)) {
-      text.append(buf, n);
-    }
-    std::fclose(f);
-  }
+  if (pack_dir.empty() || !ReadFileToString(pack_dir + "/replay.txt", &text).ok()) return "";
   return utf8::Repair(text);
 }
 

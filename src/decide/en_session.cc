@@ -284,8 +284,6 @@ void EnSession::AddUserCandidates() {
   }
 }
 
-// score += word_weight * log(1 + w) + pair_weight * log(1 + p), and the new-word bonus for an
-// offered word that has no model or lexicon score of its own (EngineOptions).
 void EnSession::AddAdapterDelta(const float* hidden) {
   adapter_z_.resize(adapter_->rank);  // allocates once: the rank never changes
   adapter_->Project(hidden, adapter_z_.data());
@@ -297,6 +295,8 @@ void EnSession::AddAdapterDelta(const float* hidden) {
   }
 }
 
+// score += word_weight * log(1 + w) + pair_weight * log(1 + p), and the new-word bonus for an
+// offered word that has no model or lexicon score of its own (EngineOptions).
 void EnSession::AddUserBonus() {
   const EnPack::PersonalWeights& weights = engine_->personal_weights();
   const Lexicon& lex = engine_->lexicon();
