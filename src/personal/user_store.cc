@@ -66,6 +66,10 @@ class Stmt {
     sqlite3_bind_int64(stmt_, i, v);
     return *this;
   }
+  Stmt& BindBlob(int i, std::string_view bytes) {
+    sqlite3_bind_blob64(stmt_, i, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+    return *this;
+  }
   Stmt& Bind(int i, double v) {
     sqlite3_bind_double(stmt_, i, v);
     return *this;
@@ -85,8 +89,11 @@ class Stmt {
     return p ? std::string(p, sqlite3_column_bytes(stmt_, col)) : std::string();
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
-  sqlite3_stmt* get() const { return stmt_; }
   double Real(int col) const { return sqlite3_column_double(stmt_, col); }
+  std::string Blob(int col) const {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+    return p ? std::string(p, sqlite3_column_bytes(stmt_, col)) : std::string();
+  }
 
  private:
   sqlite3_stmt* stmt_ = nullptr;
@@ -541,8 +548,7 @@ Status SqliteUserStore::SaveAdapter(std::string_view language, std::string_view 
             "INSERT OR REPLACE INTO adapters VALUES(?1,"
             " (SELECT value FROM meta WHERE key = 'adapter_stamp'), ?2, ?3)");
   KD_SQL(save.prepare_rc(), "saving the adapter");
-  sqlite3_bind_blob64(save.get(), 3, blob.data(), blob.size(), SQLITE_TRANSIENT);
-  save.Bind(1, language).Bind(2, Now());
+  save.Bind(1, language).Bind(2, Now()).BindBlob(3, blob);
   KD_SQL(save.Step(), "saving the adapter");
   KD_SQL(t.Commit(), "saving the adapter");
   return Status::OK();
@@ -566,9 +572,7 @@ Status SqliteUserStore::LoadAdapter(std::string_view language, std::string* blob
   KD_SQL(rc, "reading the adapter");
   if (rc != SQLITE_ROW) return Status::NotFound("no adapter for this language");
   *stamp = s.Int(0);
-  const void* p = sqlite3_column_blob(s.get(), 1);
-  blob->assign(p ? static_cast<const char*>(p) : "",
-               static_cast<size_t>(sqlite3_column_bytes(s.get(), 1)));
+  *blob = s.Blob(1);
   return Status::OK();
 }
 
