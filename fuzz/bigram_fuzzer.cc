@@ -1,4 +1,4 @@
-// libFuzzer target for the Chinese word bigram file (src/lexicon/pinyin/word_bigram.cc), over
+// libFuzzer target for the Chinese word bigram file (src/lexicon/word_bigram.cc), over
 // a small pinyin lexicon. The first input byte picks the case:
 //   0 the rest as a whole file;
 //   1 a valid bigram with the rest's edits (fuzz_util.h Poke) written past the header, the
@@ -31,8 +31,8 @@
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
-#include "lexicon/pinyin/word_bigram.h"
-#include "lexicon/pinyin/word_bigram_builder.h"
+#include "lexicon/word_bigram.h"
+#include "lexicon/word_bigram_builder.h"
 
 namespace {
 

@@ -35,8 +35,8 @@
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/pinyin/pinyin_window.h"
-#include "lexicon/pinyin/word_bigram.h"
-#include "lexicon/pinyin/word_bigram_builder.h"
+#include "lexicon/word_bigram.h"
+#include "lexicon/word_bigram_builder.h"
 
 namespace {
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the default English lexicon models/en/lexicon.kdlex from the training split made by
 # scripts/fetch-data.sh: every prose source (the code blocks' *-code and *-command sources are
-# left out) with the weight data/en/manifest.json gives it. Usage: scripts/build-lexicon.sh [OUT]
+# left out) with the weight data/en/manifest.json gives it, then the word bigram beside it
+# (OUT with .kdbg for .kdlex) from the same sources. Usage: scripts/build-lexicon.sh [OUT]
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +13,10 @@ manifest=data/en/manifest.json
 [[ -x build/bin/keydecide ]] || { echo "build-lexicon: build/bin/keydecide missing; run ./run.sh or cmake" >&2; exit 1; }
 
 inputs=()
+texts=()
 while read -r source weight; do
   inputs+=(--input "data/en/train/$source.txt:$weight")
+  texts+=("data/en/train/$source.txt")
 done < <(/usr/bin/python3 -c '
 import json, sys
 for name, info in json.load(open(sys.argv[1]))["sources"].items():
@@ -23,3 +26,5 @@ for name, info in json.load(open(sys.argv[1]))["sources"].items():
 mkdir -p "$(dirname "$out")"
 set -x
 build/bin/keydecide lexicon build "${inputs[@]}" --out "$out" --min-count 2 --max-words 100000 --lang en
+build/bin/keydecide lexicon bigram --lexicon "$out" --input "${texts[@]}" --out "${out%.kdlex}.kdbg" \
+  --min-count 1

@@ -20,7 +20,7 @@
 #include "base/mapped_file.h"
 #include "keydecide/engine.h"
 #include "lexicon/lexicon.h"
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
 #include "model/transformer.h"
 #include "test_util.h"
 #include "text/keyboard_layout.h"

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "keydecide/engine.h"
+#include "lexicon/lexicon_tool.h"
 #include "test_util.h"
 
 namespace keydecide {
@@ -156,6 +159,72 @@ TEST(EngineTest, BadOptionsAndMissingFiles) {
   EXPECT_NE(s.message().find("language 'fr' (this build has 'en', 'zh')"), std::string::npos)
       << s.message();
   EXPECT_EQ(engine, nullptr);
+}
+
+// The word bigram beside the lexicon (lexicon.kdbg): after "new", "y" is "york", though "you" is
+// the more frequent word; at weight 0 it is not loaded and counts rank. A bigram that is corrupt
+// or built for another lexicon fails Open, as does a weight out of range.
+TEST(EngineTest, TheWordBeforeRanksWithTheBigram) {
+  const std::string lexicon_path = testing::TempPath("bg.kdlex");
+  const std::string bigram_path = testing::TempPath("bg.kdbg");
+  const std::string text_path = testing::TempPath("bg.txt");
+  const std::string text = "you said you know you do. I said new york, you see. new york you\n";
+  testing::WriteFile(text_path, text);
+  std::string bytes;
+  ASSERT_TRUE(BuildLexiconFromText(text, 1, &bytes).ok());
+  testing::WriteFile(lexicon_path, bytes);
+  WordBigramBuildOptions build;
+  build.lexicon_path = lexicon_path;
+  build.inputs = {text_path};
+  build.output_path = bigram_path;
+  WordBigramBuildReport report;
+  ASSERT_TRUE(BuildWordBigram(build, &report).ok());
+
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  options.lexicon_path = lexicon_path;
+  options.model_path = "none";
+  const auto first_after = [&](const EngineOptions& o, std::string_view typed) {
+    std::unique_ptr<Engine> engine;
+    const Status s = Engine::Open(o, &engine);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (!s.ok()) return std::string();
+    auto session = engine->NewSession(SessionOptions());
+    EXPECT_TRUE(session->Type(typed).ok());
+    Decision d;
+    EXPECT_TRUE(session->Decide(3, &d).ok());
+    return d.candidates.empty() ? std::string() : d.candidates[0].text;
+  };
+  {
+    std::unique_ptr<Engine> engine;
+    ASSERT_TRUE(Engine::Open(options, &engine).ok());
+    EXPECT_EQ(engine->info().scorer, "baseline-unigram+bigram");
+  }
+  EXPECT_EQ(first_after(options, "new y"), "york");
+  EXPECT_EQ(first_after(options, "said y"), "you");
+  EXPECT_EQ(first_after(options, "new, y"), "you");  // no word right before: the sentence start
+  EngineOptions unloaded = options;
+  unloaded.word_bigram_weight = 0;
+  EXPECT_EQ(first_after(unloaded, "new y"), "you");
+
+  std::unique_ptr<Engine> engine;
+  for (const float bad : {-0.1f, 10.5f}) {
+    EngineOptions o = options;
+    o.word_bigram_weight = bad;
+    EXPECT_EQ(Engine::Open(o, &engine).code(), Status::Code::kInvalidArgument) << bad;
+  }
+  std::string corrupt = testing::ReadFile(bigram_path);
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  testing::WriteFile(bigram_path, corrupt);
+  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kCorruption);
+  ASSERT_TRUE(BuildLexiconFromText("another lexicon altogether", 1, &bytes).ok());
+  build.lexicon_path = testing::TempPath("bg_other.kdlex");
+  testing::WriteFile(build.lexicon_path, bytes);
+  ASSERT_TRUE(BuildWordBigram(build, &report).ok());  // bigram_path, for the other lexicon
+  EXPECT_EQ(Engine::Open(options, &engine).code(), Status::Code::kInvalidArgument);
+  for (const std::string& p : {lexicon_path, bigram_path, text_path, build.lexicon_path}) {
+    std::remove(p.c_str());
+  }
 }
 
 // The model reads the keys' timing: the same letters typed at another pace, or retyped after a

@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 
 #include "keydecide/engine.h"
+#include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_tool.h"
 #include "model/quantize.h"
-#include "lexicon/lexicon_builder.h"
 
 namespace keydecide::testing {
 
@@ -31,6 +31,13 @@ inline std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TMPDIR");
   return std::string(dir && *dir ? dir : "/tmp") + "/kd_test_" + std::to_string(::getpid()) + "_" +
          name;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 inline void WriteFile(const std::string& path, const std::string& bytes) {

@@ -1,9 +1,10 @@
 // WordBigram and WordBigramBuilder: segmentation into lexicon words, pair counts, the
 // interpolated probabilities, the sentence search preferring what the text says, and refusal of
 // malformed files (bad magic, truncation, checksum, another lexicon, hostile rows); a teacher's
-// expected counts added to the text's.
+// expected counts added to the text's. English: a word is a lexicon entry, read as the session
+// reads words, and pairs only words that nothing but spaces separates.
 
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +16,9 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
+#include "lexicon/lexicon_tool.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
-#include "lexicon/pinyin/word_bigram_builder.h"
+#include "lexicon/word_bigram_builder.h"
 #include "test_util.h"
 
 namespace keydecide {
@@ -288,6 +290,95 @@ TEST(WordBigramTest, MalformedFilesAreRefused) {
   ASSERT_TRUE(Lexicon::FromBytes(testing::PinyinLexiconBytes({{"shi", "是", 9000}}), &other).ok());
   std::unique_ptr<WordBigram> m;
   EXPECT_EQ(WordBigram::FromBytes(good, *other, &m).code(), Status::Code::kInvalidArgument);
+}
+
+std::unique_ptr<Lexicon> EnglishLexicon() {
+  std::string bytes;
+  EXPECT_TRUE(
+      BuildLexiconFromText("the The new york you you you you don't said dogs", 1, &bytes).ok());
+  std::unique_ptr<Lexicon> lex;
+  EXPECT_TRUE(Lexicon::FromBytes(std::move(bytes), &lex).ok());
+  return lex;
+}
+
+// The id of `key`'s entry in an English bigram (one word per entry).
+uint32_t EnglishId(const Lexicon& lex, const WordBigram& bigram, std::string_view key) {
+  const uint32_t entry = lex.Find(key);
+  EXPECT_NE(entry, lexicon::kNoEntry) << key;
+  return bigram.WordOf(lex.VariantIndex(entry, 0));
+}
+
+TEST(WordBigramBuilderTest, EnglishWordsAreEntriesPairedAcrossSpacesOnly) {
+  const auto lex = EnglishLexicon();
+  WordBigramBuilder builder(*lex, {});
+  // "The" and "the" are one word; "don’t" (typographic) is "don't"; "dogs'" is "dogs"; "zebra"
+  // is not in the lexicon, so "said" after it follows the sentence start; a comma, a digit or a
+  // line end between two words leaves no pair.
+  builder.AddText(
+      "The new york. the new york\nyou don\u2019t said zebra said new, york dogs' you 9 you");
+  EXPECT_EQ(builder.stats().tokens, 15u);
+  EXPECT_EQ(builder.stats().unknown_words, 1u);
+  std::string bytes;
+  WordBigramBuilder::Stats stats;
+  ASSERT_TRUE(builder.Finish(&bytes, &stats).ok());
+  std::unique_ptr<WordBigram> bigram;
+  ASSERT_TRUE(WordBigram::FromBytes(bytes, *lex, &bigram).ok());
+  EXPECT_EQ(bigram->word_count(), lex->entry_count() + 1);
+  for (uint32_t e = 0; e < lex->entry_count(); ++e) {  // every spelling is its entry's word
+    for (size_t v = 0; v < lex->Variants(e).size(); ++v) {
+      EXPECT_EQ(bigram->WordOf(lex->VariantIndex(e, v)), e + 1);
+    }
+  }
+  const auto id = [&](std::string_view key) { return EnglishId(*lex, *bigram, key); };
+  const auto follower_count = [&](uint32_t left, uint32_t right) -> uint32_t {
+    const auto followers = bigram->Followers(left);
+    for (size_t i = 0; i < followers.size(); ++i) {
+      if (followers[i] == right) return bigram->FollowerCounts(left)[i];
+    }
+    return 0;
+  };
+  EXPECT_EQ(follower_count(id("the"), id("new")), 2u);
+  EXPECT_EQ(follower_count(id("new"), id("york")), 2u);  // not after "new,"
+  EXPECT_EQ(follower_count(id("you"), id("don't")), 1u);
+  EXPECT_EQ(follower_count(id("don't"), id("said")), 1u);
+  EXPECT_EQ(follower_count(id("york"), id("dogs")), 1u);
+  EXPECT_EQ(follower_count(id("dogs"), id("you")), 1u);
+  EXPECT_EQ(follower_count(id("york"), id("the")), 0u);  // a full stop between
+  EXPECT_EQ(follower_count(id("york"), id("you")), 0u);  // a line end between
+  EXPECT_EQ(follower_count(id("you"), id("you")), 0u);   // a digit between
+  const uint32_t start = WordBigram::kSentenceStart;
+  EXPECT_EQ(follower_count(start, id("the")), 2u);   // the text's start, after "york."
+  EXPECT_EQ(follower_count(start, id("said")), 1u);  // after the unknown "zebra"
+  EXPECT_EQ(follower_count(start, id("york")), 1u);  // after "new,"
+  // What the text says after "new" outweighs the word's own frequency.
+  const float u_york = bigram->Unigram(id("york"), 0.1f), u_you = bigram->Unigram(id("you"), 0.4f);
+  EXPECT_LT(u_york, u_you);
+  EXPECT_GT(bigram->LogProb(id("new"), id("york"), u_york),
+            bigram->LogProb(id("new"), id("you"), u_you));
+}
+
+TEST(WordBigramBuilderTest, TheBuildToolTakesAnEnglishLexicon) {
+  const std::string lexicon_path = testing::TempPath("bigram_en.kdlex");
+  const std::string text_path = testing::TempPath("bigram_en.txt");
+  const std::string out_path = testing::TempPath("bigram_en.kdbg");
+  std::string bytes;
+  ASSERT_TRUE(BuildLexiconFromText("new york new york you", 1, &bytes).ok());
+  testing::WriteFile(lexicon_path, bytes);
+  testing::WriteFile(text_path, "new york, new york you");
+  WordBigramBuildOptions options;
+  options.lexicon_path = lexicon_path;
+  options.inputs = {text_path};
+  options.output_path = out_path;
+  WordBigramBuildReport report;
+  const Status s = BuildWordBigram(options, &report);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(report.tokens, 5u);
+  EXPECT_EQ(report.unknown_words, 0u);
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::Open(lexicon_path, &lex).ok());
+  std::unique_ptr<WordBigram> bigram;
+  EXPECT_TRUE(WordBigram::Open(out_path, *lex, &bigram).ok());
+  for (const std::string& p : {lexicon_path, text_path, out_path}) std::remove(p.c_str());
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 #include "allocation_hook.h"
 #include "keydecide/engine.h"
 #include "lexicon/lexicon.h"
-#include "lexicon/pinyin/word_bigram_builder.h"
+#include "lexicon/word_bigram_builder.h"
 #include "test_util.h"
 
 namespace keydecide {

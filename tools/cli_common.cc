@@ -34,6 +34,11 @@ void EngineFlags::AddTo(CLI::App* cmd) {
                   "Candidates searched and scored per key (0: the pack's default, en 64, zh 50)")
       ->check(CLI::Range(0, 200))
       ->capture_default_str();
+  cmd->add_option("--bigram-weight", word_bigram_weight,
+                  "en: weight of the word bigram's log P(word | word before) in a candidate's "
+                  "score (0: the bigram is not loaded)")
+      ->check(CLI::Range(0.0f, 10.0f))
+      ->capture_default_str();
   cmd->add_option("--pinyin-beam", pinyin_beam_width,
                   "zh: partial sentences kept per position by the sentence search")
       ->check(CLI::Range(1, 64))
@@ -59,6 +64,7 @@ EngineOptions EngineFlags::Options() const {
   options.pinyin_fuzzy = pinyin_fuzzy;
   options.pinyin_typos = pinyin_typos;
   options.pinyin_model_weight = pinyin_model_weight;
+  options.word_bigram_weight = word_bigram_weight;
   options.max_candidates = max_candidates;
   options.model_path = model;
   options.small_model_path = small_model;

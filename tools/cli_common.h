@@ -26,6 +26,7 @@ struct EngineFlags {
   std::string pinyin_fuzzy;
   bool pinyin_typos = false;
   float pinyin_model_weight = EngineOptions().pinyin_model_weight;
+  float word_bigram_weight = EngineOptions().word_bigram_weight;
   std::string small_model;
   std::string tier = "full_model";  // the rung every session is held at (--tier)
 

@@ -107,8 +107,8 @@ void AddLexiconCommand(CLI::App* app) {
   };
   auto bargs = std::make_shared<BigramArgs>();
   auto* bigram = lexicon->add_subcommand(
-      "bigram", "Build the word bigram model of a Chinese lexicon from Chinese text");
-  bigram->add_option("--lexicon", bargs->lexicon, "The pinyin-keyed lexicon")->required();
+      "bigram", "Build the word bigram model of a lexicon (zh or en) from text in its language");
+  bigram->add_option("--lexicon", bargs->lexicon, "The lexicon (zh: pinyin-keyed; en)")->required();
   bigram->add_option("--input", bargs->inputs, "UTF-8 text files")->required();
   bigram->add_option("--out", bargs->out, "Output file (.kdbg)")->required();
   bigram->add_option("--min-count", bargs->min_count, "Drop word pairs seen fewer times")
@@ -140,7 +140,8 @@ void AddLexiconCommand(CLI::App* app) {
     WordBigramBuildReport r;
     CheckOrDie(BuildWordBigram(options, &r), "lexicon bigram");
     std::cout << "read " << r.input_bytes << " bytes: " << r.han_chars << " hanzi, "
-              << r.unknown_chars << " without a word, " << r.tokens << " words\n"
+              << r.unknown_chars << " without a word, " << r.tokens << " words, " << r.unknown_words
+              << " words not in the lexicon\n"
               << "wrote " << bargs->out << ": " << r.pairs_kept << " of " << r.pairs_seen
               << " word pairs, " << r.output_bytes << " bytes\n";
     if (!bargs->teacher.empty()) {

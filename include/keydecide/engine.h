@@ -119,7 +119,7 @@ class KD_API Engine {
     size_t lexicon_words = 0;
     uint64_t lexicon_bytes = 0;
     std::string keyboard_layout;
-    std::string scorer;            // "model" or "baseline-unigram"
+    std::string scorer;            // "model" or "baseline-unigram", "+bigram" with the word bigram
     std::string model_path;        // empty without a model
     std::string small_model_path;  // the small-model rung's file; empty without one
     std::string model_weights;     // "f32", "q8", "q4g64+q8", ... (empty without a model)

@@ -53,6 +53,15 @@ struct EngineOptions {
   // "Where the completions lose to a trigram").
   int max_candidates = 0;
 
+  // English: how much the word bigram beside the lexicon (lexicon.kdbg, trained on the
+  // training text) counts in a model-scored candidate's score: score += word_bigram_weight *
+  // log(P(word | the word before) / P(word)). It gives the words outside the model's vocabulary
+  // a context, and the model a second opinion; without the model (the lexicon-only rung, the
+  // count baseline) the bigram ranks with weight 1. Chosen on the tuning part of the dev text
+  // (docs/BENCHMARKS.md, "The word bigram"). 0: the bigram is not loaded (the baseline then
+  // ranks by counts alone).
+  float word_bigram_weight = 0.3f;
+
   // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
   // Wider costs time in proportion and rarely finds a better sentence (docs/BENCHMARKS.md).
   int pinyin_beam_width = 8;

@@ -1,7 +1,9 @@
 #include "decide/en_engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "base/mapped_file.h"
 #include "decide/baseline_scorer.h"
@@ -145,6 +147,15 @@ Status EnEngine::Init(const EngineOptions& options) {
                                    "', not 'en'");
   }
   pack_.apostrophes_ = ApostropheIndex(*pack_.lexicon_);
+  if (!(std::isfinite(options.word_bigram_weight) && options.word_bigram_weight >= 0 &&
+        options.word_bigram_weight <= 10)) {
+    return Status::InvalidArgument("word_bigram_weight must be in 0..10");
+  }
+  if (const std::string bigram_path = BigramPathOf(lexicon_path);
+      options.word_bigram_weight > 0 && std::filesystem::exists(bigram_path)) {
+    KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *pack_.lexicon_, &pack_.bigram_));
+    pack_.bigram_weight_ = options.word_bigram_weight;
+  }
   KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &pack_.layout_));
   pack_.costs_ = std::make_unique<TypingCosts>(&pack_.layout_);
   pack_.search_options_.max_candidates = static_cast<size_t>(
@@ -171,6 +182,7 @@ Status EnEngine::Init(const EngineOptions& options) {
     pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }
   info_.scorer = pack_.scorer_->name();
+  if (pack_.bigram_ != nullptr) info_.scorer += "+bigram";
   OpenPersonal(options, pack);
 
   // Warm-up: touch the top of the trie and the code paths once, so the first real

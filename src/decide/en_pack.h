@@ -15,6 +15,7 @@
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"
+#include "lexicon/word_bigram.h"
 #include "model/transformer.h"
 #include "personal/learner.h"
 #include "text/keyboard_layout.h"
@@ -36,6 +37,11 @@ class EnPack {
   const Transformer* small_model() const { return small_model_.get(); }
   const Scorer& small_scorer() const { return *small_scorer_; }
   const CandidateSearch::Options& search_options() const { return search_options_; }
+  // The word bigram beside the lexicon (lexicon.kdbg), and how much its context counts in a
+  // model-scored candidate's score (EngineOptions::word_bigram_weight); null without the file
+  // or at weight 0.
+  const WordBigram* bigram() const { return bigram_.get(); }
+  float bigram_weight() const { return bigram_weight_; }
   // The lexicon's words with apostrophes by their letters ("dont" -> "don't").
   const ApostropheIndex& apostrophes() const { return apostrophes_; }
   // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
@@ -67,6 +73,8 @@ class EnPack {
   std::vector<uint32_t> word_entry_;
   std::unique_ptr<Scorer> scorer_;
   std::unique_ptr<Scorer> baseline_;
+  std::unique_ptr<WordBigram> bigram_;
+  float bigram_weight_ = 0;
   CandidateSearch::Options search_options_;
   ApostropheIndex apostrophes_;
   std::unique_ptr<Learner> learner_;

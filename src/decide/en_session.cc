@@ -147,10 +147,11 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
   scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
                   kModelProposals + kUserCandidates + kApostropheCandidates +
                   1);  // + the typed letters of an undo
+  previous_key_.reserve(4 * sizeof(FinishedWord::text));
+  bigram_key_.reserve(4 * sizeof(FinishedWord::text));
   if (engine->learner() != nullptr) {
     learner_ = engine->learner();
     learn_ = engine->learning() && !options.no_learn;
-    previous_key_.reserve(4 * sizeof(FinishedWord::text));
     user_key_.reserve(4 * sizeof(FinishedWord::text));
   }
   if (const Transformer* model = engine->model()) {
@@ -185,7 +186,7 @@ void EnSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64
   if (typed.ended_end > typed.ended_start) {  // the character ended a word: remember it
     history_.Push(text_.text().substr(typed.ended_start, typed.ended_end - typed.ended_start));
     pushed_word_end_ = typed.ended_end;
-    if (learner_ != nullptr) OnWordEnded(typed.ended_start, typed.ended_end);
+    OnWordEnded(typed.ended_start, typed.ended_end);
   }
   TrimText();
 }
@@ -292,6 +293,35 @@ void EnSession::AddAdapterDelta(const float* hidden) {
     if (c.word >= 0 && c.word < adapter_->n_words && std::isfinite(c.score)) {
       c.score += weight * adapter_->Delta(adapter_z_.data(), c.word);
     }
+  }
+}
+
+// score += weight * log(P(word | the word before) / P(word)): what the word before says about a
+// candidate beyond its own frequency, which the scores already hold (the model's logit, or the
+// baseline's count). The words outside the model's vocabulary have no context otherwise. With
+// the model the weight is EngineOptions::word_bigram_weight; without it (the lexicon-only rung,
+// the count baseline) 1, which turns the baseline's unigram into the bigram. After no word (a
+// sentence start, punctuation between) the context is the bigram's sentence start.
+void EnSession::AddBigramScore(bool model) {
+  const WordBigram& bigram = *engine_->bigram();
+  const Lexicon& lex = engine_->lexicon();
+  uint32_t previous = WordBigram::kSentenceStart;
+  if (!previous_key_.empty()) {
+    bigram_key_.assign(previous_key_);  // keyed as the lexicon and the bigram's text read it
+    StraightenApostrophes(&bigram_key_);
+    while (!bigram_key_.empty() && bigram_key_.back() == '\'') bigram_key_.pop_back();
+    if (const uint32_t entry = lex.Find(bigram_key_); entry != lexicon::kNoEntry) {
+      previous = bigram.WordOf(lex.VariantIndex(entry, 0));
+    }
+  }
+  const float weight = model ? engine_->bigram_weight() : 1.0f;
+  const float inv_total = 1.0f / static_cast<float>(std::max<uint64_t>(lex.total_count(), 1));
+  for (ScoredCandidate& c : scored_) {
+    if (c.entry == lexicon::kNoEntry || !std::isfinite(c.score)) continue;
+    const uint32_t word = bigram.WordOf(lex.VariantIndex(c.entry, 0));
+    const float unigram = bigram.Unigram(word, static_cast<float>(lex.Count(c.entry)) * inv_total);
+    c.score +=
+        weight * (bigram.LogProb(previous, word, unigram) - std::log(std::max(unigram, 1e-30f)));
   }
 }
 
@@ -606,6 +636,7 @@ void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capit
                                            : engine_->scorer();
   scorer.Score({typed_, history_.size(), hidden}, scored_);
   if (adapter_ && hidden != nullptr && !small_active_) AddAdapterDelta(hidden);
+  if (engine_->bigram() != nullptr) AddBigramScore(hidden != nullptr);
   if (user_words_) AddUserBonus();
   if (AtCorrectedWord() && !correction_.undone) AddTypedCandidate();
   out->timings.heads_us += MicrosSince(t);
@@ -656,8 +687,8 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
       user_words_ = learner_->words();
       user_words_version_ = version;
     }
-    FindPreviousKey();
   }
+  FindPreviousKey();
   if (const FineTuner* tuner = engine_->fine_tuner()) {
     if (const uint64_t version = tuner->version(); version != adapter_version_) {
       adapter_ = tuner->adapter();

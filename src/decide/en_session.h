@@ -82,6 +82,9 @@ class EnSession : public Session {
   void AddUserBonus();
   // The fine-tuned adapter's correction (FineTuner) added to the model-scored candidates.
   void AddAdapterDelta(const float* hidden);
+  // The word bigram's log P(candidate | previous_key_), weighted, added to the lexicon's
+  // candidates.
+  void AddBigramScore(bool model);
 
   // The undo of an autocorrection (Session::AcceptCorrection).
   bool AtCorrectedWord() const;
@@ -144,6 +147,7 @@ class EnSession : public Session {
   std::vector<std::pair<float, int>> proposals_;
   std::string previous_key_;  // lower-cased word before the composition, or ""
   std::string user_key_;
+  std::string bigram_key_;
   std::array<const UserWords::Word*, 4> user_best_{};
 };
 

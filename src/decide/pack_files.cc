@@ -73,8 +73,7 @@ std::vector<std::string> ModelSearchPath() {
   return dirs;
 }
 
-Status ResolveModelDir(const EngineOptions& options, std::string_view language,
-                       std::string* dir) {
+Status ResolveModelDir(const EngineOptions& options, std::string_view language, std::string* dir) {
   if (!options.model_dir.empty()) {
     *dir = options.model_dir;
     return Status::OK();
@@ -95,7 +94,8 @@ Status ResolveModelDir(const EngineOptions& options, std::string_view language,
   }
   return Status::NotFound("no models folder holds " + std::string(language) +
                           "/lexicon.kdlex (set EngineOptions::model_dir or $KEYDECIDE_MODEL_DIR; "
-                          "looked in " + looked + ")");
+                          "looked in " +
+                          looked + ")");
 }
 
 Status ResolvePackDir(const EngineOptions& options, std::string_view language, PackDir* out) {
@@ -128,6 +128,12 @@ Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, Key
   }
   if (pack.dir.empty()) return pack.not_found.Annotated("keyboard layout '" + name + "'");
   return KeyboardLayout::Load(pack.dir + "/layouts/" + name + ".txt", out);
+}
+
+std::string BigramPathOf(const std::string& lexicon_path) {
+  std::string path = lexicon_path;
+  if (path.ends_with(".kdlex")) path.resize(path.size() - 6);
+  return path + ".kdbg";
 }
 
 }  // namespace keydecide

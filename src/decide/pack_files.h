@@ -39,6 +39,9 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
 // else "none".
 std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack);
 
+// The word bigram beside a lexicon (lexicon.kdlex -> lexicon.kdbg).
+std::string BigramPathOf(const std::string& lexicon_path);
+
 // options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
 // layout in <pack's models folder>/layouts/ (pack.not_found when it has none).
 Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, KeyboardLayout* out);

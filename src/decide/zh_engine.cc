@@ -92,11 +92,8 @@ Status ZhEngine::Init(const EngineOptions& options) {
     message += ": not a pinyin-keyed (zh) lexicon";
     return Status::InvalidArgument(message);
   }
-  // The lexicon's bigram sits beside it: lexicon.kdlex -> lexicon.kdbg.
-  std::string bigram_path = lexicon_path;
-  if (bigram_path.ends_with(".kdlex")) bigram_path.resize(bigram_path.size() - 6);
-  bigram_path += ".kdbg";
-  if (std::filesystem::exists(bigram_path)) {
+  if (const std::string bigram_path = BigramPathOf(lexicon_path);
+      std::filesystem::exists(bigram_path)) {
     KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *lexicon_, &bigram_));
   }
   search_options_.max_candidates =

@@ -14,7 +14,7 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
 #include "model/transformer.h"
 #include "personal/learner.h"
 #include "text/keyboard_layout.h"

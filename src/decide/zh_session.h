@@ -60,7 +60,7 @@
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/pinyin/pinyin_window.h"
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
 #include "personal/user_words.h"
 
 namespace keydecide {

@@ -4,8 +4,8 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/pinyin/word_bigram_builder.h"
 #include "lexicon/pinyin/zh_lexicon_source.h"
+#include "lexicon/word_bigram_builder.h"
 
 namespace keydecide {
 
@@ -152,8 +152,9 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   if (options.inputs.empty()) return Status::InvalidArgument("no input text files");
   std::unique_ptr<Lexicon> lexicon;
   KD_RETURN_IF_ERROR(Lexicon::Open(options.lexicon_path, &lexicon));
-  if (lexicon->header().language != "zh") {
-    return Status::InvalidArgument(options.lexicon_path + ": not a pinyin-keyed (zh) lexicon");
+  if (const std::string& lang = lexicon->header().language; lang != "zh" && lang != "en") {
+    return Status::InvalidArgument(options.lexicon_path + ": a lexicon for language '" + lang +
+                                   "' (a word bigram is built for zh or en)");
   }
   WordBigramBuilder::Options builder_options;
   builder_options.min_pair_count = options.min_pair_count;
@@ -179,6 +180,7 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   KD_RETURN_IF_ERROR(WriteFileAtomically(options.output_path, bytes));
   report->han_chars = stats.han_chars;
   report->unknown_chars = stats.unknown_chars;
+  report->unknown_words = stats.unknown_words;
   report->tokens = stats.tokens;
   report->pairs_seen = stats.pairs_seen;
   report->pairs_kept = stats.pairs_kept;

@@ -61,10 +61,11 @@ Status BuildZhLexiconFromText(const std::string& counts, const std::string& read
 // Builds a lexicon from in-memory text (tests, small tools): returns the file's bytes.
 Status BuildLexiconFromText(const std::string& text, uint32_t min_count, std::string* bytes);
 
-// A word bigram model for a pinyin-keyed lexicon (the Chinese sentence search's language
-// model), trained on Chinese text segmented into the lexicon's words.
+// A word bigram model for a lexicon, trained on text in its language (word_bigram_builder.h):
+// Chinese, the pinyin sentence search's language model; English, the completions' context
+// beside the typing model.
 struct WordBigramBuildOptions {
-  std::string lexicon_path;         // the pinyin-keyed lexicon the model is for
+  std::string lexicon_path;         // the lexicon the model is for (zh or en)
   std::vector<std::string> inputs;  // UTF-8 text files
   std::string output_path;
   uint32_t min_pair_count = 1;  // rarer word pairs are dropped (1: keep all, the shipped model)
@@ -81,6 +82,7 @@ struct WordBigramBuildReport {
   uint64_t input_bytes = 0;
   uint64_t han_chars = 0;
   uint64_t unknown_chars = 0;  // hanzi the lexicon has no word for
+  uint64_t unknown_words = 0;  // English words the lexicon lacks
   uint64_t tokens = 0;         // words after segmentation
   uint64_t pairs_seen = 0;
   uint64_t pairs_kept = 0;

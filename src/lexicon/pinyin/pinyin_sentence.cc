@@ -6,7 +6,7 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin/pinyin_syllables.h"
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
 #include "lexicon/trie_walk.h"
 
 namespace keydecide {

@@ -1,7 +1,16 @@
-// WordBigramBuilder: trains a WordBigram (word_bigram.h) from Chinese text. Every run of hanzi
-// is split into the lexicon's words by maximum unigram probability (the lexicon's counts; as
-// jieba segments without its HMM), and the pairs of neighbouring words are counted, each run
-// starting from the sentence-start word. A hanzi the lexicon lacks ends the run there.
+// WordBigramBuilder: trains a WordBigram (word_bigram.h) from text in the lexicon's language.
+//
+// Chinese (a pinyin-keyed lexicon): every run of hanzi is split into the lexicon's words by
+// maximum unigram probability (the lexicon's counts; as jieba segments without its HMM), and the
+// pairs of neighbouring words are counted, each run starting from the sentence-start word. A
+// hanzi the lexicon lacks ends the run there. A word is a distinct spelling text.
+//
+// English (a lexicon keyed by lower-cased words): a word is a lexicon entry (all its spellings,
+// "the" and "The", are one word), read from the text as the English session reads one: letters,
+// with an apostrophe between letters ("don't", straight or typographic). Two words are a pair
+// only when nothing but spaces separates them, which is when the session sees the first as the
+// word before the one being typed; any other word follows the sentence start, as does every
+// word after one the lexicon lacks.
 //
 // A teacher language model may add its expected counts on top (AddTeacherCounts): the pairs and
 // words it would give in so many words of text, as if that text had been read too
@@ -10,8 +19,8 @@
 // words of its back-off, so they count in the word's c(v) without a pair, and that mass stays
 // with the back-off weight (word_bigram.h) instead of being spread over the listed pairs.
 
-#ifndef KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
-#define KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
+#ifndef KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
+#define KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_
 
 #include <cstdint>
 #include <string>
@@ -40,6 +49,7 @@ class WordBigramBuilder {
   struct Stats {
     uint64_t han_chars = 0;
     uint64_t unknown_chars = 0;  // hanzi without a lexicon word
+    uint64_t unknown_words = 0;  // English words without a lexicon entry
     uint64_t tokens = 0;         // words
     uint64_t pairs_seen = 0;     // distinct pairs
     uint64_t pairs_kept = 0;
@@ -48,10 +58,11 @@ class WordBigramBuilder {
     uint64_t teacher_skipped = 0;  // ... dropped: a word the lexicon does not spell, or count 0
   };
 
-  // REQUIRES: lexicon outlives the builder and is pinyin-keyed.
+  // REQUIRES: lexicon outlives the builder; its language is "zh" (pinyin-keyed) or "en".
   WordBigramBuilder(const Lexicon& lexicon, const Options& options);
 
-  // Counts the word pairs of `text` (UTF-8; invalid bytes end a run like any non-hanzi).
+  // Counts the word pairs of `text` (UTF-8; invalid bytes end a run like any non-hanzi, or a
+  // word like any non-letter).
   void AddText(std::string_view text);
 
   // Adds a teacher's expected counts: "left<TAB>right<TAB>count" lines for word pairs (left
@@ -64,7 +75,8 @@ class WordBigramBuilder {
   // The word ids of one run of hanzi, in order (0 where a hanzi has no word), into *ids.
   void Segment(std::string_view run, std::vector<uint32_t>* ids) const;
 
-  // The id of a word's text, or 0 when the lexicon has no such spelling.
+  // The id of a word's text, or 0 when the lexicon has no such spelling (English: no entry
+  // for its lower-cased key).
   uint32_t WordId(std::string_view text) const;
 
   // The file's bytes. InvalidArgument for bad options.
@@ -73,13 +85,16 @@ class WordBigramBuilder {
   const Stats& stats() const { return stats_; }
 
  private:
+  void AddHanText(std::string_view text);
   void AddRun(std::string_view run);
+  void AddLetterText(std::string_view text);
   // The word ids of a teacher's word: its own, or (split_teacher_words) those Segment gives
   // when every hanzi has a word. False (ids unspecified) when it has none.
   bool SegmentTeacherWord(std::string_view text, std::vector<uint32_t>* ids) const;
 
   const Lexicon& lexicon_;
   Options options_;
+  bool by_entry_ = false;  // English: word id = lexicon entry + 1
   std::unordered_map<std::string_view, uint32_t> id_of_text_;
   std::vector<uint32_t> word_of_variant_;
   std::vector<float> log_p_;  // per word id: log(count / total) from the lexicon
@@ -92,4 +107,4 @@ class WordBigramBuilder {
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_BUILDER_H_
+#endif  // KEYDECIDE_LEXICON_WORD_BIGRAM_BUILDER_H_

@@ -1,4 +1,4 @@
-#include "lexicon/pinyin/word_bigram_builder.h"
+#include "lexicon/word_bigram_builder.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,8 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
+#include "text/letter_case.h"
 #include "text/utf8.h"
 
 namespace keydecide {
@@ -31,17 +32,22 @@ void AppendU32(uint32_t v, std::string* out) {
 }  // namespace
 
 WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& options)
-    : lexicon_(lexicon), options_(options) {
+    : lexicon_(lexicon), options_(options), by_entry_(lexicon.header().language == "en") {
   word_of_variant_.resize(lexicon.variant_count());
   std::vector<uint64_t> counts(1, 0);  // id 0: the sentence start
   for (uint32_t e = 0; e < lexicon.entry_count(); ++e) {
     const std::span<const lexicon::Variant> variants = lexicon.Variants(e);
+    if (by_entry_) counts.push_back(lexicon.Count(e));
     for (size_t v = 0; v < variants.size(); ++v) {
-      const std::string_view text = lexicon.VariantText(variants[v]);
-      const auto [it, added] = id_of_text_.emplace(text, static_cast<uint32_t>(counts.size()));
-      if (added) counts.push_back(0);
-      counts[it->second] += variants[v].count;
-      word_of_variant_[lexicon.VariantIndex(e, v)] = it->second;
+      uint32_t id = e + 1;
+      if (!by_entry_) {
+        const std::string_view text = lexicon.VariantText(variants[v]);
+        const auto [it, added] = id_of_text_.emplace(text, static_cast<uint32_t>(counts.size()));
+        if (added) counts.push_back(0);
+        counts[it->second] += variants[v].count;
+        id = it->second;
+      }
+      word_of_variant_[lexicon.VariantIndex(e, v)] = id;
     }
   }
   const double log_total =
@@ -57,11 +63,66 @@ WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& opti
 }
 
 uint32_t WordBigramBuilder::WordId(std::string_view text) const {
+  if (by_entry_) {
+    const uint32_t entry = lexicon_.Find(ToLowerUtf8(text));
+    return entry == lexicon::kNoEntry ? 0 : entry + 1;
+  }
   const auto it = id_of_text_.find(text);
   return it == id_of_text_.end() ? 0 : it->second;
 }
 
 void WordBigramBuilder::AddText(std::string_view text) {
+  if (by_entry_) {
+    AddLetterText(text);
+  } else {
+    AddHanText(text);
+  }
+}
+
+// English words as the session reads them (en_session.cc's composition rule), keyed as the
+// lexicon keys them: lower-cased, with a straight apostrophe.
+void WordBigramBuilder::AddLetterText(std::string_view text) {
+  constexpr char32_t kRightQuote = 0x2019;
+  std::string word, key;
+  uint32_t previous = WordBigram::kSentenceStart;
+  bool spaces_only = false;  // since the last word ended, nothing but spaces
+  const auto end_word = [&] {
+    while (!word.empty() && word.back() == '\'') word.pop_back();  // "dogs'" is "dogs"
+    if (word.empty()) return;
+    key.clear();
+    AppendLowerUtf8(word, &key);
+    word.clear();
+    const uint32_t entry = lexicon_.Find(key);
+    if (entry == lexicon::kNoEntry) {
+      ++stats_.unknown_words;
+      previous = WordBigram::kSentenceStart;
+    } else {
+      const uint32_t id = entry + 1;
+      if (!spaces_only) previous = WordBigram::kSentenceStart;
+      ++stats_.tokens;
+      ++word_total_[id];
+      ++pairs_[uint64_t{previous} << 32 | id];
+      previous = id;
+    }
+    spaces_only = true;
+  };
+  for (size_t pos = 0; pos < text.size();) {
+    const size_t at = pos;
+    char32_t cp = 0;
+    const bool valid = utf8::Decode(text, &pos, &cp);
+    if (valid && IsLetter(cp)) {
+      word.append(text.substr(at, pos - at));
+    } else if (valid && (cp == '\'' || cp == kRightQuote) && !word.empty() && word.back() != '\'') {
+      word.push_back('\'');
+    } else {
+      end_word();
+      if (!(valid && cp == ' ')) spaces_only = false;
+    }
+  }
+  end_word();
+}
+
+void WordBigramBuilder::AddHanText(std::string_view text) {
   size_t pos = 0, run_start = 0;
   bool in_run = false;
   while (pos < text.size()) {

@@ -1,4 +1,4 @@
-#include "lexicon/pinyin/word_bigram.h"
+#include "lexicon/word_bigram.h"
 
 #include <algorithm>
 #include <cmath>

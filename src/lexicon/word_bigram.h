@@ -30,8 +30,8 @@
 //
 // Read-only after Open; safe to share between threads.
 
-#ifndef KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_H_
-#define KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_H_
+#ifndef KEYDECIDE_LEXICON_WORD_BIGRAM_H_
+#define KEYDECIDE_LEXICON_WORD_BIGRAM_H_
 
 #include <cstdint>
 #include <memory>
@@ -127,4 +127,4 @@ class WordBigram {
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_LEXICON_PINYIN_WORD_BIGRAM_H_
+#endif  // KEYDECIDE_LEXICON_WORD_BIGRAM_H_
