@@ -1,5 +1,5 @@
-// libFuzzer target for the Chinese word bigram file (src/lexicon/word_bigram.cc), over
-// a small pinyin lexicon. The first input byte picks the case:
+// libFuzzer target for the word bigram file (src/lexicon/word_bigram.cc), over a small pinyin
+// lexicon, and for the English builder's reading of text. The first input byte picks the case:
 //   0 the rest as a whole file;
 //   1 a valid bigram with the rest's edits (fuzz_util.h Poke) written past the header, the
 //     header's identity fields (magic, version, size, lexicon) kept, then sealed, so that the
@@ -8,7 +8,9 @@
 //     discount, unigram weight, tokens);
 //   3 small numbers: every 2 input bytes write one byte's value as a whole u32 into one of the
 //     sections' slots (ids and counts near their bounds), sealed;
-//   4 truncated to, or zero-extended by, the next two bytes' length, then sealed.
+//   4 truncated to, or zero-extended by, the next two bytes' length, then sealed;
+//   5 the rest as English text (any bytes) read by WordBigramBuilder over a small English
+//     lexicon: the file it builds must load and pass the same checks.
 // On a file that loads it checks what the sentence search relies on: every id it hands out
 // is in range, rows ascend, counts are positive, every probability is finite and at most 1,
 // and a search over it keeps its invariants.
@@ -41,6 +43,7 @@ using namespace keydecide;
 struct Base {
   std::unique_ptr<Lexicon> lexicon;
   std::string bigram;  // valid for `lexicon`
+  std::unique_ptr<Lexicon> english;
 };
 
 Base* MakeBase() {
@@ -69,6 +72,13 @@ Base* MakeBase() {
   bigram.AddText("我们的中国。我的门，中国的我们。中国人的国，我们的门的中国");
   WordBigramBuilder::Stats stats;
   FUZZ_CHECK(bigram.Finish(&b->bigram, &stats).ok());
+  LexiconBuilder english;
+  english.AddText("the The new york you don't can't I said dogs café naïve");
+  LexiconBuilder::Options english_options;
+  english_options.min_count = 1;
+  english_options.language = "en";
+  FUZZ_CHECK(english.Finish(english_options, &bytes).ok());
+  FUZZ_CHECK(Lexicon::FromBytes(std::move(bytes), &b->english).ok());
   return b;
 }
 
@@ -108,12 +118,12 @@ std::string MakeFile(const Base& b, uint8_t mode, std::string_view rest) {
   return bytes;
 }
 
-void CheckModel(const Base& b, const WordBigram& model) {
+void CheckModel(const Lexicon& lexicon, const WordBigram& model) {
   const uint32_t n = static_cast<uint32_t>(model.word_count());
   FUZZ_CHECK(n >= 1 && model.VariantOf(WordBigram::kSentenceStart) == WordBigram::kNoVariant);
-  for (uint32_t v = 0; v < b.lexicon->variant_count(); ++v) {
+  for (uint32_t v = 0; v < lexicon.variant_count(); ++v) {
     const uint32_t w = model.WordOf(v);
-    FUZZ_CHECK(w > 0 && w < n && model.VariantOf(w) < b.lexicon->variant_count());
+    FUZZ_CHECK(w > 0 && w < n && model.VariantOf(w) < lexicon.variant_count());
   }
   for (uint32_t v = 0; v < n && v < 64; ++v) {
     const auto followers = model.Followers(v);
@@ -152,11 +162,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::unique_ptr<WordBigram> model;
+  if (data[0] % 6 == 5) {
+    WordBigramBuilder builder(*base->english, WordBigramBuilder::Options());
+    builder.AddText(rest);
+    std::string bytes;
+    WordBigramBuilder::Stats stats;
+    FUZZ_CHECK(builder.Finish(&bytes, &stats).ok());
+    FUZZ_CHECK(WordBigram::FromBytes(std::move(bytes), *base->english, &model).ok());
+    CheckModel(*base->english, *model);
+    return 0;
+  }
   const Status s =
-      WordBigram::FromBytes(MakeFile(*base, data[0] % 5, rest), *base->lexicon, &model);
+      WordBigram::FromBytes(MakeFile(*base, data[0] % 6, rest), *base->lexicon, &model);
   FUZZ_CHECK(s.ok() == (model != nullptr));
   if (!s.ok()) return 0;
-  CheckModel(*base, *model);
+  CheckModel(*base->lexicon, *model);
   CheckSearch(*base, *model);
   return 0;
 }
