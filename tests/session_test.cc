@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "keydecide/engine.h"
+#include "lexicon/lexicon.h"
+#include "lexicon/lexicon_format.h"
 #include "lexicon/lexicon_tool.h"
 #include "test_util.h"
 
@@ -206,12 +208,34 @@ TEST(EngineTest, TheWordBeforeRanksWithTheBigram) {
   EngineOptions unloaded = options;
   unloaded.word_bigram_weight = 0;
   EXPECT_EQ(first_after(unloaded, "new y"), "you");
+  // One candidate searched: the search's is "you" (by count); "york" comes from the bigram's
+  // followers of "new".
+  options.max_candidates = unloaded.max_candidates = 1;
+  EXPECT_EQ(first_after(options, "new y"), "york");
+  EXPECT_EQ(first_after(unloaded, "new y"), "you");
+  options.max_candidates = 0;
 
   std::unique_ptr<Engine> engine;
   for (const float bad : {-0.1f, 10.5f}) {
     EngineOptions o = options;
     o.word_bigram_weight = bad;
     EXPECT_EQ(Engine::Open(o, &engine).code(), Status::Code::kInvalidArgument) << bad;
+  }
+  // A bigram whose words are not numbered in key order (two words' spellings swapped, the file
+  // otherwise valid) is not an English one.
+  std::string swapped = testing::ReadFile(bigram_path);
+  {
+    std::unique_ptr<Lexicon> lex;
+    ASSERT_TRUE(Lexicon::Open(lexicon_path, &lex).ok());
+    const auto word_at = [&](uint32_t variant) { return 64 + 4 * size_t{variant}; };
+    const uint32_t a = lex->VariantIndex(lex->Find("new"), 0);
+    const uint32_t b = lex->VariantIndex(lex->Find("york"), 0);
+    for (size_t i = 0; i < 4; ++i) std::swap(swapped[word_at(a) + i], swapped[word_at(b) + i]);
+    lexicon::SealFile(&swapped);
+    testing::WriteFile(bigram_path, swapped);
+    const Status s = Engine::Open(options, &engine);
+    EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+    EXPECT_NE(s.message().find("not in key order"), std::string::npos) << s.message();
   }
   std::string corrupt = testing::ReadFile(bigram_path);
   corrupt[corrupt.size() / 2] ^= 0x55;

@@ -324,11 +324,18 @@ TEST(WordBigramBuilderTest, EnglishWordsAreEntriesPairedAcrossSpacesOnly) {
   std::unique_ptr<WordBigram> bigram;
   ASSERT_TRUE(WordBigram::FromBytes(bytes, *lex, &bigram).ok());
   EXPECT_EQ(bigram->word_count(), lex->entry_count() + 1);
-  for (uint32_t e = 0; e < lex->entry_count(); ++e) {  // every spelling is its entry's word
-    for (size_t v = 0; v < lex->Variants(e).size(); ++v) {
-      EXPECT_EQ(bigram->WordOf(lex->VariantIndex(e, v)), e + 1);
+  // Every spelling is its entry's word, and the words are numbered in the keys' order.
+  std::vector<std::string_view> key_of_word(bigram->word_count());
+  for (uint32_t e = 0; e < lex->entry_count(); ++e) {
+    const uint32_t w = bigram->WordOf(lex->VariantIndex(e, 0));
+    for (size_t v = 1; v < lex->Variants(e).size(); ++v) {
+      EXPECT_EQ(bigram->WordOf(lex->VariantIndex(e, v)), w);
     }
+    ASSERT_TRUE(w > 0 && w < key_of_word.size());
+    EXPECT_TRUE(key_of_word[w].empty()) << "two entries share word " << w;
+    key_of_word[w] = lex->Key(e);
   }
+  for (size_t w = 2; w < key_of_word.size(); ++w) EXPECT_LT(key_of_word[w - 1], key_of_word[w]);
   const auto id = [&](std::string_view key) { return EnglishId(*lex, *bigram, key); };
   const auto follower_count = [&](uint32_t left, uint32_t right) -> uint32_t {
     const auto followers = bigram->Followers(left);

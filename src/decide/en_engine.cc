@@ -81,6 +81,37 @@ Status EnEngine::LoadSmallModel(const std::string& path) {
   return Status::OK();
 }
 
+// An English bigram has one word per lexicon entry, numbered in key order (word_bigram.h):
+// checked here, as the candidates' prefix ranges rely on it.
+Status EnEngine::MapBigramWords() {
+  const Lexicon& lex = *pack_.lexicon_;
+  const WordBigram& bigram = *pack_.bigram_;
+  if (bigram.word_count() != lex.entry_count() + 1) {
+    return Status::InvalidArgument("not an English word bigram (one word per lexicon entry)");
+  }
+  pack_.bigram_word_.assign(lex.entry_count(), 0);
+  pack_.bigram_entry_.assign(bigram.word_count(), lexicon::kNoEntry);
+  for (uint32_t e = 0; e < lex.entry_count(); ++e) {
+    const uint32_t w = bigram.WordOf(lex.VariantIndex(e, 0));
+    for (size_t v = 1; v < lex.Variants(e).size(); ++v) {
+      if (bigram.WordOf(lex.VariantIndex(e, v)) != w) {
+        return Status::InvalidArgument("not an English word bigram (spellings of one word differ)");
+      }
+    }
+    if (pack_.bigram_entry_[w] != lexicon::kNoEntry) {
+      return Status::InvalidArgument("not an English word bigram (two entries share a word)");
+    }
+    pack_.bigram_word_[e] = w;
+    pack_.bigram_entry_[w] = e;
+  }
+  for (uint32_t w = 2; w < bigram.word_count(); ++w) {
+    if (!(lex.Key(pack_.bigram_entry_[w - 1]) < lex.Key(pack_.bigram_entry_[w]))) {
+      return Status::InvalidArgument("not an English word bigram (words not in key order)");
+    }
+  }
+  return Status::OK();
+}
+
 EnEngine::~EnEngine() { pack_.fine_tuner_.reset(); }
 
 Status EnEngine::FlushLearning() { return pack_.learner_ ? pack_.learner_->Flush() : Status::OK(); }
@@ -154,6 +185,8 @@ Status EnEngine::Init(const EngineOptions& options) {
   if (const std::string bigram_path = BigramPathOf(lexicon_path);
       options.word_bigram_weight > 0 && std::filesystem::exists(bigram_path)) {
     KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *pack_.lexicon_, &pack_.bigram_));
+    const Status english = MapBigramWords();
+    if (!english.ok()) return english.Annotated(bigram_path);
     pack_.bigram_weight_ = options.word_bigram_weight;
   }
   KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &pack_.layout_));

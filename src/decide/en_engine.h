@@ -30,6 +30,7 @@ class EnEngine : public Engine {
   Status LoadModel(const std::string& path);
   // REQUIRES: LoadModel succeeded.
   Status LoadSmallModel(const std::string& path);
+  Status MapBigramWords();
   // Opens the user store and its learner; a store that fails leaves personalisation off.
   void OpenPersonal(const EngineOptions& options, const std::string& pack_dir);
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "decide/apostrophe_index.h"
@@ -42,6 +44,35 @@ class EnPack {
   // or at weight 0.
   const WordBigram* bigram() const { return bigram_.get(); }
   float bigram_weight() const { return bigram_weight_; }
+  // The bigram's word of a lexicon entry, and back (REQUIRES: a bigram; 0 < word <
+  // bigram()->word_count()).
+  uint32_t BigramWordOf(uint32_t entry) const { return bigram_word_[entry]; }
+  uint32_t EntryOfBigramWord(uint32_t word) const { return bigram_entry_[word]; }
+  // The bigram words whose keys start with `prefix`: [first, second), one range because the
+  // English bigram numbers its words in key order. REQUIRES: a bigram.
+  std::pair<uint32_t, uint32_t> BigramWordsWithPrefix(std::string_view prefix) const {
+    const auto key = [this](uint32_t w) { return lexicon_->Key(bigram_entry_[w]); };
+    const auto n = static_cast<uint32_t>(bigram_entry_.size());
+    uint32_t first = 1;  // the first key not below the prefix
+    for (uint32_t top = n; first < top;) {
+      const uint32_t mid = first + (top - first) / 2;
+      if (key(mid) < prefix) {
+        first = mid + 1;
+      } else {
+        top = mid;
+      }
+    }
+    uint32_t last = first;  // the first key after it that does not start with it
+    for (uint32_t top = n; last < top;) {
+      const uint32_t mid = last + (top - last) / 2;
+      if (key(mid).starts_with(prefix)) {
+        last = mid + 1;
+      } else {
+        top = mid;
+      }
+    }
+    return {first, last};
+  }
   // The lexicon's words with apostrophes by their letters ("dont" -> "don't").
   const ApostropheIndex& apostrophes() const { return apostrophes_; }
   // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
@@ -75,6 +106,8 @@ class EnPack {
   std::unique_ptr<Scorer> baseline_;
   std::unique_ptr<WordBigram> bigram_;
   float bigram_weight_ = 0;
+  std::vector<uint32_t> bigram_word_;   // per lexicon entry
+  std::vector<uint32_t> bigram_entry_;  // per bigram word (0: the sentence start, no entry)
   CandidateSearch::Options search_options_;
   ApostropheIndex apostrophes_;
   std::unique_ptr<Learner> learner_;

@@ -82,8 +82,10 @@ class EnSession : public Session {
   void AddUserBonus();
   // The fine-tuned adapter's correction (FineTuner) added to the model-scored candidates.
   void AddAdapterDelta(const float* hidden);
-  // The word bigram's log P(candidate | previous_key_), weighted, added to the lexicon's
-  // candidates.
+  // The word bigram (EnPack::bigram): the word before as its word, the followers of it that
+  // complete the typed letters as candidates, and its say in their scores.
+  void FindPreviousWord();
+  void AddBigramFollowers();
   void AddBigramScore(bool model);
 
   // The undo of an autocorrection (Session::AcceptCorrection).
@@ -148,6 +150,7 @@ class EnSession : public Session {
   std::string previous_key_;  // lower-cased word before the composition, or ""
   std::string user_key_;
   std::string bigram_key_;
+  uint32_t previous_word_ = 0;  // the bigram's word for previous_key_ (0: the sentence start)
   std::array<const UserWords::Word*, 4> user_best_{};
 };
 

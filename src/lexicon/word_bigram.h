@@ -3,7 +3,9 @@
 // Chinese text. The sentence search scores a word by its probability after the word before it.
 //
 // Words are the distinct spelling texts of the lexicon, numbered 1..word_count-1 in the order of
-// their first spelling; 0 is the start of a sentence (or of any run of hanzi). The probability of
+// their first spelling (Chinese), or its entries numbered in the byte order of their keys
+// (English: every spelling of an entry is its word; word_bigram_builder.h); 0 is the start of a
+// sentence (or of any run of hanzi). The probability of
 // word w after word v is interpolated absolute discounting over a unigram that mixes the text's
 // counts with the lexicon's:
 //   P(w | v) = max(c(v,w) − D, 0) / c(v) + α(v) · P_1(w)

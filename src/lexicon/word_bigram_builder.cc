@@ -35,11 +35,21 @@ WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& opti
     : lexicon_(lexicon), options_(options), by_entry_(lexicon.header().language == "en") {
   word_of_variant_.resize(lexicon.variant_count());
   std::vector<uint64_t> counts(1, 0);  // id 0: the sentence start
+  if (by_entry_) {                     // English: ids in the keys' byte order (word_bigram.h)
+    std::vector<uint32_t> by_key(lexicon.entry_count());
+    for (uint32_t e = 0; e < by_key.size(); ++e) by_key[e] = e;
+    std::sort(by_key.begin(), by_key.end(),
+              [&](uint32_t a, uint32_t b) { return lexicon.Key(a) < lexicon.Key(b); });
+    id_of_entry_.resize(lexicon.entry_count());
+    for (const uint32_t e : by_key) {
+      id_of_entry_[e] = static_cast<uint32_t>(counts.size());
+      counts.push_back(lexicon.Count(e));
+    }
+  }
   for (uint32_t e = 0; e < lexicon.entry_count(); ++e) {
     const std::span<const lexicon::Variant> variants = lexicon.Variants(e);
-    if (by_entry_) counts.push_back(lexicon.Count(e));
     for (size_t v = 0; v < variants.size(); ++v) {
-      uint32_t id = e + 1;
+      uint32_t id = by_entry_ ? id_of_entry_[e] : 0;
       if (!by_entry_) {
         const std::string_view text = lexicon.VariantText(variants[v]);
         const auto [it, added] = id_of_text_.emplace(text, static_cast<uint32_t>(counts.size()));
@@ -65,7 +75,7 @@ WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& opti
 uint32_t WordBigramBuilder::WordId(std::string_view text) const {
   if (by_entry_) {
     const uint32_t entry = lexicon_.Find(ToLowerUtf8(text));
-    return entry == lexicon::kNoEntry ? 0 : entry + 1;
+    return entry == lexicon::kNoEntry ? 0 : id_of_entry_[entry];
   }
   const auto it = id_of_text_.find(text);
   return it == id_of_text_.end() ? 0 : it->second;
@@ -97,7 +107,7 @@ void WordBigramBuilder::AddLetterText(std::string_view text) {
       ++stats_.unknown_words;
       previous = WordBigram::kSentenceStart;
     } else {
-      const uint32_t id = entry + 1;
+      const uint32_t id = id_of_entry_[entry];
       if (!spaces_only) previous = WordBigram::kSentenceStart;
       ++stats_.tokens;
       ++word_total_[id];

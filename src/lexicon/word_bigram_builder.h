@@ -6,7 +6,9 @@
 // hanzi the lexicon lacks ends the run there. A word is a distinct spelling text.
 //
 // English (a lexicon keyed by lower-cased words): a word is a lexicon entry (all its spellings,
-// "the" and "The", are one word), read from the text as the English session reads one: letters,
+// "the" and "The", are one word), numbered in the byte order of the keys (so the words with a
+// given prefix are one range of ids, and so are a row's followers), read from the text as the
+// English session reads one: letters,
 // with an apostrophe between letters ("don't", straight or typographic). Two words are a pair
 // only when nothing but spaces separates them, which is when the session sees the first as the
 // word before the one being typed; any other word follows the sentence start, as does every
@@ -94,7 +96,8 @@ class WordBigramBuilder {
 
   const Lexicon& lexicon_;
   Options options_;
-  bool by_entry_ = false;  // English: word id = lexicon entry + 1
+  bool by_entry_ = false;              // English: one word per lexicon entry
+  std::vector<uint32_t> id_of_entry_;  // ... its id, in the keys' byte order
   std::unordered_map<std::string_view, uint32_t> id_of_text_;
   std::vector<uint32_t> word_of_variant_;
   std::vector<float> log_p_;  // per word id: log(count / total) from the lexicon
