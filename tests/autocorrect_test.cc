@@ -101,7 +101,7 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
   const std::vector<std::string> typed = {"the",     "teh", "dthe", "dgo", "cat", "cta", "meetign",
                                           "statoin", "wee", "wil",  "xyz", "a",   "aa",  ""};
   std::vector<float> hidden(model->config().d_model), logits(model->n_words());
-  int picked = 0, none = 0;
+  int picked = 0, none = 0, kept = 0;
   for (int trial = 0; trial < 500; ++trial) {
     for (float& h : hidden) h = normal(rng);
     model->WordLogits(hidden.data(), logits.data());
@@ -114,20 +114,28 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
     order.resize(std::min<size_t>(order.size(), kCorrectionShortlist));
     for (const std::string& t : typed) {
       int want = -1;
+      bool want_typed_first = false;
       for (int w : order) {
         const std::string word = ToLowerUtf8(model->vocab().Word(w));
-        if (word == t) break;
+        if (word == t) {
+          want_typed_first = true;
+          break;
+        }
         if (ReferenceDistance(word, t) <= kMaxCorrectionEdits) {
           want = w;
           break;
         }
       }
-      ASSERT_EQ(pick.Pick(hidden.data(), t), want) << "typed " << t << " trial " << trial;
-      (want >= 0 ? picked : none) += 1;
+      bool typed_first = !want_typed_first;
+      ASSERT_EQ(pick.Pick(hidden.data(), t, &typed_first), want)
+          << "typed " << t << " trial " << trial;
+      ASSERT_EQ(typed_first, want_typed_first) << "typed " << t << " trial " << trial;
+      (want >= 0 ? picked : want_typed_first ? kept : none) += 1;
     }
   }
-  EXPECT_GT(picked, 100);  // both outcomes are exercised
+  EXPECT_GT(picked, 100);  // every outcome is exercised
   EXPECT_GT(none, 100);
+  EXPECT_GT(kept, 10);
 }
 
 TEST(CorrectionPickTest, KeepsAcronymsAndNamesAsTyped) {
@@ -182,6 +190,30 @@ TEST_F(ShippedAutocorrectTest, CorrectsSlipsTheSearchCannotReach) {
     EXPECT_TRUE(d.autocorrect.apply) << typed;
     EXPECT_EQ(d.autocorrect.replacement, fixed) << typed;
   }
+}
+
+// A slip in a word the model's vocabulary lacks (the lexicon has it): no word of the model's
+// shortlist is near the letters, and the scored candidates supply the word. Threshold 0: the
+// head always fires, so this is about the replacement, not the head.
+TEST_F(ShippedAutocorrectTest, RareWordsAreCorrectedFromTheCandidates) {
+  SessionOptions options;
+  options.autocorrect_threshold = 0;
+  for (const auto& [typed, fixed] : {std::pair{"she is asthmatc", "asthmatic"},
+                                     {"an archaeologst", "archaeologist"},
+                                     {"a porcupne", "porcupine"}}) {
+    auto session = engine_->NewSession(options);
+    ASSERT_TRUE(session->Type(typed).ok());
+    Decision d;
+    ASSERT_TRUE(session->Decide(3, &d).ok());
+    EXPECT_TRUE(d.autocorrect.apply) << typed;
+    EXPECT_EQ(d.autocorrect.replacement, fixed) << typed;
+  }
+  // A word the lexicon knows is not replaced by this path.
+  auto session = engine_->NewSession(options);
+  ASSERT_TRUE(session->Type("she is asthmatic").ok());
+  Decision d;
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_NE(d.autocorrect.replacement, "asthmatic");
 }
 
 // Below the full rung the vocabulary is not read: the lexicon candidates' best stands in, and

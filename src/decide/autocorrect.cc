@@ -1,6 +1,7 @@
 #include "decide/autocorrect.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "decide/surface_form.h"
 #include "decide/text_limits.h"
@@ -32,7 +33,8 @@ CorrectionPick::CorrectionPick(const Transformer* model)
   lower_.reserve(kMaxEditDistanceBytes * 2);  // lower-casing never doubles a word's bytes
 }
 
-int CorrectionPick::Pick(const float* hidden, std::string_view typed) {
+int CorrectionPick::Pick(const float* hidden, std::string_view typed, bool* typed_first) {
+  if (typed_first != nullptr) *typed_first = false;
   model_->WordLogits(hidden, static_cast<int>(logits_.size()), logits_.data());
   TopLetterWords(*model_, logits_, kCorrectionShortlist, &shortlist_);
   for (const auto& [logit, w] : shortlist_) {
@@ -40,7 +42,10 @@ int CorrectionPick::Pick(const float* hidden, std::string_view typed) {
     if (model_->vocab().Word(w).size() > kMaxEditDistanceBytes) continue;
     lower_.clear();
     AppendLowerUtf8(model_->vocab().Word(w), &lower_);
-    if (lower_ == typed) return -1;  // the model prefers what was typed
+    if (lower_ == typed) {  // the model prefers what was typed
+      if (typed_first != nullptr) *typed_first = true;
+      return -1;
+    }
     if (BoundedEditDistance(typed, lower_, kMaxCorrectionEdits) <= kMaxCorrectionEdits) return w;
   }
   return -1;
@@ -64,11 +69,20 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
   const bool fired = out->confidence >= threshold && !word.keep &&
                      !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
   if (fired && full_rung) {
-    const int w = pick_.Pick(hidden, word.typed);
+    bool typed_first = false;
+    const int w = pick_.Pick(hidden, word.typed, &typed_first);
     if (w >= 0) {
       const uint32_t entry = word_entry_[w];
-      WriteSurfaceForm(entry != lexicon::kNoEntry ? lexicon_->CommonSpelling(entry) : model_->vocab().Word(w),
-                       word.capitalize, &out->replacement);
+      WriteSurfaceForm(
+          entry != lexicon::kNoEntry ? lexicon_->CommonSpelling(entry) : model_->vocab().Word(w),
+          word.capitalize, &out->replacement);
+      out->apply = true;
+      return;
+    }
+    // No word of the model's shortlist is near what was typed, and the lexicon does not know
+    // it: the word meant is likely one the model cannot name, and the scored candidates can.
+    if (!typed_first && lexicon_->Find(word.typed) == lexicon::kNoEntry &&
+        WriteRareCorrection(word, candidates, &out->replacement)) {
       out->apply = true;
       return;
     }
@@ -76,6 +90,24 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
   const bool hint = WriteCandidateHint(word, candidates, &out->replacement);
   // Below the full rung no vocabulary-wide work is done: the candidates' best stands in.
   out->apply = hint && fired && !full_rung;
+}
+
+// The best-scored lexicon candidate within kMaxCorrectionEdits of the typed letters (the words
+// the model's shortlist cannot name: outside its vocabulary, or rare).
+bool Autocorrect::WriteRareCorrection(const Word& word, std::span<const ScoredCandidate> candidates,
+                                      std::string* out) const {
+  const ScoredCandidate* best = nullptr;
+  for (const ScoredCandidate& c : candidates) {
+    if (c.entry == lexicon::kNoEntry || !std::isfinite(c.score)) continue;
+    if (best != nullptr && c.score <= best->score) continue;
+    const std::string_view key = lexicon_->Key(c.entry);
+    if (key == word.typed || key.size() > kMaxEditDistanceBytes) continue;
+    if (BoundedEditDistance(word.typed, key, kMaxCorrectionEdits) > kMaxCorrectionEdits) continue;
+    best = &c;
+  }
+  if (best != nullptr)
+    WriteSurfaceForm(lexicon_->CommonSpelling(best->entry), word.capitalize, out);
+  return best != nullptr;
 }
 
 // Not the typed letters themselves, and not much longer or shorter than them. Cheap, as it

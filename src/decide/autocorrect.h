@@ -60,7 +60,9 @@ class CorrectionPick {
   // `typed` (lower-cased UTF-8) and not `typed` itself, among the model's kCorrectionShortlist
   // best letter words; -1 when none is, or when `typed` itself ranks above it. `hidden` is the
   // model's state after the typed keys.
-  int Pick(const float* hidden, std::string_view typed);
+  // *typed_first (when not null) says whether `typed` itself ranked above every word within the
+  // bound (the model prefers it) rather than no word of the shortlist being within it.
+  int Pick(const float* hidden, std::string_view typed, bool* typed_first = nullptr);
 
  private:
   const Transformer* model_;
@@ -70,8 +72,11 @@ class CorrectionPick {
 };
 
 // The English pack's autocorrect: the model's head says whether the word is wrong; where it
-// fires (and the word is not kept as typed), the replacement is CorrectionPick's, or below the
-// full rung (no vocabulary-wide work) the best of the scored candidates. Where it does not fire,
+// fires (and the word is not kept as typed), the replacement is CorrectionPick's; when that
+// finds no word near the typed letters and the lexicon does not know them, the best-scored
+// lexicon candidate within kMaxCorrectionEdits (a word outside the model's shortlist:
+// "asthmatc" -> "asthmatic"); below the full rung (no vocabulary-wide work) the best of the
+// scored candidates. Where it does not fire,
 // that best candidate is still written as a hint, not applied.
 class Autocorrect {
  public:
@@ -98,6 +103,8 @@ class Autocorrect {
  private:
   // The model's favourite among the candidates that could be the whole word, written into
   // *out; false when there is none.
+  bool WriteRareCorrection(const Word& word, std::span<const ScoredCandidate> candidates,
+                           std::string* out) const;
   bool WriteCandidateHint(const Word& word, std::span<const ScoredCandidate> candidates,
                           std::string* out) const;
 
