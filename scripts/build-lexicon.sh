@@ -2,7 +2,8 @@
 # Builds the default English lexicon models/en/lexicon.kdlex from the training split made by
 # scripts/fetch-data.sh: every prose source (the code blocks' *-code and *-command sources are
 # left out) with the weight data/en/manifest.json gives it, then the word bigram beside it
-# (OUT with .kdbg for .kdlex) from the same sources. Usage: scripts/build-lexicon.sh [OUT]
+# (OUT with .kdbg for .kdlex) from the same sources, and the known-words filter (.kdws) from
+# Debian's wamerican-huge word list. Usage: scripts/build-lexicon.sh [OUT]
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,3 +29,5 @@ set -x
 build/bin/keydecide lexicon build "${inputs[@]}" --out "$out" --min-count 2 --max-words 100000 --lang en
 build/bin/keydecide lexicon bigram --lexicon "$out" --input "${texts[@]}" --out "${out%.kdlex}.kdbg" \
   --min-count 1
+build/bin/keydecide lexicon words --input data/raw/deb/wamerican-huge/usr/share/dict/american-english-huge \
+  --out "${out%.kdlex}.kdws"

@@ -30,6 +30,7 @@ DEB_PKGS=(
   sword-text-web
   manpages manpages-dev
   jargon-text
+  wamerican-huge   # a word list, not text: the known-words filter (scripts/build-lexicon.sh)
 )
 
 # Pinned so that the text, the dedup and the dev split are reproducible.

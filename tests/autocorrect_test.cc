@@ -216,6 +216,34 @@ TEST_F(ShippedAutocorrectTest, RareWordsAreCorrectedFromTheCandidates) {
   EXPECT_NE(d.autocorrect.replacement, "asthmatic");
 }
 
+// A lower-case word that neither the lexicon nor the known words (lexicon.kdws) hold fires at a
+// quarter of the threshold; a capitalised one (a name, likely) and a real word the lexicon lacks
+// do not. The head says 0.25 for "phenomenom" and 0.17 for "xylophone" here, below the normal
+// level's 0.4.
+TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::Open(std::string(KD_MODELS_DIR) + "/en/lexicon.kdlex", &lex).ok());
+  ASSERT_EQ(lex->Find("xylophone"), lexicon::kNoEntry);  // only the word list has it
+  ASSERT_EQ(lex->Find("phenomenom"), lexicon::kNoEntry);
+  Decision d = TypeAndDecide("I met the phenomenom");
+  EXPECT_TRUE(d.autocorrect.apply);
+  EXPECT_EQ(d.autocorrect.replacement, "phenomenon");
+  EXPECT_LT(d.autocorrect.confidence, AutocorrectThreshold(AutocorrectLevel::kNormal));
+  d = TypeAndDecide("I met the Phenomenom");
+  EXPECT_FALSE(d.autocorrect.apply);
+  d = TypeAndDecide("I met the xylophone");
+  EXPECT_FALSE(d.autocorrect.apply);
+  EXPECT_GT(d.autocorrect.confidence,
+            kUnknownWordFactor * AutocorrectThreshold(AutocorrectLevel::kNormal));
+  // The "off" level stays off.
+  SessionOptions off;
+  off.autocorrect_level = AutocorrectLevel::kOff;
+  auto session = engine_->NewSession(off);
+  ASSERT_TRUE(session->Type("I met the phenomenom").ok());
+  ASSERT_TRUE(session->Decide(3, &d).ok());
+  EXPECT_FALSE(d.autocorrect.apply);
+}
+
 // Below the full rung the vocabulary is not read: the lexicon candidates' best stands in, and
 // it cannot reach "the" from "dthe".
 TEST_F(ShippedAutocorrectTest, BelowTheFullRungTheCandidatesStandIn) {

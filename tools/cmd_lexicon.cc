@@ -149,6 +149,23 @@ void AddLexiconCommand(CLI::App* app) {
                 << r.teacher_skipped << " dropped\n";
     }
   });
+
+  struct WordsArgs {
+    std::vector<std::string> inputs;
+    std::string out;
+  };
+  auto wargs = std::make_shared<WordsArgs>();
+  auto* words = lexicon->add_subcommand(
+      "words",
+      "Build the known-words filter beside an English lexicon (autocorrect) from word lists");
+  words->add_option("--input", wargs->inputs, "Word lists, one word a line (wamerican-huge)")
+      ->required();
+  words->add_option("--out", wargs->out, "Output file (.kdws)")->required();
+  words->callback([wargs] {
+    uint64_t n = 0;
+    CheckOrDie(BuildWordSet(wargs->inputs, wargs->out, &n), "lexicon words");
+    std::cout << "wrote " << wargs->out << ": " << n << " words\n";
+  });
 }
 
 }  // namespace keydecide

@@ -7,6 +7,7 @@
 #include "decide/text_limits.h"
 #include "decide/top_words.h"
 #include "lexicon/lexicon.h"
+#include "lexicon/word_set.h"
 #include "model/model_config.h"
 #include "model/transformer.h"
 #include "text/edit_distance.h"
@@ -52,8 +53,22 @@ int CorrectionPick::Pick(const float* hidden, std::string_view typed, bool* type
 }
 
 Autocorrect::Autocorrect(const Transformer* model, const Lexicon* lexicon,
-                         std::span<const uint32_t> word_entry)
-    : model_(model), lexicon_(lexicon), word_entry_(word_entry), pick_(model) {}
+                         std::span<const uint32_t> word_entry, const WordSet* known_words)
+    : model_(model),
+      lexicon_(lexicon),
+      word_entry_(word_entry),
+      known_words_(known_words),
+      pick_(model) {}
+
+// The head's probability needed to fire: kUnknownWordFactor of the threshold for a lower-case
+// word no list knows (a capitalised one is likely a name). A threshold above 1 (the "off"
+// level) stays.
+float Autocorrect::Needed(const Word& word, float threshold) const {
+  const bool unknown = known_words_ != nullptr && threshold <= 1 && !StartsUpper(word.as_typed) &&
+                       lexicon_->Find(word.typed) == lexicon::kNoEntry &&
+                       !known_words_->MayContain(word.typed);
+  return unknown ? threshold * kUnknownWordFactor : threshold;
+}
 
 void Autocorrect::Decide(const float* hidden, const Word& word,
                          std::span<const ScoredCandidate> candidates, bool full_rung,
@@ -66,7 +81,7 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
   if (out->replacement.capacity() < kCandidateTextReserve) {
     out->replacement.reserve(kCandidateTextReserve);
   }
-  const bool fired = out->confidence >= threshold && !word.keep &&
+  const bool fired = out->confidence >= Needed(word, threshold) && !word.keep &&
                      !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
   if (fired && full_rung) {
     bool typed_first = false;

@@ -31,6 +31,13 @@ namespace keydecide {
 
 class Lexicon;
 class Transformer;
+class WordSet;
+
+// A lower-case word that neither the lexicon nor the known words hold is likely misspelt: the
+// head needs this share of the threshold there. Chosen on the tuning text (docs/BENCHMARKS.md,
+// "Unknown words"): 0.5 / 0.25 / 0.1 corrected 0.888 / 0.898 / 0.905 of the allowed pairs' typos
+// at 0.97% / 1.00% / 1.14% false (0.872 at 0.93% without).
+inline constexpr float kUnknownWordFactor = 0.25f;
 
 // Edits (insertion, deletion, substitution, adjacent swap of bytes: of letters, for English) a
 // replacement may be away from the typed letters. On the cspell pairs typed into dev text, 99.4% of
@@ -91,8 +98,9 @@ class Autocorrect {
 
   // REQUIRES: model, lexicon and word_entry (model word index -> lexicon entry, or
   // lexicon::kNoEntry) outlive this object.
+  // `known_words` (may be null): the words beyond the lexicon's (EnPack::known_words).
   Autocorrect(const Transformer* model, const Lexicon* lexicon,
-              std::span<const uint32_t> word_entry);
+              std::span<const uint32_t> word_entry, const WordSet* known_words = nullptr);
 
   // Fills *out for `word` (nothing applied for an empty one). `hidden` is the model's state
   // after the typed keys; `candidates` this keystroke's scored candidates; `full_rung`: the
@@ -103,6 +111,7 @@ class Autocorrect {
  private:
   // The model's favourite among the candidates that could be the whole word, written into
   // *out; false when there is none.
+  float Needed(const Word& word, float threshold) const;
   bool WriteRareCorrection(const Word& word, std::span<const ScoredCandidate> candidates,
                            std::string* out) const;
   bool WriteCandidateHint(const Word& word, std::span<const ScoredCandidate> candidates,
@@ -111,6 +120,7 @@ class Autocorrect {
   const Transformer* model_;
   const Lexicon* lexicon_;
   std::span<const uint32_t> word_entry_;
+  const WordSet* known_words_;
   CorrectionPick pick_;
 };
 

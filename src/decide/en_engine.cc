@@ -182,7 +182,11 @@ Status EnEngine::Init(const EngineOptions& options) {
         options.word_bigram_weight <= 10)) {
     return Status::InvalidArgument("word_bigram_weight must be in 0..10");
   }
-  if (const std::string bigram_path = BigramPathOf(lexicon_path);
+  if (const std::string words_path = BesideLexicon(lexicon_path, ".kdws");
+      std::filesystem::exists(words_path)) {
+    KD_RETURN_IF_ERROR(WordSet::Open(words_path, &pack_.known_words_));
+  }
+  if (const std::string bigram_path = BesideLexicon(lexicon_path, ".kdbg");
       options.word_bigram_weight > 0 && std::filesystem::exists(bigram_path)) {
     KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *pack_.lexicon_, &pack_.bigram_));
     const Status english = MapBigramWords();

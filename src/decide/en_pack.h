@@ -18,6 +18,7 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"
 #include "lexicon/word_bigram.h"
+#include "lexicon/word_set.h"
 #include "model/transformer.h"
 #include "personal/learner.h"
 #include "text/keyboard_layout.h"
@@ -73,6 +74,9 @@ class EnPack {
     }
     return {first, last};
   }
+  // The English words beyond the lexicon's (lexicon.kdws beside it), for autocorrect; null
+  // without the file.
+  const WordSet* known_words() const { return known_words_.get(); }
   // The lexicon's words with apostrophes by their letters ("dont" -> "don't").
   const ApostropheIndex& apostrophes() const { return apostrophes_; }
   // Model word index of a lexicon entry (-1 if the vocabulary lacks it), and back.
@@ -105,6 +109,7 @@ class EnPack {
   std::unique_ptr<Scorer> scorer_;
   std::unique_ptr<Scorer> baseline_;
   std::unique_ptr<WordBigram> bigram_;
+  std::unique_ptr<WordSet> known_words_;
   float bigram_weight_ = 0;
   std::vector<uint32_t> bigram_word_;   // per lexicon entry
   std::vector<uint32_t> bigram_entry_;  // per bigram word (0: the sentence start, no entry)

@@ -163,12 +163,13 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
     track_ = std::make_unique<ModelTrack>(model, static_cast<int>(options.app));
     logits_.resize(std::min(model->n_words(), kProposalWords));
     proposals_.reserve(kModelProposals + 1);
-    autocorrect_ = std::make_unique<Autocorrect>(model, &engine->lexicon(), engine->word_entries());
+    autocorrect_ = std::make_unique<Autocorrect>(model, &engine->lexicon(), engine->word_entries(),
+                                                 engine->known_words());
   }
   if (const Transformer* small = engine->small_model()) {
     small_track_ = std::make_unique<ModelTrack>(small, static_cast<int>(options.app));
-    small_autocorrect_ =
-        std::make_unique<Autocorrect>(small, &engine->lexicon(), engine->word_entries());
+    small_autocorrect_ = std::make_unique<Autocorrect>(
+        small, &engine->lexicon(), engine->word_entries(), engine->known_words());
   }
 }
 

@@ -130,10 +130,10 @@ Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, Key
   return KeyboardLayout::Load(pack.dir + "/layouts/" + name + ".txt", out);
 }
 
-std::string BigramPathOf(const std::string& lexicon_path) {
+std::string BesideLexicon(const std::string& lexicon_path, std::string_view extension) {
   std::string path = lexicon_path;
   if (path.ends_with(".kdlex")) path.resize(path.size() - 6);
-  return path + ".kdbg";
+  return path.append(extension);
 }
 
 }  // namespace keydecide

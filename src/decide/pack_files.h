@@ -39,8 +39,9 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
 // else "none".
 std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack);
 
-// The word bigram beside a lexicon (lexicon.kdlex -> lexicon.kdbg).
-std::string BigramPathOf(const std::string& lexicon_path);
+// A file beside a lexicon, of the same name with another extension (lexicon.kdlex ->
+// lexicon.kdbg for `extension` ".kdbg").
+std::string BesideLexicon(const std::string& lexicon_path, std::string_view extension);
 
 // options.keyboard_layout: a file path (with a '/' or ending in .txt), else the name of a
 // layout in <pack's models folder>/layouts/ (pack.not_found when it has none).

@@ -92,7 +92,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
     message += ": not a pinyin-keyed (zh) lexicon";
     return Status::InvalidArgument(message);
   }
-  if (const std::string bigram_path = BigramPathOf(lexicon_path);
+  if (const std::string bigram_path = BesideLexicon(lexicon_path, ".kdbg");
       std::filesystem::exists(bigram_path)) {
     KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *lexicon_, &bigram_));
   }

@@ -1,15 +1,24 @@
 #include "lexicon/lexicon_tool.h"
 
+#include <algorithm>
+
 #include "base/mapped_file.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
 #include "lexicon/pinyin/zh_lexicon_source.h"
 #include "lexicon/word_bigram_builder.h"
+#include "lexicon/word_set.h"
+#include "text/letter_case.h"
+#include "text/utf8.h"
 
 namespace keydecide {
 
 namespace {
+
+// About 1% false positives (word_set.h).
+constexpr uint32_t kWordSetBitsPerWord = 10;
+constexpr uint32_t kWordSetHashes = 7;
 
 LexiconBuilder::Options BuilderOptions(uint32_t min_count, uint32_t max_words,
                                        const std::string& language) {
@@ -187,6 +196,34 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   report->teacher_lines = stats.teacher_lines;
   report->teacher_skipped = stats.teacher_skipped;
   report->output_bytes = bytes.size();
+  return Status::OK();
+}
+
+Status BuildWordSet(const std::vector<std::string>& inputs, const std::string& output_path,
+                    uint64_t* words) {
+  if (output_path.empty()) return Status::InvalidArgument("no output path");
+  if (inputs.empty()) return Status::InvalidArgument("no word lists");
+  std::vector<std::string> lower;
+  for (const std::string& path : inputs) {
+    std::unique_ptr<MappedFile> file;
+    KD_RETURN_IF_ERROR(MappedFile::Open(path, &file));
+    std::string_view text = file->data();
+    if (!utf8::Validate(text).ok()) return Status::InvalidArgument(path + ": not UTF-8");
+    while (!text.empty()) {
+      const size_t nl = text.find('\n');
+      std::string_view line = text.substr(0, nl);
+      text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+      if (!line.empty()) lower.push_back(ToLowerUtf8(line));
+    }
+  }
+  std::sort(lower.begin(), lower.end());
+  lower.erase(std::unique(lower.begin(), lower.end()), lower.end());
+  const std::vector<std::string_view> views(lower.begin(), lower.end());
+  std::string bytes;
+  KD_RETURN_IF_ERROR(WordSet::Build(views, kWordSetBitsPerWord, kWordSetHashes, &bytes));
+  KD_RETURN_IF_ERROR(WriteFileAtomically(output_path, bytes));
+  if (words != nullptr) *words = lower.size();
   return Status::OK();
 }
 

@@ -94,6 +94,12 @@ struct WordBigramBuildReport {
 // Writes the model to a temporary file renamed into place (never a half-written file).
 Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildReport* report);
 
+// The known-words filter beside an English lexicon (word_set.h) from word lists, one word a
+// line (Debian's wamerican-huge): each line lower-cased, empty lines and duplicates skipped.
+// Writes to a temporary file renamed into place. `words` (may be null): the words added.
+Status BuildWordSet(const std::vector<std::string>& inputs, const std::string& output_path,
+                    uint64_t* words);
+
 }  // namespace keydecide
 
 #endif  // KEYDECIDE_LEXICON_LEXICON_TOOL_H_
