@@ -35,8 +35,8 @@ void EngineFlags::AddTo(CLI::App* cmd) {
       ->check(CLI::Range(0, 200))
       ->capture_default_str();
   cmd->add_option("--bigram-weight", word_bigram_weight,
-                  "en: weight of the word bigram's log P(word | word before) in a candidate's "
-                  "score (0: the bigram is not loaded)")
+                  "en: weight of the word bigram's log(P(word | word before) / P(word)) in a "
+                  "model-scored candidate's score (0: the bigram is not loaded)")
       ->check(CLI::Range(0.0f, 10.0f))
       ->capture_default_str();
   cmd->add_option("--pinyin-beam", pinyin_beam_width,
