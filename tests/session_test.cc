@@ -205,6 +205,17 @@ TEST(EngineTest, TheWordBeforeRanksWithTheBigram) {
   EXPECT_EQ(first_after(options, "new y"), "york");
   EXPECT_EQ(first_after(options, "said y"), "you");
   EXPECT_EQ(first_after(options, "new, y"), "you");  // no word right before: the sentence start
+  {  // the word before may come from the host's text
+    std::unique_ptr<Engine> engine;
+    ASSERT_TRUE(Engine::Open(options, &engine).ok());
+    auto session = engine->NewSession(SessionOptions());
+    ASSERT_TRUE(session->SetContext("we flew to new ").ok());
+    ASSERT_TRUE(session->Type("y").ok());
+    Decision d;
+    ASSERT_TRUE(session->Decide(3, &d).ok());
+    ASSERT_FALSE(d.candidates.empty());
+    EXPECT_EQ(d.candidates[0].text, "york");
+  }
   EngineOptions unloaded = options;
   unloaded.word_bigram_weight = 0;
   EXPECT_EQ(first_after(unloaded, "new y"), "you");

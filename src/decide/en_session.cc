@@ -223,6 +223,22 @@ void EnSession::OnWordEnded(size_t start, size_t end) {
   }
 }
 
+// The host's text ends with a word and spaces before the composition: that word is the word
+// before (the bigram's context, the person's pairs), as if typed here. Nothing is learned from
+// it.
+void EnSession::RememberContextWord() {
+  const std::string_view text = text_.text();
+  const size_t composition = text_.composition_start();
+  size_t end = composition;
+  while (end > 0 && text[end - 1] == ' ') --end;
+  if (end == composition) return;
+  const size_t start = CompositionStart(text.substr(0, end), 0);
+  if (start == end || end - start > last_word_.text.size()) return;
+  std::memcpy(last_word_.text.data(), text.data() + start, end - start);
+  last_word_.length = static_cast<uint8_t>(end - start);
+  last_word_.end = end;
+}
+
 void EnSession::OfferPending() {
   if (!learn_ || pending_.end == std::string::npos) return;
   // Not queued when the learner's queue is full or being emptied this instant: one word
@@ -453,6 +469,7 @@ Status EnSession::SetContext(std::string_view text) {
     if (*end != std::string::npos && (*end > same || *end > text.size())) *end = std::string::npos;
   }
   text_.Assign(text);
+  if (last_word_.end == std::string::npos) RememberContextWord();
   ForgetCorrection();
   pushed_word_end_ = std::string::npos;
   if (track_) track_->Reset();

@@ -75,6 +75,7 @@ class EnSession : public Session {
   // person corrected right away is never learned.
   void OnWordEnded(size_t start, size_t end);
   void OfferPending();
+  void RememberContextWord();
   void ShiftPersonalOffsets(size_t cut);
   void ForgetCorrection() { correction_.start = correction_.end = std::string::npos; }
   void FindPreviousKey();
