@@ -89,7 +89,6 @@ Status EnEngine::MapBigramWords() {
   if (bigram.word_count() != lex.entry_count() + 1) {
     return Status::InvalidArgument("not an English word bigram (one word per lexicon entry)");
   }
-  pack_.bigram_word_.assign(lex.entry_count(), 0);
   pack_.bigram_entry_.assign(bigram.word_count(), lexicon::kNoEntry);
   for (uint32_t e = 0; e < lex.entry_count(); ++e) {
     const uint32_t w = bigram.WordOf(lex.VariantIndex(e, 0));
@@ -101,7 +100,6 @@ Status EnEngine::MapBigramWords() {
     if (pack_.bigram_entry_[w] != lexicon::kNoEntry) {
       return Status::InvalidArgument("not an English word bigram (two entries share a word)");
     }
-    pack_.bigram_word_[e] = w;
     pack_.bigram_entry_[w] = e;
   }
   for (uint32_t w = 2; w < bigram.word_count(); ++w) {

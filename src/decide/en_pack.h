@@ -4,6 +4,7 @@
 #ifndef KEYDECIDE_DECIDE_EN_PACK_H_
 #define KEYDECIDE_DECIDE_EN_PACK_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -47,32 +48,20 @@ class EnPack {
   float bigram_weight() const { return bigram_weight_; }
   // The bigram's word of a lexicon entry, and back (REQUIRES: a bigram; 0 < word <
   // bigram()->word_count()).
-  uint32_t BigramWordOf(uint32_t entry) const { return bigram_word_[entry]; }
+  uint32_t BigramWordOf(uint32_t entry) const {
+    return bigram_->WordOf(lexicon_->VariantIndex(entry, 0));
+  }
   uint32_t EntryOfBigramWord(uint32_t word) const { return bigram_entry_[word]; }
   // The bigram words whose keys start with `prefix`: [first, second), one range because the
   // English bigram numbers its words in key order. REQUIRES: a bigram.
   std::pair<uint32_t, uint32_t> BigramWordsWithPrefix(std::string_view prefix) const {
-    const auto key = [this](uint32_t w) { return lexicon_->Key(bigram_entry_[w]); };
-    const auto n = static_cast<uint32_t>(bigram_entry_.size());
-    uint32_t first = 1;  // the first key not below the prefix
-    for (uint32_t top = n; first < top;) {
-      const uint32_t mid = first + (top - first) / 2;
-      if (key(mid) < prefix) {
-        first = mid + 1;
-      } else {
-        top = mid;
-      }
-    }
-    uint32_t last = first;  // the first key after it that does not start with it
-    for (uint32_t top = n; last < top;) {
-      const uint32_t mid = last + (top - last) / 2;
-      if (key(mid).starts_with(prefix)) {
-        last = mid + 1;
-      } else {
-        top = mid;
-      }
-    }
-    return {first, last};
+    const auto key = [this](uint32_t entry) { return lexicon_->Key(entry); };
+    const auto first = std::partition_point(bigram_entry_.begin() + 1, bigram_entry_.end(),
+                                            [&](uint32_t e) { return key(e) < prefix; });
+    const auto last = std::partition_point(first, bigram_entry_.end(),
+                                           [&](uint32_t e) { return key(e).starts_with(prefix); });
+    return {static_cast<uint32_t>(first - bigram_entry_.begin()),
+            static_cast<uint32_t>(last - bigram_entry_.begin())};
   }
   // The English words beyond the lexicon's (lexicon.kdws beside it), for autocorrect; null
   // without the file.
@@ -111,7 +100,6 @@ class EnPack {
   std::unique_ptr<WordBigram> bigram_;
   std::unique_ptr<WordSet> known_words_;
   float bigram_weight_ = 0;
-  std::vector<uint32_t> bigram_word_;   // per lexicon entry
   std::vector<uint32_t> bigram_entry_;  // per bigram word (0: the sentence start, no entry)
   CandidateSearch::Options search_options_;
   ApostropheIndex apostrophes_;
