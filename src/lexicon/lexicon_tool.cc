@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/mapped_file.h"
+#include "base/text_lines.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
@@ -209,13 +210,10 @@ Status BuildWordSet(const std::vector<std::string>& inputs, const std::string& o
     KD_RETURN_IF_ERROR(MappedFile::Open(path, &file));
     std::string_view text = file->data();
     if (!utf8::Validate(text).ok()) return Status::InvalidArgument(path + ": not UTF-8");
-    while (!text.empty()) {
-      const size_t nl = text.find('\n');
-      std::string_view line = text.substr(0, nl);
-      text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-      if (!line.empty()) lower.push_back(ToLowerUtf8(line));
-    }
+    ForEachLine(text, [&](size_t, std::string_view line) {
+      while (line.back() == ' ') line.remove_suffix(1);  // not blank: a letter stays
+      lower.push_back(ToLowerUtf8(line));
+    });
   }
   std::sort(lower.begin(), lower.end());
   lower.erase(std::unique(lower.begin(), lower.end()), lower.end());

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/text_lines.h"
 #include "lexicon/lexicon_builder.h"
 #include "lexicon/lexicon_format.h"
 #include "lexicon/pinyin/pinyin_syllables.h"
@@ -31,21 +32,6 @@ std::vector<std::string_view> Fields(std::string_view line) {
     if (i > start) out.push_back(line.substr(start, i - start));
   }
   return out;
-}
-
-// Calls fn(line_number, line) for every non-blank line (a trailing '\r' removed).
-template <typename Fn>
-void ForEachLine(std::string_view text, Fn fn) {
-  size_t number = 0;
-  while (!text.empty()) {
-    const size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    fn(number, line);
-  }
 }
 
 class Errors {
