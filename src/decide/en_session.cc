@@ -224,8 +224,8 @@ void EnSession::OnWordEnded(size_t start, size_t end) {
 }
 
 // The host's text ends with a word and spaces before the composition: that word is the word
-// before (the bigram's context, the person's pairs), as if typed here. Nothing is learned from
-// it.
+// before (the bigram's context, the person's pairs), as if typed here. It is not offered to the
+// learner itself; a word typed after it is learned as following it, as after a typed word.
 void EnSession::RememberContextWord() {
   const std::string_view text = text_.text();
   const size_t composition = text_.composition_start();
