@@ -202,6 +202,32 @@ TEST(SentenceLmTest, MatchesAPlainEncodeWhileReusingAndForkingSlots) {
   EXPECT_EQ(lm.Score({}), 0.0f);
 }
 
+// NextWords is log P of each word as a one-word sentence after the context, and costs no model
+// step once the context is encoded.
+TEST(SentenceLmTest, NextWordsAreOneWordSentences) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  SentenceLm::Options options;
+  options.norm_words = 8;
+  SentenceLm lm(model.get(), 0, options);
+  for (const std::vector<int32_t>& context :
+       {std::vector<int32_t>{}, std::vector<int32_t>{10, 7}, std::vector<int32_t>(40, 5)}) {
+    lm.SetContext(context);
+    const std::vector<int32_t> words = {6, 9, 12, 0, 13};
+    std::vector<float> log_p(words.size());
+    lm.NextWords(words, log_p);
+    const int steps = lm.steps();
+    lm.NextWords(words, log_p);
+    EXPECT_EQ(lm.steps(), steps);  // the context's slot is reused
+    // The window keeps the newest context words that leave room for one more.
+    const std::vector<int32_t> kept(context.end() - std::min<size_t>(context.size(), 29),
+                                    context.end());
+    for (size_t i = 0; i < words.size(); ++i) {
+      EXPECT_NEAR(log_p[i], ReferenceScore(*model, kept, {words[i]}, 8), 1e-3f) << i;
+    }
+  }
+}
+
 struct ZhFiles {
   explicit ZhFiles(std::vector<float> intent_bias = {}, const std::string& name = "zh_model")
       : lexicon(testing::TempPath(name + ".kdlex")),

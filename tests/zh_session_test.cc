@@ -8,11 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "allocation_hook.h"
 #include "keydecide/engine.h"
@@ -353,7 +355,8 @@ TEST_F(PinyinSessionTest, NoAllocationOnceWarm) {
 // The fixture lexicon with a bigram beside it, trained on `text`; the engine's files are removed
 // once mapped. No model unless `model` names one ("": the shipped zh model).
 std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status,
-                                           const std::string& model = "none") {
+                                           const std::string& model = "none",
+                                           float model_weight = 0.7f) {
   const std::string lexicon_path = testing::TempPath("pinyin_bigram.kdlex");
   const std::string bigram_path = testing::TempPath("pinyin_bigram.kdbg");
   const std::string lexicon_bytes = FixtureLexiconBytes();
@@ -374,6 +377,7 @@ std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status
   options.language = "zh";
   options.lexicon_path = lexicon_path;
   options.model_path = model;
+  options.pinyin_model_weight = model_weight;
   std::unique_ptr<Engine> engine;
   *status = Engine::Open(options, &engine);
   std::remove(lexicon_path.c_str());
@@ -419,6 +423,42 @@ TEST(PinyinBigramTest, NextWordsAfterACommit) {
   ASSERT_TRUE(session->Decide(5, &d).ok());
   ASSERT_FALSE(d.candidates.empty());
   EXPECT_EQ(d.candidates[0].text, "你好中国");
+}
+
+// With the model, the 联想 words are the bigram's followers ranked by their bigram score plus
+// pinyin_model_weight × the model's log P; weight 0 keeps the bigram's order and scores.
+TEST(PinyinBigramTest, NextWordsRankedWithTheModel) {
+  // After 你好: 中国 three times, 人 twice, 先 and 西 once.
+  const std::string_view text = "你好中国。你好中国。你好中国。你好人。你好人。你好先。你好西";
+  const auto next_words = [&](float weight) {
+    Status opened;
+    const auto engine = ZhEngineWithBigram(text, &opened, "", weight);
+    EXPECT_TRUE(opened.ok()) << opened.ToString();
+    auto session = engine->NewSession({});
+    Decision d;
+    EXPECT_TRUE(session->Type("nihao").ok());
+    EXPECT_TRUE(session->Accept("你好").ok());
+    EXPECT_TRUE(session->Decide(10, &d).ok());
+    return d.candidates;
+  };
+  const std::vector<Candidate> counted = next_words(0.0f), ranked = next_words(0.7f);
+  ASSERT_EQ(counted.size(), 4u);
+  EXPECT_EQ(counted[0].text, "中国");
+  EXPECT_EQ(counted[1].text, "人");
+  EXPECT_NEAR(counted[0].score, std::log(3.0f / 7.0f), 1e-5f);
+  EXPECT_NEAR(counted[1].score, std::log(2.0f / 7.0f), 1e-5f);
+  // The same words, each below its bigram score by the model's share (log P < 0), best first.
+  ASSERT_EQ(ranked.size(), counted.size());
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    EXPECT_EQ(ranked[i].kind, CandidateKind::kNextWord);
+    if (i > 0) {
+      EXPECT_GE(ranked[i - 1].score, ranked[i].score);
+    }
+    const auto same = std::find_if(counted.begin(), counted.end(),
+                                   [&](const Candidate& c) { return c.text == ranked[i].text; });
+    ASSERT_NE(same, counted.end()) << ranked[i].text;
+    EXPECT_LT(ranked[i].score, same->score) << ranked[i].text;
+  }
 }
 
 TEST(PinyinBigramTest, NoAllocationOnceWarm) {

@@ -118,6 +118,17 @@ float SentenceLm::Score(std::span<const int32_t> words) {
   return sum;
 }
 
+void SentenceLm::NextWords(std::span<const int32_t> words, std::span<float> log_p) {
+  StartSequence(1);
+  const Slot* slot = Place();
+  // The last position is [APP] or a context word: both have their normaliser.
+  const size_t last = seq_.size() - 1;
+  const float* hidden = &slot->hidden[last * model_->config().d_model];
+  for (size_t i = 0; i < words.size(); ++i) {
+    log_p[i] = model_->WordLogit(hidden, words[i]) - slot->log_z[last];
+  }
+}
+
 const float* SentenceLm::Keystrokes(std::span<const TokenInput> keys) {
   keys = keys.first(std::min<size_t>(keys.size(), model_->config().max_len - 3));
   StartSequence(keys.size() + 1);

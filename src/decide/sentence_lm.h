@@ -48,6 +48,11 @@ class SentenceLm {
   // are scored (a longer sentence would not fit the model's window).
   float Score(std::span<const int32_t> words);
 
+  // log P of each of `words` (model word indices) as the word right after the context, into
+  // log_p[i] (the 联想 after a commit). One slot holds the context; the words cost a dot product
+  // each. REQUIRES: log_p.size() == words.size().
+  void NextWords(std::span<const int32_t> words, std::span<float> log_p);
+
   // The final-norm hidden state after the context, [SEP] and `keys` (the composition's
   // keystrokes, docs/MODEL.md): what the intent and popup heads, and the word logits of the word
   // being typed, read. Kept in a slot as the sentences are, so the next keystroke costs one step.

@@ -105,6 +105,8 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
   }
   ranked_.reserve(kMaxSentencesRanked);
   next_.reserve(kMaxCandidatesLimit);
+  next_ids_.reserve(kMaxCandidatesLimit);
+  next_log_p_.reserve(kMaxCandidatesLimit);
   searched_.reserve(kMaxComposition + 8);
 }
 
@@ -391,18 +393,49 @@ void ZhSession::FindNextWords(size_t k) {
   if (bigram_ == nullptr || context_word_ == 0 || k == 0) return;
   const std::span<const uint32_t> words = bigram_->Followers(context_word_);
   const std::span<const uint32_t> counts = bigram_->FollowerCounts(context_word_);
-  k = std::min(k, next_.capacity());
-  // The k most frequent, by insertion into a short sorted list.
+  // The most frequent followers (k of them, or kNextWordsRescored for the model to re-rank),
+  // by insertion into a short sorted list.
+  const size_t kept = std::min(UseModel() ? std::max(k, kNextWordsRescored) : k, next_.capacity());
   for (size_t i = 0; i < words.size(); ++i) {
     if (bigram_->VariantOf(words[i]) == WordBigram::kNoVariant) continue;
-    if (next_.size() == k && counts[i] <= next_.back().count) continue;
-    if (next_.size() < k) next_.push_back({});
+    if (next_.size() == kept && counts[i] <= next_.back().count) continue;
+    if (next_.size() < kept) next_.push_back({});
     size_t at = next_.size() - 1;
     while (at > 0 && next_[at - 1].count < counts[i]) {
       next_[at] = next_[at - 1];
       --at;
     }
-    next_[at] = {words[i], counts[i]};
+    next_[at] = {words[i], counts[i], 0};
+  }
+  const float log_total = std::log(static_cast<float>(bigram_->FollowerTotal(context_word_)));
+  for (NextWord& next : next_) next.score = std::log(static_cast<float>(next.count)) - log_total;
+  if (UseModel() && model_.sentence_weight != 0 && next_.size() > 1) RankNextWords();
+  if (next_.size() > k) next_.resize(k);
+}
+
+void ZhSession::RankNextWords() {
+  UpdateModelContext();
+  const Transformer& model = *model_.model;
+  next_ids_.clear();
+  for (const NextWord& next : next_) {
+    next_ids_.push_back(model.vocab().Find(lexicon_->VariantTextAt(bigram_->VariantOf(next.word))));
+  }
+  next_log_p_.resize(next_ids_.size());
+  lm_->NextWords(next_ids_, next_log_p_);
+  if (!AllFinite(next_log_p_)) return;  // the model overflowed here: the bigram's order
+  for (size_t i = 0; i < next_.size(); ++i) {
+    float log_p = next_log_p_[i];
+    if (next_ids_[i] == ModelConfig::kUnkWord) {  // <unk>'s share, as for the sentences
+      const uint32_t variant = bigram_->VariantOf(next_[i].word);
+      const uint32_t count = std::max<uint32_t>(lexicon_->VariantCountAt(variant), 1);
+      log_p += std::log(static_cast<float>(count)) - model_.log_oov_count;
+    }
+    next_[i].score += model_.sentence_weight * log_p;
+  }
+  for (size_t i = 1; i < next_.size(); ++i) {  // stable, without std::stable_sort's buffer
+    for (size_t j = i; j > 0 && next_[j].score > next_[j - 1].score; --j) {
+      std::swap(next_[j], next_[j - 1]);
+    }
   }
 }
 
@@ -465,9 +498,7 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
     next(p.score, CandidateKind::kCompletion).assign(p.text);
   }
   for (size_t i = 0; i < next_.size() && filled < k; ++i) {
-    const float score = std::log(static_cast<float>(next_[i].count) /
-                                 static_cast<float>(bigram_->FollowerTotal(context_word_)));
-    next(score, CandidateKind::kNextWord)
+    next(next_[i].score, CandidateKind::kNextWord)
         .assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
   }
   slots_.Resize(filled, &out->candidates);

@@ -23,7 +23,8 @@
 // most often in the training text (联想, kind kNextWord).
 //
 // With a model, the search's best sentences are ranked again by their score plus
-// pinyin_model_weight × the model's log P of their words after the committed text (SentenceLm).
+// pinyin_model_weight × the model's log P of their words after the committed text (SentenceLm),
+// and so are the 32 most frequent 联想 words, by the model's log P of each as the next word.
 // The model also reads the composition's keystrokes (up to 24 letters): Decision::intent and
 // popup.probability come from its heads, and when the intent is "latin" (an English word or code
 // typed in pinyin mode: "python", "git"), the letters as typed are the first candidate. The bar
@@ -103,6 +104,10 @@ class ZhSession : public Session {
   // file the best 4 gave top-1 0.836 against 0.837 for all 8, at 0.24 against 0.38 ms per
   // keystroke (docs/MODEL.md, "Chinese model").
   static constexpr size_t kSentencesRescored = 4;
+  // 联想 with the model: the most frequent followers of the word just committed that it ranks
+  // again. On the tuning half of the narrative file, next word in the top 5: 0.293 / 0.305 /
+  // 0.307 for 8 / 32 / 64 (weight 1; docs/BENCHMARKS.md, "联想 with the model").
+  static constexpr size_t kNextWordsRescored = 32;
 
   // REQUIRES: lexicon (and bigram, may be null) outlive the session; lexicon is pinyin-keyed.
   // model.model may be null (no model).
@@ -145,8 +150,14 @@ class ZhSession : public Session {
   bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) const;
   // The bigram word id of `word` among the last 联想 candidates (0 when not one of them).
   uint32_t AcceptedWordId(std::string_view word) const;
-  // 联想: the words that most often followed context_word_, most frequent first, into next_.
+  // 联想: the words that followed context_word_ in the training text, into next_ (at most k):
+  // the most frequent first, or, with the model, the kNextWordsRescored most frequent ranked
+  // by RankNextWords.
   void FindNextWords(size_t k);
+  // next_'s words ranked by log P_bigram(w | word before) + pinyin_model_weight × the model's
+  // log P(w | committed text), the weight the sentences use (0.5 / 0.7 / 1.0 / 2.0 gave the
+  // same 联想 within 0.5 points on the tuning halves).
+  void RankNextWords();
   // The model's hidden state after the composition's keystrokes (nullptr: not run).
   const float* ReadKeystrokes();
   // Decide's post stage: the letters as typed (when `latin`), the sentences, the words, the
@@ -206,8 +217,11 @@ class ZhSession : public Session {
   struct NextWord {
     uint32_t word;
     uint32_t count;
+    float score;  // the candidate's score: log P_bigram, plus the model's share
   };
-  std::vector<NextWord> next_;  // 联想 candidates of the last Decide without a composition
+  std::vector<NextWord> next_;     // 联想 candidates of the last Decide without a composition
+  std::vector<int32_t> next_ids_;  // next_'s words as model word indices (RankNextWords)
+  std::vector<float> next_log_p_;
   CandidateSlots slots_;
 
   ZhSessionModel model_;

@@ -7,7 +7,7 @@
       --tsv data/zh/pinyin_general.tsv --lines 1000 --counts data/zh/lexicon/jieba.dict.utf8 \\
       --keydecide build/bin/keydecide
 
-Each of the first --lines lines (hanzi<TAB>letters<TAB>syllables) is split into jieba words by
+Each of the first --lines lines (after --skip) (hanzi<TAB>letters<TAB>syllables) is split into jieba words by
 the most probable segmentation under jieba's counts (as make_pinyin_eval.py reads it).
 
 `abbrev` writes three pinyin TSVs for `keydecide eval pinyin` / `libime_eval`, one item per line
@@ -32,10 +32,12 @@ from pathlib import Path
 from .make_pinyin_eval import load_counts
 
 
-def read_lines(path: Path, limit: int) -> list[tuple[str, list[str]]]:
+def read_lines(path: Path, limit: int, skip: int = 0) -> list[tuple[str, list[str]]]:
     out = []
     with path.open(encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f):
+            if number < skip:
+                continue
             hanzi, _letters, syllables = line.rstrip("\n").split("\t")
             out.append((hanzi, syllables.split()))
             if len(out) == limit:
@@ -127,12 +129,14 @@ def main(argv=None) -> int:
     ap.add_argument("command", choices=("abbrev", "next"))
     ap.add_argument("--tsv", type=Path, required=True)
     ap.add_argument("--lines", type=int, default=1000)
+    ap.add_argument("--skip", type=int, default=0,
+                    help="lines skipped first (--skip 1000 reads the tuning half, lines 1001-2000)")
     ap.add_argument("--counts", type=Path, required=True, help="jieba.dict.utf8")
     ap.add_argument("--out-dir", type=Path, default=Path("/tmp/abbrev"))
     ap.add_argument("--keydecide", default="build/bin/keydecide")
     ap.add_argument("--model-dir", help="passed to keydecide type")
     args = ap.parse_args(argv)
-    lines = read_lines(args.tsv, args.lines)
+    lines = read_lines(args.tsv, args.lines, args.skip)
     counts = load_counts(args.counts)
     return (cmd_abbrev if args.command == "abbrev" else cmd_next)(args, lines, counts)
 
