@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -291,6 +292,50 @@ TEST(PinyinModelEngineTest, RanksSentencesWithTheModel) {
   for (size_t i = 0; i < base.size(); ++i) {
     EXPECT_EQ(same[i].text, base[i].text);
     EXPECT_EQ(same[i].score, base[i].score);
+  }
+}
+
+// The words for the composition are ranked again with the model's logits, within the search's
+// groups (whole composition first); weight 0 keeps the search's order and scores.
+TEST(PinyinModelEngineTest, RanksWordsWithTheModelWithinTheirGroups) {
+  const ZhFiles files;
+  std::unique_ptr<Engine> plain, ranked;
+  ASSERT_TRUE(files.Open(files.model, 0.0f, &plain).ok());
+  ASSERT_TRUE(files.Open(files.model, 0.7f, &ranked).ok());
+  const auto words = [](const Engine& engine, std::string_view keys) {
+    auto session = engine.NewSession(SessionOptions());
+    EXPECT_TRUE(session->Type(keys).ok());
+    Decision d;
+    EXPECT_TRUE(session->Decide(10, &d).ok());
+    std::vector<Candidate> out;
+    for (const Candidate& c : d.candidates) {  // not the letters as typed (the latin intent)
+      if (c.kind == CandidateKind::kCompletion && c.text != keys) out.push_back(c);
+    }
+    return out;
+  };
+  const auto index = [](const std::vector<Candidate>& list, std::string_view text) {
+    return std::find_if(list.begin(), list.end(),
+                        [&](const Candidate& c) { return c.text == text; }) -
+           list.begin();
+  };
+  // "guo": 过 (6,000) and 国 (3,000), both for every letter: one group, by score. 国 is a model
+  // word, 过 is not (<unk>, shared out by its count).
+  const std::vector<Candidate> base = words(*plain, "guo"), with = words(*ranked, "guo");
+  ASSERT_EQ(base.size(), 2u);
+  ASSERT_EQ(with.size(), 2u);
+  EXPECT_EQ(base[0].text, "过");
+  EXPECT_GE(with[0].score, with[1].score);
+  for (const Candidate& c : with) {
+    const Candidate& before = base[index(base, c.text)];
+    EXPECT_NE(c.score, before.score) << c.text;  // the model's share
+  }
+  // "nih": 你好 (the whole composition) stays before 你 (its first two letters) whatever their
+  // scores.
+  for (const Engine* engine : {plain.get(), ranked.get()}) {
+    const std::vector<Candidate> nih = words(*engine, "nih");
+    ASSERT_LT(index(nih, "你好"), static_cast<long>(nih.size()));
+    ASSERT_LT(index(nih, "你"), static_cast<long>(nih.size()));
+    EXPECT_LT(index(nih, "你好"), index(nih, "你"));
   }
 }
 

@@ -107,6 +107,9 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
   next_.reserve(kMaxCandidatesLimit);
   next_ids_.reserve(kMaxCandidatesLimit);
   next_log_p_.reserve(kMaxCandidatesLimit);
+  ranked_words_.reserve(kMaxCandidatesLimit);
+  word_ids_.reserve(kMaxCandidatesLimit);
+  word_log_p_.reserve(kMaxCandidatesLimit);
   searched_.reserve(kMaxComposition + 8);
 }
 
@@ -413,6 +416,41 @@ void ZhSession::FindNextWords(size_t k) {
   if (next_.size() > k) next_.resize(k);
 }
 
+std::span<const PinyinCandidate> ZhSession::RankWords(const float* hidden,
+                                                      std::span<const PinyinCandidate> found) {
+  if (found.size() < 2 || model_.sentence_weight == 0) return found;
+  const Transformer& model = *model_.model;
+  ranked_words_.assign(found.begin(), found.end());
+  const size_t n = std::min(ranked_words_.size(), kWordsRescored);
+  word_ids_.clear();
+  for (size_t i = 0; i < n; ++i) word_ids_.push_back(model.vocab().Find(ranked_words_[i].text));
+  word_log_p_.resize(n);
+  // Raw logits: a shift common to all of them changes no order within a group.
+  model.WordLogits(hidden, word_ids_, word_log_p_.data());
+  if (!AllFinite(word_log_p_)) return found;
+  for (size_t i = 0; i < n; ++i) {
+    float log_p = word_log_p_[i];
+    if (word_ids_[i] == ModelConfig::kUnkWord) {
+      const uint32_t count = std::max<uint32_t>(
+          lexicon_->Variants(ranked_words_[i].entry)[ranked_words_[i].variant].count, 1);
+      log_p += std::log(static_cast<float>(count)) - model_.log_oov_count;
+    }
+    ranked_words_[i].score += kWordModelWeight * log_p;
+  }
+  // The search's groups stay in place: whole input first, then longer prefixes first.
+  const auto before = [](const PinyinCandidate& a, const PinyinCandidate& b) {
+    if (a.full != b.full) return a.full;
+    if (a.consumed != b.consumed) return a.consumed > b.consumed;
+    return a.score > b.score;
+  };
+  for (size_t i = 1; i < n; ++i) {  // stable, without std::stable_sort's buffer
+    for (size_t j = i; j > 0 && before(ranked_words_[j], ranked_words_[j - 1]); --j) {
+      std::swap(ranked_words_[j], ranked_words_[j - 1]);
+    }
+  }
+  return ranked_words_;
+}
+
 void ZhSession::RankNextWords() {
   UpdateModelContext();
   const Transformer& model = *model_.model;
@@ -666,6 +704,7 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
   if (hidden != nullptr) {
     latin = model_.latin_label >= 0 && typed.size() >= kMinLatinKeys &&
             intent_[model_.latin_label] > kLatinThreshold;
+    found = RankWords(hidden, found);
   }
   timings.heads_us = MicrosSince(&t);
 

@@ -30,7 +30,9 @@
 // typed in pinyin mode: "python", "git"), the letters as typed are the first candidate. The bar
 // is shown whenever there are candidates (they are how letters become hanzi), whatever the
 // popup probability. When the model's best sentence is a single word, no sentence is offered and
-// the words keep the word search's order, which the model does not re-rank.
+// the words come first: the word search's first 16 are ranked again with the model's logits for
+// the word being typed (within the search's groups: words for the whole composition first).
+// pinyin_model_weight 0 turns the model's ranking off (sentences, words and 联想).
 //
 // With a learner (the user store), the session learns what the person converts and ranks with
 // it (docs/PERSONAL.md, "Chinese"): each word it commits, with its pinyin and the word before
@@ -108,6 +110,15 @@ class ZhSession : public Session {
   // again. On the tuning half of the narrative file, next word in the top 5: 0.293 / 0.305 /
   // 0.307 for 8 / 32 / 64 (weight 1; docs/BENCHMARKS.md, "联想 with the model").
   static constexpr size_t kNextWordsRescored = 32;
+  // The words for the composition (after the sentences) with the model: the first
+  // kWordsRescored of the word search's order gain kWordModelWeight × the model's logit for the
+  // word being typed, given the committed text and the keystrokes, and are ranked again within
+  // the search's groups (whole composition first, then longer prefixes). On the tuning halves'
+  // first words typed as initials / first syllable in full, narrative then technical, top-1:
+  // 0.484 / 0.709, 0.317 / 0.643 without; 0.498 / 0.721, 0.417 / 0.797 with 0.3; 0.465 /
+  // 0.723, 0.460 / 0.813 with 0.5; 0.470 / 0.732, 0.462 / 0.827 with 0.7 (docs/MODEL.md).
+  static constexpr size_t kWordsRescored = 16;
+  static constexpr float kWordModelWeight = 0.3f;
 
   // REQUIRES: lexicon (and bigram, may be null) outlive the session; lexicon is pinyin-keyed.
   // model.model may be null (no model).
@@ -158,6 +169,11 @@ class ZhSession : public Session {
   // log P(w | committed text), the weight the sentences use (0.5 / 0.7 / 1.0 / 2.0 gave the
   // same 联想 within 0.5 points on the tuning halves).
   void RankNextWords();
+  // `found` with its first kWordsRescored words ranked again by the model's logits at `hidden`
+  // (the keystrokes' hidden state), into ranked_words_; `found` itself when the model
+  // overflowed or there is nothing to order.
+  std::span<const PinyinCandidate> RankWords(const float* hidden,
+                                             std::span<const PinyinCandidate> found);
   // The model's hidden state after the composition's keystrokes (nullptr: not run).
   const float* ReadKeystrokes();
   // Decide's post stage: the letters as typed (when `latin`), the sentences, the words, the
@@ -222,6 +238,9 @@ class ZhSession : public Session {
   std::vector<NextWord> next_;     // 联想 candidates of the last Decide without a composition
   std::vector<int32_t> next_ids_;  // next_'s words as model word indices (RankNextWords)
   std::vector<float> next_log_p_;
+  std::vector<PinyinCandidate> ranked_words_;  // RankWords' order of the words
+  std::vector<int32_t> word_ids_;
+  std::vector<float> word_log_p_;
   CandidateSlots slots_;
 
   ZhSessionModel model_;
