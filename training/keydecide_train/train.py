@@ -806,7 +806,9 @@ class TrainingRun:
         m["step"] = step
         m["elapsed_s"] = round(time.time() - self.t0, 1)
         self.evals.append(m)
-        improved = m[self.metric_key] < self.best["metric"]
+        # keep "last": every evaluation is the one exported (when the dev split is not the text
+        # the run is for, e.g. a run weighted towards narrative text with a technical dev split).
+        improved = m[self.metric_key] < self.best["metric"] or tcfg.get("keep") == "last"
         if improved:
             self.best.update(metric=m[self.metric_key], step=step, metrics=m,
                              state={k: v.detach().to("cpu", copy=True)

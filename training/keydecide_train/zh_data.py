@@ -35,6 +35,7 @@ and whatever else the text holds (latin words, punctuation).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -49,7 +50,7 @@ from . import tokens as T
 from . import zh_tokens as Z
 from .dataset import (REPO_ROOT, ExampleSampler as _EnSampler, ensure_cache_with, list_sources,
                      load_config, md5_file, read_cache_lines, read_documents, source_weights,
-                     worker_seed)
+                     vocab_of_model, worker_seed)
 from .typing_sim import Example, Keyboard
 from .zh_typing import PinyinSimulator
 
@@ -78,11 +79,15 @@ def cache_signature(data_dir: Path, cfg: dict, log: Callable[[str], None] = prin
                 inputs[f"{split}/{s}.txt"] = md5_file(p)
     for p in lexicon_paths(data_dir, cfg, log):
         inputs[str(p.relative_to(data_dir))] = md5_file(p) if p.exists() else None
-    return {"version": CACHE_VERSION, "language": Z.LANGUAGE,
-            "vocab_size": cfg["model"]["vocab_size"],
-            "vocab_min_count": cfg["data"]["vocab_min_count"],
-            "source_weights": source_weights(data_dir, cfg, sources),
-            "inputs": inputs}
+    sig = {"version": CACHE_VERSION, "language": Z.LANGUAGE,
+           "vocab_size": cfg["model"]["vocab_size"],
+           "vocab_min_count": cfg["data"]["vocab_min_count"],
+           "source_weights": source_weights(data_dir, cfg, sources),
+           "inputs": inputs}
+    if cfg["data"].get("vocab_from"):  # a model's words (as dataset.py): new weights, same words
+        words = vocab_of_model(cfg["data"]["vocab_from"], cfg["model"]["vocab_size"] - T.WORD_OFFSET)
+        sig["vocab_from"] = hashlib.md5("\n".join(words).encode("utf-8")).hexdigest()
+    return sig
 
 
 def ensure_cache(data_dir: str | Path, cfg: dict, log: Callable[[str], None] = print,
@@ -104,6 +109,10 @@ def _check_settings(meta: dict, cfg: dict) -> None:
             or sig["vocab_min_count"] != cfg["data"]["vocab_min_count"]:
         raise SystemExit("the cache was built for another language or other vocabulary "
                          "settings and the text to rebuild it is not here")
+    if bool(cfg["data"].get("vocab_from")) != ("vocab_from" in sig):
+        raise SystemExit("the cache's vocabulary " + ("is not" if "vocab_from" not in sig else "is")
+                         + " a model's (data.vocab_from), unlike the config's; rebuild it where "
+                         "the text is")
 
 
 @dataclass
@@ -162,7 +171,10 @@ def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print) -
             if not string.startswith("\x01"):
                 counts[string] += c * w
     n_words = cfg["model"]["vocab_size"] - T.WORD_OFFSET
-    vocab = T.Vocab.build(counts, n_words, cfg["data"]["vocab_min_count"])
+    if cfg["data"].get("vocab_from"):
+        vocab = T.Vocab(vocab_of_model(cfg["data"]["vocab_from"], n_words))
+    else:
+        vocab = T.Vocab.build(counts, n_words, cfg["data"]["vocab_min_count"])
     table = {w: i for i, w in enumerate(vocab.words)}
     strings_all = list(vocab.words)
     latin_table: dict[str, int] = {}

@@ -109,3 +109,47 @@ def test_zh_two_ranks_stay_identical(tiny_zh_data, tiny_zh_config, tmp_path):
     _, meta = export.read_safetensors(tmp_path / "model.safetensors")
     assert meta["language"] == "zh"
     export.verify_model_file(tmp_path / "model.safetensors")
+
+
+def test_zh_vocab_from_keeps_a_continued_models_word_ids(run, tiny_zh_data, tiny_zh_config,
+                                                         tmp_path):
+    """data.vocab_from for zh: the cache takes the model file's words in its order (new source
+    weights then keep the words), so --init-from accepts the file."""
+    import copy
+    import shutil
+
+    out, _ = run
+    model, words = export.model_from_file(out / "model.safetensors")
+    reordered = words[:4] + words[4:][::-1]  # the specials stay first
+    meta = export.read_safetensors(out / "model.safetensors")[1]
+    export.export_model(model, reordered, tmp_path / "reordered.safetensors", "f32",
+                        {k: meta[k] for k in ("language", "pinyin")})
+    data = tmp_path / "data"
+    shutil.copytree(tiny_zh_data, data)
+    cfg = copy.deepcopy(tiny_zh_config)
+    cfg["data"]["vocab_from"] = str(tmp_path / "reordered.safetensors")
+    zh_data.ensure_cache(data, cfg, log=lambda s: None)
+    strings = zh_data.read_cache_lines(data / "cache" / "strings.txt")
+    assert strings[:len(reordered)] == reordered
+    meta = json.loads((data / "cache" / "meta.json").read_text())
+    zh_data._check_settings(meta, cfg)
+    with pytest.raises(SystemExit, match="vocab_from"):
+        zh_data._check_settings(meta, tiny_zh_config)
+
+
+def test_keep_last_exports_the_last_evaluation(tiny_zh_data, tiny_zh_config, tmp_path):
+    """train.keep "last": the exported model is the last evaluation's, better or not. The
+    metric here is one that only grows (the evaluation's step), so "best" keeps the first."""
+    import copy
+
+    steps = {}
+    for keep in ("best", "last"):
+        cfg = copy.deepcopy(tiny_zh_config)
+        cfg["train"].update(eval_every_steps=2, keep=keep, early_stopping_patience=100,
+                            early_stopping_metric="step")
+        result = TR.train(cfg, tiny_zh_data, tmp_path / keep, device="cpu", max_steps=6,
+                          log=lambda s: None, progress=False)
+        evaluated = [e["step"] for e in result["evals"]]
+        assert len(evaluated) >= 2 and evaluated[-1] == 6
+        steps[keep] = result["best_step"]
+    assert steps == {"best": evaluated[0], "last": 6}
