@@ -172,8 +172,8 @@ class ShippedAutocorrectTest : public ::testing::Test {
     ASSERT_TRUE(Engine::Open(options, &engine_).ok());
     ASSERT_EQ(engine_->info().scorer, "model+bigram");  // the shipped pack has both
   }
-  Decision TypeAndDecide(std::string_view text) {
-    auto session = engine_->NewSession(SessionOptions());
+  Decision TypeAndDecide(std::string_view text, const SessionOptions& options = {}) {
+    auto session = engine_->NewSession(options);
     EXPECT_TRUE(session->Type(text).ok());
     Decision d;
     EXPECT_TRUE(session->Decide(3, &d).ok());
@@ -219,7 +219,7 @@ TEST_F(ShippedAutocorrectTest, RareWordsAreCorrectedFromTheCandidates) {
 // A lower-case word that neither the lexicon nor the known words (lexicon.kdws) hold fires at a
 // quarter of the threshold; a capitalised one (a name, likely) and a real word the lexicon lacks
 // do not. The head says 0.25 for "phenomenom" and 0.17 for "xylophone" here, below the normal
-// level's 0.4.
+// level's 0.8.
 TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   std::unique_ptr<Lexicon> lex;
   ASSERT_TRUE(Lexicon::Open(std::string(KD_MODELS_DIR) + "/en/lexicon.kdlex", &lex).ok());
@@ -231,10 +231,12 @@ TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   EXPECT_LT(d.autocorrect.confidence, AutocorrectThreshold(AutocorrectLevel::kNormal));
   d = TypeAndDecide("I met the Phenomenom");
   EXPECT_FALSE(d.autocorrect.apply);
-  d = TypeAndDecide("I met the xylophone");
+  // At the eager level the head's 0.17 for "xylophone" would fire on an unknown word.
+  SessionOptions eager;
+  eager.autocorrect_level = AutocorrectLevel::kEager;
+  d = TypeAndDecide("I met the xylophone", eager);
   EXPECT_FALSE(d.autocorrect.apply);
-  EXPECT_GT(d.autocorrect.confidence,
-            kUnknownWordFactor * AutocorrectThreshold(AutocorrectLevel::kNormal));
+  EXPECT_GT(d.autocorrect.confidence, UnknownWordThreshold(eager));
   // The "off" level stays off.
   SessionOptions off;
   off.autocorrect_level = AutocorrectLevel::kOff;
@@ -380,6 +382,23 @@ TEST_F(ShippedAutocorrectTest, LevelsOrderTheThresholds) {
             AutocorrectThreshold(AutocorrectLevel::kNormal));
   EXPECT_GT(AutocorrectThreshold(AutocorrectLevel::kNormal),
             AutocorrectThreshold(AutocorrectLevel::kEager));
+  // An unknown word needs less at every level but off, and more at a more cautious one; an
+  // explicit threshold takes the default share of it.
+  auto unknown = [](AutocorrectLevel level) {
+    SessionOptions options;
+    options.autocorrect_level = level;
+    return UnknownWordThreshold(options);
+  };
+  EXPECT_GT(unknown(AutocorrectLevel::kOff), 1.0f);
+  EXPECT_GT(unknown(AutocorrectLevel::kCautious), unknown(AutocorrectLevel::kNormal));
+  EXPECT_GT(unknown(AutocorrectLevel::kNormal), unknown(AutocorrectLevel::kEager));
+  for (const AutocorrectLevel level :
+       {AutocorrectLevel::kCautious, AutocorrectLevel::kNormal, AutocorrectLevel::kEager}) {
+    EXPECT_LT(unknown(level), AutocorrectThreshold(level));
+  }
+  SessionOptions explicit_threshold;
+  explicit_threshold.autocorrect_threshold = 0.4f;
+  EXPECT_FLOAT_EQ(UnknownWordThreshold(explicit_threshold), 0.4f * kUnknownWordFactor);
   for (const AutocorrectLevel level : {AutocorrectLevel::kOff, AutocorrectLevel::kCautious,
                                        AutocorrectLevel::kNormal, AutocorrectLevel::kEager}) {
     AutocorrectLevel parsed;

@@ -60,19 +60,18 @@ Autocorrect::Autocorrect(const Transformer* model, const Lexicon* lexicon,
       known_words_(known_words),
       pick_(model) {}
 
-// The head's probability needed to fire: kUnknownWordFactor of the threshold for a lower-case
-// word no list knows (a capitalised one is likely a name). A threshold above 1 (the "off"
-// level) stays.
-float Autocorrect::Needed(const Word& word, float threshold) const {
-  const bool unknown = known_words_ != nullptr && threshold <= 1 && !StartsUpper(word.as_typed) &&
+// The head's probability needed to fire: `unknown_threshold` for a lower-case word no list
+// knows (a capitalised one is likely a name).
+float Autocorrect::Needed(const Word& word, float threshold, float unknown_threshold) const {
+  const bool unknown = known_words_ != nullptr && !StartsUpper(word.as_typed) &&
                        lexicon_->Find(word.typed) == lexicon::kNoEntry &&
                        !known_words_->MayContain(word.typed);
-  return unknown ? threshold * kUnknownWordFactor : threshold;
+  return unknown ? unknown_threshold : threshold;
 }
 
 void Autocorrect::Decide(const float* hidden, const Word& word,
                          std::span<const ScoredCandidate> candidates, bool full_rung,
-                         float threshold, AutocorrectDecision* out) {
+                         float threshold, float unknown_threshold, AutocorrectDecision* out) {
   out->apply = false;
   out->confidence = 0;
   out->replacement.clear();
@@ -81,7 +80,7 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
   if (out->replacement.capacity() < kCandidateTextReserve) {
     out->replacement.reserve(kCandidateTextReserve);
   }
-  const bool fired = out->confidence >= Needed(word, threshold) && !word.keep &&
+  const bool fired = out->confidence >= Needed(word, threshold, unknown_threshold) && !word.keep &&
                      !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
   if (fired && full_rung) {
     bool typed_first = false;

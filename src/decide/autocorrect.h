@@ -30,14 +30,21 @@
 namespace keydecide {
 
 class Lexicon;
+struct SessionOptions;
 class Transformer;
 class WordSet;
 
 // A lower-case word that neither the lexicon nor the known words hold is likely misspelt: the
-// head needs this share of the threshold there. Chosen on the tuning text (docs/BENCHMARKS.md,
+// head needs this share of the threshold there (the normal and eager levels; an explicit
+// SessionOptions::autocorrect_threshold). Chosen on the tuning text (docs/BENCHMARKS.md,
 // "Unknown words"): 0.5 / 0.25 / 0.1 corrected 0.888 / 0.898 / 0.905 of the allowed pairs' typos
 // at 0.97% / 1.00% / 1.14% false (0.872 at 0.93% without).
 inline constexpr float kUnknownWordFactor = 0.25f;
+
+// The head's probability an unknown word (above) needs in a session with `options`: the level's
+// share of its threshold (autocorrect_level.cc), or kUnknownWordFactor of an explicit
+// autocorrect_threshold; a threshold above 1 (off) stays.
+float UnknownWordThreshold(const SessionOptions& options);
 
 // Edits (insertion, deletion, substitution, adjacent swap of bytes: of letters, for English) a
 // replacement may be away from the typed letters. On the cspell pairs typed into dev text, 99.4% of
@@ -104,14 +111,15 @@ class Autocorrect {
 
   // Fills *out for `word` (nothing applied for an empty one). `hidden` is the model's state
   // after the typed keys; `candidates` this keystroke's scored candidates; `full_rung`: the
-  // vocabulary may be read (Tier::kFullModel). Fires at `threshold` (SessionOptions).
+  // vocabulary may be read (Tier::kFullModel). Fires at `threshold`, for a lower-case word
+  // no list knows at `unknown_threshold` (SessionOptions, UnknownWordThreshold).
   void Decide(const float* hidden, const Word& word, std::span<const ScoredCandidate> candidates,
-              bool full_rung, float threshold, AutocorrectDecision* out);
+              bool full_rung, float threshold, float unknown_threshold, AutocorrectDecision* out);
 
  private:
   // The model's favourite among the candidates that could be the whole word, written into
   // *out; false when there is none.
-  float Needed(const Word& word, float threshold) const;
+  float Needed(const Word& word, float threshold, float unknown_threshold) const;
   bool WriteRareCorrection(const Word& word, std::span<const ScoredCandidate> candidates,
                            std::string* out) const;
   bool WriteCandidateHint(const Word& word, std::span<const ScoredCandidate> candidates,

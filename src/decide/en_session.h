@@ -96,6 +96,7 @@ class EnSession : public Session {
 
   const EnPack* engine_;
   SessionOptions options_;
+  float unknown_word_threshold_;  // UnknownWordThreshold(options_)
   TypedText text_;
   size_t pushed_word_end_ = std::string::npos;  // where the last remembered word ended
   SessionHistory history_;
