@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -179,6 +180,55 @@ TEST_F(PinyinSentenceTest, CapsAndNoAllocation) {
     ASSERT_TRUE(search_.Search(typed).ok());
   }
   EXPECT_EQ(testing::Allocations(), before);
+}
+
+// A bonus that adds nothing to lexicon words and offers one word the lexicon lacks, 希蒙 for
+// "ximen", as ZhSession's offers a name the person built.
+class ExtraWordBonus : public WordBonus {
+ public:
+  explicit ExtraWordBonus(float log_p) : log_p_(log_p) {}
+  float Word(uint32_t) const override { return 0; }
+  float Pair(uint32_t, uint32_t) const override { return 0; }
+  float max_word() const override { return 0; }
+  float max_pair() const override { return 0; }
+  size_t ExtraWords(std::string_view rest, std::span<ExtraWord> out) const override {
+    ++calls;
+    if (!rest.starts_with("ximen") || out.empty()) return 0;
+    out[0] = {7, 5, 0b10010, log_p_};  // syllables xi'men
+    return 1;
+  }
+  std::string_view ExtraText(uint32_t id) const override { return id == 7 ? "希蒙" : ""; }
+  mutable int calls = 0;
+
+ private:
+  float log_p_;
+};
+
+TEST_F(PinyinSentenceTest, ABonusOffersWordsBeyondTheLexicon) {
+  EXPECT_NE(Sentences("womendeximen")[0], "我们的希蒙");  // it has no 希 or 蒙
+  ExtraWordBonus likely(std::log(0.01f));
+  search_.set_bonus(&likely);
+  ASSERT_EQ(Sentences("womendeximen")[0], "我们的希蒙");
+  EXPECT_GT(likely.calls, 0);
+  const PinyinSentence& best = search_.sentences()[0];
+  ASSERT_EQ(best.words.size(), 3u);
+  const PinyinSentenceWord& extra = best.words[2];
+  EXPECT_EQ(extra.text, "希蒙");
+  EXPECT_EQ(extra.entry, lexicon::kNoEntry);
+  EXPECT_EQ(extra.extra, 7u);
+  EXPECT_EQ(extra.begin, 7);
+  EXPECT_EQ(extra.end, 12);
+  EXPECT_EQ(best.words[0].extra, PinyinSentenceWord::kNoExtra);
+  std::string breaks;
+  search_.SyllableBreaks("womendeximen", &breaks);
+  EXPECT_EQ(breaks, "wo'men'de'xi'men");
+  // In the middle of a sentence too, and the words after it still come from the lexicon.
+  EXPECT_EQ(Sentences("ximendezhongguo")[0], "希蒙的中国");
+  // An unlikely word does not beat the lexicon's.
+  ExtraWordBonus unlikely(std::log(1e-12f));
+  search_.set_bonus(&unlikely);
+  EXPECT_NE(Sentences("womendeximen")[0], "我们的希蒙");
+  search_.set_bonus(nullptr);
 }
 
 TEST(PinyinSentenceRealLexiconTest, CommonSentences) {

@@ -117,6 +117,51 @@ TEST_F(ZhPersonalTest, APhraseBuiltFromPicksIsLearnedWithItsReadingAndInitials) 
   EXPECT_EQ(s->composition(), "");
 }
 
+// A learned phrase the lexicon lacks enters the sentences (EngineOptions::pinyin_user_word_weight):
+// in the middle of a longer composition, and the sentence committed whole learns it again with
+// its reading.
+TEST_F(ZhPersonalTest, ALearnedNameEntersTheSentences) {
+  const std::string letters = "wogenzhangweimingshuoguole";
+  ASSERT_EQ(Fresh(letters).front().find("张伟明"), std::string::npos)
+      << "pick another name: this one converts already";
+  {
+    auto s = engine_->NewSession({});
+    ASSERT_TRUE(s->Type("zhangweiming").ok());
+    for (const char* piece : {"张", "伟", "明"}) {
+      Candidates(s.get(), 50);
+      ASSERT_TRUE(s->Accept(piece).ok()) << piece;
+    }
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<std::string> after = Fresh(letters);
+  ASSERT_FALSE(after.empty());
+  EXPECT_NE(after.front().find("张伟明说"), std::string::npos) << after.front();
+  {
+    auto s = engine_->NewSession({});
+    ASSERT_TRUE(s->Type(letters).ok());
+    const std::vector<std::string> first = Candidates(s.get());
+    ASSERT_TRUE(s->Accept(first.front()).ok());
+    EXPECT_EQ(s->composition(), "");
+    ASSERT_TRUE(s->Type("\n").ok());
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<LearnedWord> words = Learned();
+  const LearnedWord* name = Find(words, "张伟明");
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(name->reading, "zhang'wei'ming");
+  EXPECT_GE(name->count, 2u);
+  // Off (weight 0), the sentences are the lexicon's again.
+  engine_.reset();
+  EngineOptions options;
+  options.language = "zh";
+  options.model_dir = KD_MODELS_DIR;
+  options.personal = true;
+  options.user_store_path = store_path_;
+  options.pinyin_user_word_weight = 0;
+  ASSERT_TRUE(Engine::Open(options, &engine_).ok());
+  EXPECT_EQ(Fresh(letters).front().find("张伟明"), std::string::npos);
+}
+
 TEST_F(ZhPersonalTest, NoLearnSessionsAndACommitDeletedRightAwayTeachNothing) {
   const std::vector<std::string> before = Fresh("shi");
   ASSERT_GE(before.size(), 3u);

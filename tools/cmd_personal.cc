@@ -257,7 +257,9 @@ void AddEvalPersonalCommand(CLI::App* eval) {
   cmd->add_option("--test", args->test, "Their later text, replayed")->required();
   cmd->add_option("--general", args->general, "General text, replayed (the cost of learning)");
   cmd->add_option("--max-chars", args->max_chars, "Replay only the first N bytes (0 = all)");
-  cmd->add_option("--suggestions", args->suggestions, "Candidates the typist looks at")
+  cmd->add_option("--suggestions", args->suggestions,
+                  "Candidates the typist looks at (zh history: pages on through 50 when none "
+                  "starts the rest)")
       ->check(CLI::Range(1, 200))
       ->capture_default_str();
   cmd->add_option("--user-word-weight", args->word_weight)->capture_default_str();

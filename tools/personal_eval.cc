@@ -36,6 +36,7 @@ Status TypeHistory(Engine* engine, std::string_view history) {
 Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& lines, int suggestions,
                          PersonalPinyinResult* out) {
   constexpr size_t kLinesPerFlush = 100;  // well within the learner's queue
+  constexpr int kPagedCandidates = 50;    // five pages of ten
   auto session = engine->NewSession(SessionOptions());
   Decision d;
   for (size_t n = 0; n < lines.size(); ++n) {
@@ -46,8 +47,11 @@ Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& line
       const std::string_view rest = std::string_view(line.hanzi).substr(done);
       std::string_view choice;
       size_t rank = 0;
-      if (step < 64) {
-        KD_RETURN_IF_ERROR(session->Decide(suggestions, &d));
+      // The first `suggestions` candidates; when none starts the rest, the person pages on
+      // (a rare hanzi of a name is seldom on the first page).
+      for (const int k : {suggestions, kPagedCandidates}) {
+        if (step >= 64 || !choice.empty() || (k == kPagedCandidates && k <= suggestions)) break;
+        KD_RETURN_IF_ERROR(session->Decide(k, &d));
         for (size_t i = 0; i < d.candidates.size(); ++i) {
           const std::string_view c = d.candidates[i].text;
           if (c == rest) {

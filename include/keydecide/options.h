@@ -104,10 +104,12 @@ struct EngineOptions {
   // Chinese: the person's words as a cache model in the pinyin sentence search, a word gaining
   // log(1 + pinyin_user_word_weight * P_user(w) / P_lexicon(w)) and, after the word before it,
   // log(1 + pinyin_user_pair_weight * P_user(w | previous) / P_lexicon(w)) (ZhSession). Chosen
-  // on three dev sources (docs/PERSONAL.md, "Chinese"): 0.2 gained one line of 654 there but lost
-  // 1.7 points of top-1 on other text and 29% of keystroke P50, so both are off by default; the
-  // person's picks and phrases still rank first for their letters.
-  float pinyin_user_word_weight = 0.0f;
+  // on a person with names (Wesnoth's nr campaign; docs/PERSONAL.md, "Chinese"): the words the
+  // lexicon lacks (a name built from single hanzi) enter the sentences at
+  // log(pinyin_user_word_weight * P_user(w)); 0.1 / 0.2 / 0.5 raised top-1 from 0.653 to 0.699 /
+  // 0.708 / 0.706. Pairs lost lines at every weight tried, so they are off. 0 turns it all off
+  // (the person's picks and phrases still rank first for their letters).
+  float pinyin_user_word_weight = 0.2f;
   float pinyin_user_pair_weight = 0.0f;
   // English, with `personal` and a model: fine-tune the model to the person (docs/PERSONAL.md,
   // "Fine-tuning"): an adapter of the word scores, trained on their recent text in the store

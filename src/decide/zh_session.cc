@@ -213,7 +213,9 @@ void ZhSession::RankSentences() {
       const int id = model.vocab().Find(w.text);
       sentence_words_.push_back(id);
       if (id == ModelConfig::kUnkWord) {
-        const uint32_t count = lexicon_->Variants(w.entry)[w.variant].count;
+        // A learned word beyond the lexicon counts as its rarest words do.
+        const uint32_t count =
+            w.entry == lexicon::kNoEntry ? 1 : lexicon_->Variants(w.entry)[w.variant].count;
         oov_share +=
             std::log(static_cast<float>(std::max<uint32_t>(count, 1))) - model_.log_oov_count;
       }
@@ -290,7 +292,9 @@ Status ZhSession::Accept(std::string_view word) {
     const bool user_found = user != nullptr;
     if (sentence != sentences.end()) {
       const PinyinSentenceWord& last = sentence->words.back();
-      word_id = bigram_ ? bigram_->WordOf(lexicon_->VariantIndex(last.entry, last.variant)) : 0;
+      word_id = bigram_ != nullptr && last.entry != lexicon::kNoEntry
+                    ? bigram_->WordOf(lexicon_->VariantIndex(last.entry, last.variant))
+                    : 0;
       if (learning) LearnSentence(*sentence, picked);
     } else if (user_found) {
       consumed = std::min<size_t>(user->consumed, consumed);
@@ -357,7 +361,11 @@ void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
   std::string reading;  // the whole sentence's, "" once a word has none
   bool readable = true;
   for (const PinyinSentenceWord& w : sentence.words) {
-    ReadingOf(lexicon_->Key(w.entry), w.text, &reading_scratch_);
+    if (w.entry == lexicon::kNoEntry) {  // a learned word (UserBonus::ExtraWords)
+      reading_scratch_.assign(user_words_->word(w.extra).reading);
+    } else {
+      ReadingOf(lexicon_->Key(w.entry), w.text, &reading_scratch_);
+    }
     if (pending_.size() < kMaxPendingWords) {
       pending_.push_back({std::string(w.text), previous_word_, reading_scratch_, picked});
     }
@@ -610,6 +618,9 @@ void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon, f
   word_weight_ = word_weight;
   pair_weight_ = pair_weight;
   max_word_ = max_pair_ = 0;
+  word_bonus_.clear();
+  extra_.clear();
+  std::fill(std::begin(bucket_begin_), std::end(bucket_begin_), 0);
   if (words == nullptr || words->total_weight() <= 0) return;
   inv_total_ = 1.0f / words->total_weight();
   inv_lexicon_total_ = 1.0f / static_cast<float>(std::max<uint64_t>(lexicon->total_count(), 1));
@@ -618,10 +629,89 @@ void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon, f
     const UserWords::Word& w = words->word(i);
     const float p = LexiconProb(w.tag);
     min_prob = std::min(min_prob, p);
-    max_word_ = std::max(max_word_, std::log1p(word_weight * w.weight * inv_total_ / p));
+    const float bonus = std::log1p(word_weight * w.weight * inv_total_ / p);
+    max_word_ = std::max(max_word_, bonus);
+    if (bonus > 0) word_bonus_.push_back({w.tag, bonus});  // tagged() is in tag order
   }
   // P_user(w | previous) is at most 1.
   if (words->max_pair_weight() > 0) max_pair_ = std::log1p(pair_weight / min_prob);
+  SetExtraWords();
+}
+
+size_t ZhSession::UserBonus::ExtraWords(std::string_view rest, std::span<ExtraWord> out) const {
+  const auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+  if (rest.size() < 2 || out.empty() || !letter(rest[0]) || !letter(rest[1])) return 0;
+  const std::span<const Extra> bucket = Bucket(rest);
+  size_t n = 0;
+  for (const Extra& e : bucket) {  // best first
+    const UserWords::Word& w = words_->word(e.word);
+    if (!rest.starts_with(w.letters)) continue;
+    out[n++] = {e.word, static_cast<uint32_t>(w.letters.size()), e.breaks, e.log_p};
+    if (n == out.size()) break;
+  }
+  return n;
+}
+
+std::string_view ZhSession::UserBonus::ExtraText(uint32_t id) const {
+  return words_->word(id).spelling;
+}
+
+std::span<const ZhSession::UserBonus::Extra> ZhSession::UserBonus::Bucket(
+    std::string_view letters) const {
+  const size_t b = BucketOf(letters);
+  return std::span(extra_).subspan(bucket_begin_[b], bucket_begin_[b + 1] - bucket_begin_[b]);
+}
+
+size_t ZhSession::UserBonus::BucketOf(std::string_view letters) {
+  return static_cast<size_t>(letters[0] - 'a') * 26 + static_cast<size_t>(letters[1] - 'a');
+}
+
+void ZhSession::UserBonus::SetExtraWords() {
+  const auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+  extra_.clear();
+  std::fill(std::begin(bucket_begin_), std::end(bucket_begin_), 0);
+  if (word_weight_ == 0 || words_->total_weight() <= 0) return;
+  for (uint32_t i = 0; i < words_->size(); ++i) {
+    const UserWords::Word& w = words_->word(i);
+    // Offered words the lexicon lacks, of a reading of whole syllables with one hanzi each.
+    if (w.tag != UserWords::kNoTag || !w.offered() || w.letters.size() < 2 ||
+        w.letters.size() > PinyinLattice::kMaxTyped || w.reading.empty()) {
+      continue;
+    }
+    if (!std::all_of(w.letters.begin(), w.letters.end(), letter)) continue;
+    uint64_t breaks = 0;
+    size_t letters = 0, syllables = 0;
+    for (const char c : w.reading) {
+      if (c == '\'') {
+        if (letters > 0) breaks |= uint64_t{1} << (letters - 1);
+        ++syllables;
+      } else {
+        ++letters;
+      }
+    }
+    breaks |= uint64_t{1} << (letters - 1);
+    ++syllables;
+    if (letters != w.letters.size() || utf8::Length(w.spelling) != syllables) continue;
+    const float log_p = std::log(word_weight_ * w.weight * inv_total_);
+    if (!std::isfinite(log_p)) continue;
+    extra_.push_back({i, breaks, log_p});
+  }
+  // By bucket, best first within one.
+  std::sort(extra_.begin(), extra_.end(), [&](const Extra& a, const Extra& b) {
+    const size_t ba = BucketOf(words_->word(a.word).letters);
+    const size_t bb = BucketOf(words_->word(b.word).letters);
+    return ba != bb ? ba < bb : a.log_p > b.log_p;
+  });
+  for (const Extra& e : extra_) ++bucket_begin_[BucketOf(words_->word(e.word).letters) + 1];
+  for (size_t b = 1; b <= kBuckets; ++b) bucket_begin_[b] += bucket_begin_[b - 1];
+}
+
+float ZhSession::UserBonus::MaxWordIn(uint32_t begin, uint32_t end) const {
+  auto it = std::lower_bound(word_bonus_.begin(), word_bonus_.end(), begin,
+                             [](const TagBonus& b, uint32_t v) { return b.tag < v; });
+  float most = 0;
+  for (; it != word_bonus_.end() && it->tag < end; ++it) most = std::max(most, it->bonus);
+  return most;
 }
 
 float ZhSession::UserBonus::LexiconProb(uint32_t variant) const {
@@ -630,9 +720,9 @@ float ZhSession::UserBonus::LexiconProb(uint32_t variant) const {
 }
 
 float ZhSession::UserBonus::Word(uint32_t variant) const {
-  const UserWords::Word* w = words_->FindTag(variant);
-  if (w == nullptr || word_weight_ == 0) return 0;
-  return std::log1p(word_weight_ * w->weight * inv_total_ / LexiconProb(variant));
+  const auto it = std::lower_bound(word_bonus_.begin(), word_bonus_.end(), variant,
+                                   [](const TagBonus& b, uint32_t v) { return b.tag < v; });
+  return it != word_bonus_.end() && it->tag == variant ? it->bonus : 0.0f;
 }
 
 float ZhSession::UserBonus::Pair(uint32_t previous, uint32_t variant) const {

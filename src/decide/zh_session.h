@@ -206,12 +206,38 @@ class ZhSession : public Session {
     float Pair(uint32_t previous, uint32_t variant) const override;
     float max_word() const override { return max_word_; }
     float max_pair() const override { return max_pair_; }
-    // O(tagged words): once per snapshot.
+    float MaxWordIn(uint32_t begin, uint32_t end) const override;
+    // The person's offered words the lexicon lacks (names built from single hanzi, say), at
+    // log(word_weight × P_user(w)): the bonus's formula for a word of no lexicon probability.
+    // Looked up by their first two letters.
+    size_t ExtraWords(std::string_view rest, std::span<ExtraWord> out) const override;
+    std::string_view ExtraText(uint32_t id) const override;
+    // O(words log words): once per snapshot.
     void Set(const UserWords* words, const Lexicon* lexicon, float word_weight, float pair_weight);
     uint32_t context = UserWords::kNoTag;  // the variant just committed, when known
 
    private:
+    struct Extra {
+      uint32_t word;    // UserWords index
+      uint64_t breaks;  // ExtraWord::breaks
+      float log_p;
+    };
+    struct TagBonus {
+      uint32_t tag;
+      float bonus;
+    };
+    static constexpr size_t kBuckets = 26 * 26;  // by the first two letters
+
     float LexiconProb(uint32_t variant) const;
+    void SetExtraWords();
+    static size_t BucketOf(std::string_view letters);
+    std::span<const Extra> Bucket(std::string_view letters) const;
+
+    // Word's answers, by tag: the search asks for every word it meets, and a compact array
+    // searches faster than UserWords::FindTag.
+    std::vector<TagBonus> word_bonus_;
+    std::vector<Extra> extra_;                  // by bucket, best first in each
+    uint32_t bucket_begin_[kBuckets + 1] = {};  // bucket b: extra_[begin[b], begin[b + 1])
 
     const UserWords* words_ = nullptr;
     const Lexicon* lexicon_ = nullptr;

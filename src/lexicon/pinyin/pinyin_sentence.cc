@@ -6,8 +6,8 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/pinyin/pinyin_syllables.h"
-#include "lexicon/word_bigram.h"
 #include "lexicon/trie_walk.h"
+#include "lexicon/word_bigram.h"
 
 namespace keydecide {
 
@@ -108,6 +108,7 @@ void PinyinSentenceSearch::CollectArcs(size_t begin) {
   begin_ = begin;
   for (size_t end = begin + 1; end <= typed_.size(); ++end) num_span_best_[end] = 0;
   Walk(0, begin, {0, 0.0f, 0});
+  if (bonus_ != nullptr) OfferExtraWords(begin);
   for (size_t end = begin + 1; end <= typed_.size(); ++end) {
     for (size_t k = 0; k < num_span_best_[end]; ++k) {
       if (arcs_.size() >= options_.max_arcs) {
@@ -116,6 +117,46 @@ void PinyinSentenceSearch::CollectArcs(size_t begin) {
       }
       arcs_.push_back(span_best_[end * options_.words_per_span + k]);
     }
+  }
+}
+
+// The bonus's words beyond the lexicon from `begin`, into the best words of their spans (after
+// the lexicon's: OfferArcs never compares a word with them).
+void PinyinSentenceSearch::OfferExtraWords(size_t begin) {
+  ExtraWord extra[WordBonus::kMaxExtraWords];
+  const size_t found = bonus_->ExtraWords(typed_.substr(begin), extra);
+  const size_t width = options_.words_per_span;
+  for (size_t i = 0; i < std::min(found, WordBonus::kMaxExtraWords); ++i) {
+    const ExtraWord& w = extra[i];
+    const size_t end = begin + w.length;
+    // At most one hanzi per letter (the sentence buffers rely on it), within the input.
+    if (w.length == 0 || end > typed_.size() || !std::isfinite(w.log_p) ||
+        CodePoints(bonus_->ExtraText(w.id)) > w.length ||
+        bonus_->ExtraText(w.id).size() > 4 * size_t{w.length}) {
+      continue;
+    }
+    Arc* best = &span_best_[end * width];
+    uint8_t& size = num_span_best_[end];
+    const float score = std::min(w.log_p, 0.0f);  // a log P: Extend's pruning relies on it
+    if (size == width && score <= best[size - 1].score) continue;
+    size_t at = std::min<size_t>(size, width - 1);
+    if (size < width) ++size;
+    while (at > 0 && best[at - 1].score < score) {
+      best[at] = best[at - 1];
+      --at;
+    }
+    // Its score is all bonus: Extend adds it as it is, and bounds the gain by it.
+    best[at] = {score,
+                0.0f,
+                0.0f,
+                score,
+                w.breaks << begin,
+                lexicon::kNoEntry,
+                w.id,
+                0,
+                0,
+                static_cast<uint8_t>(begin),
+                static_cast<uint8_t>(end)};
   }
 }
 
@@ -170,8 +211,11 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
   uint8_t& size = num_span_best_[end];
   const float penalty = options_.nats_per_lattice_cost * reading.cost;
   const float base = -log_total_ - penalty;
-  const float max_bonus = bonus_ != nullptr ? bonus_->max_word() : 0.0f;
   const std::span<const lexicon::Variant> variants = lexicon_->Variants(entry);
+  const uint32_t first = lexicon_->VariantIndex(entry, 0);
+  const float max_bonus =
+      bonus_ != nullptr ? bonus_->MaxWordIn(first, first + static_cast<uint32_t>(variants.size()))
+                        : 0.0f;
   for (size_t v = 0; v < variants.size(); ++v) {
     const float lexical =
         base + std::log(static_cast<float>(std::max<uint32_t>(variants[v].count, 1)));
@@ -179,8 +223,8 @@ void PinyinSentenceSearch::OfferArcs(uint32_t entry, size_t end, const Reading& 
     if (size == width && lexical + max_bonus <= best[size - 1].score) return;
     const std::string_view text = lexicon_->VariantText(variants[v]);
     if (CodePoints(text) != reading.syllables) continue;
-    const uint32_t index = lexicon_->VariantIndex(entry, v);
-    const float bonus = bonus_ != nullptr ? bonus_->Word(index) : 0.0f;
+    const uint32_t index = first + static_cast<uint32_t>(v);
+    const float bonus = max_bonus > 0 ? bonus_->Word(index) : 0.0f;
     const float score = lexical + bonus;
     if (size == width && score <= best[size - 1].score) continue;
     // The same word by another reading of the letters: keep its better score. With a bigram,
@@ -236,10 +280,14 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
         parent.score - arc.penalty + arc.bonus + max_pair <= beam[size - 1].score) {
       break;
     }
-    float gain = bigram_ == nullptr ? arc.score
-                                    : bigram_->LogProb(parent.word, arc.word, arc.unigram) -
-                                          arc.penalty + arc.bonus;
-    if (max_pair > 0) {
+    const bool extra = arc.entry == lexicon::kNoEntry;
+    float gain =
+        bigram_ == nullptr || extra
+            ? arc.score
+            : bigram_->LogProb(parent.word, arc.word, arc.unigram) - arc.penalty + arc.bonus;
+    const bool after_extra =
+        parent.parent != kNoParent && arcs_[parent.arc].entry == lexicon::kNoEntry;
+    if (max_pair > 0 && !extra && !after_extra) {
       gain += bonus_->Pair(
           parent.parent == kNoParent ? WordBonus::kStart : arcs_[parent.arc].variant_index,
           arc.variant_index);
@@ -271,12 +319,22 @@ void PinyinSentenceSearch::EmitSentences(size_t last) {
     size_t pos = last, r = rank;
     for (const Hyp* h = &hyps_[pos * width + r]; h->parent != kNoParent;) {
       const Arc& arc = arcs_[h->arc];
-      reversed[count++] = {lexicon_->VariantText(lexicon_->Variants(arc.entry)[arc.variant]),
-                           arc.entry,
-                           arc.variant,
-                           arc.begin,
-                           arc.end,
-                           arc.word};
+      if (arc.entry == lexicon::kNoEntry) {
+        reversed[count++] = {bonus_->ExtraText(arc.variant_index),
+                             arc.entry,
+                             0,
+                             arc.begin,
+                             arc.end,
+                             0,
+                             arc.variant_index};
+      } else {
+        reversed[count++] = {lexicon_->VariantText(lexicon_->Variants(arc.entry)[arc.variant]),
+                             arc.entry,
+                             arc.variant,
+                             arc.begin,
+                             arc.end,
+                             arc.word};
+      }
       sentence_breaks |= arc.breaks;
       pos = arc.begin;
       r = h->parent;

@@ -18,7 +18,9 @@
 // search is a beam and not a Viterbi over positions.
 //
 // With a WordBonus (set_bonus), each word's score also gets its Word bonus and, after the word
-// before it, its Pair bonus: the person's own use (ZhSession: the words it learned).
+// before it, its Pair bonus: the person's own use (ZhSession: the words it learned). The bonus
+// may also offer words the lexicon lacks (ExtraWords: a name the person built from single
+// hanzi); they are scored by their own log P, without the bigram, which does not know them.
 //
 // Not thread-safe: one PinyinSentenceSearch per session. Buffers are sized in the constructor;
 // Search does not allocate.
@@ -41,12 +43,15 @@ class WordBigram;
 
 // One word of a sentence.
 struct PinyinSentenceWord {
-  std::string_view text;  // hanzi (points into the lexicon)
-  uint32_t entry;         // lexicon entry (its key is the pinyin) and spelling
-  uint16_t variant;
-  uint8_t begin;  // [begin, end): bytes of the typed text it converts
+  static constexpr uint32_t kNoExtra = 0xFFFFFFFF;
+
+  std::string_view text;  // hanzi (points into the lexicon, or the WordBonus's words)
+  uint32_t entry;         // lexicon entry (its key is the pinyin) and spelling; for a word
+  uint16_t variant;       // beyond the lexicon, lexicon::kNoEntry and 0
+  uint8_t begin;          // [begin, end): bytes of the typed text it converts
   uint8_t end;
-  uint32_t word = 0;  // WordBigram id (0 without a bigram)
+  uint32_t word = 0;          // WordBigram id (0 without a bigram, or beyond the lexicon)
+  uint32_t extra = kNoExtra;  // a word beyond the lexicon: its WordBonus::ExtraWord id
 };
 
 struct PinyinSentence {
@@ -56,12 +61,21 @@ struct PinyinSentence {
   uint64_t breaks = 0;  // its reading's syllable breaks: bit i, a syllable ends after typed[i]
 };
 
+// A word the lexicon lacks, offered by a WordBonus where its letters begin the rest of the input.
+struct ExtraWord {
+  uint32_t id;      // the bonus's (WordBonus::ExtraText)
+  uint32_t length;  // typed bytes it converts
+  uint64_t breaks;  // bit i: one of its syllables ends after its i-th letter
+  float log_p;      // its score in the search, as a lexicon word's log P plus its bonus
+};
+
 // Nats added to words in the search, by lexicon variant (Lexicon::VariantIndex). The search
 // calls it for every word it considers, so a lookup must be cheap; it must not change during a
 // Search.
 class WordBonus {
  public:
   static constexpr uint32_t kStart = 0xFFFFFFFF;  // "previous" of the input's first word
+  static constexpr size_t kMaxExtraWords = 8;     // offered per position
 
   virtual ~WordBonus() = default;
   virtual float Word(uint32_t variant) const = 0;
@@ -72,6 +86,27 @@ class WordBonus {
   // ever added.
   virtual float max_word() const = 0;
   virtual float max_pair() const = 0;
+  // The largest Word bonus of variants [begin, end) (one entry's spellings), at most max_word():
+  // the search prunes each entry's spellings with it. Default: max_word().
+  virtual float MaxWordIn(uint32_t begin, uint32_t end) const {
+    (void)begin;
+    (void)end;
+    return max_word();
+  }
+
+  // Words beyond the lexicon whose letters begin `rest` (the input from a position where a
+  // syllable starts to its end): at most out.size() written, best first; their number
+  // returned. Called once per position, so it must be cheap. Default: none.
+  virtual size_t ExtraWords(std::string_view rest, std::span<ExtraWord> out) const {
+    (void)rest;
+    (void)out;
+    return 0;
+  }
+  // The hanzi of an ExtraWord id, valid while the bonus is unchanged.
+  virtual std::string_view ExtraText(uint32_t id) const {
+    (void)id;
+    return {};
+  }
 };
 
 // The typed letters with an apostrophe at every break of `breaks` (PinyinSentence::breaks) that a
@@ -123,15 +158,15 @@ class PinyinSentenceSearch {
   const Options& options() const { return options_; }
 
  private:
-  struct Arc {        // one word over typed[begin, end)
-    float score;      // unigram log P − penalty + bonus
-    float penalty;    // nats_per_lattice_cost × lattice cost
-    float unigram;    // WordBigram::Unigram of the word (0 without a bigram)
-    float bonus;      // WordBonus::Word (0 without one)
-    uint64_t breaks;  // bit i: a syllable of the word ends after typed[i]
-    uint32_t entry;
-    uint32_t variant_index;  // Lexicon::VariantIndex
-    uint32_t word;           // WordBigram id (0 without a bigram)
+  struct Arc {               // one word over typed[begin, end)
+    float score;             // unigram log P − penalty + bonus
+    float penalty;           // nats_per_lattice_cost × lattice cost
+    float unigram;           // WordBigram::Unigram of the word (0 without a bigram)
+    float bonus;             // WordBonus::Word (0 without one)
+    uint64_t breaks;         // bit i: a syllable of the word ends after typed[i]
+    uint32_t entry;          // lexicon::kNoEntry: a WordBonus's extra word
+    uint32_t variant_index;  // Lexicon::VariantIndex; an extra word's ExtraWord::id
+    uint32_t word;           // WordBigram id (0 without a bigram, or an extra word)
     uint16_t variant;
     uint8_t begin;
     uint8_t end;
@@ -151,6 +186,7 @@ class PinyinSentenceSearch {
   };
 
   void CollectArcs(size_t begin);
+  void OfferExtraWords(size_t begin);
   void Walk(uint32_t node, size_t pos, Reading reading);
   void WalkSyllable(uint32_t node, const PinyinEdge& edge, Reading reading, std::string_view rest);
   void OfferArcs(uint32_t entry, size_t end, const Reading& reading);
