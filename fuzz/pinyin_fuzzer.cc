@@ -5,6 +5,9 @@
 //   - every sentence's words cover the letters in order, its text is theirs joined, scores fall;
 //   - the syllable breaks only add apostrophes; word candidates consume at most what was typed;
 //   - the sentences over the word search's lattice are those over the search's own;
+//   - words beyond the lexicon from a WordBonus (as ZhSession's learned names) join sentences
+//     only where they fit: the bonus here also offers ones too long for the input, of a NaN
+//     score, or of more hanzi than letters, which must be left out;
 //   - a bigram file is either refused or every probability it gives is finite and at most 1;
 //   - a long composition (PinyinWindow, up to 1024 letters) is refused past the cap or for other
 //     bytes, else its fixed pieces cover the letters before a live part of at most a window, its
@@ -46,12 +49,37 @@ void Check(bool ok) {
   if (!ok) std::abort();
 }
 
+// Offers, at every position, words beyond the lexicon shaped by the letters there: one that
+// fits, one longer than the rest of the input, one of a NaN score and one of more hanzi than
+// letters (the last three the search must leave out).
+class FuzzBonus : public WordBonus {
+ public:
+  float Word(uint32_t variant) const override { return (variant % 5) * 0.25f; }
+  float Pair(uint32_t, uint32_t) const override { return 0; }
+  float max_word() const override { return 1; }
+  float max_pair() const override { return 0; }
+  size_t ExtraWords(std::string_view rest, std::span<ExtraWord> out) const override {
+    if (rest.empty() || out.size() < 4) return 0;
+    const uint32_t fits = 1 + static_cast<uint8_t>(rest[0]) % std::min<size_t>(rest.size(), 9);
+    const uint64_t breaks = static_cast<uint64_t>(static_cast<uint8_t>(rest.back())) * 0x9E3779B9u;
+    out[0] = {0, fits, breaks, -3.0f};
+    out[1] = {1, static_cast<uint32_t>(rest.size()) + 1, breaks, -1.0f};
+    out[2] = {0, fits, breaks, NAN};
+    out[3] = {2, 1, 1, -0.5f};
+    return 4;
+  }
+  std::string_view ExtraText(uint32_t id) const override {
+    return id == 2 ? "太多字" : id == 1 ? "长" : "名";
+  }
+};
+
 struct Searches {
   std::unique_ptr<Lexicon> lexicon;
   std::unique_ptr<WordBigram> bigram;
   std::unique_ptr<PinyinCandidateSearch> words;
   std::unique_ptr<PinyinSentenceSearch> sentences;
-  std::unique_ptr<PinyinSentenceSearch> sentences_everything;  // fuzzy, slips, all initials
+  std::unique_ptr<PinyinSentenceSearch> sentences_everything;  // fuzzy, slips, all initials,
+  FuzzBonus bonus;                                             // ... and FuzzBonus
   std::unique_ptr<PinyinWindow> window, fresh_window;          // over `sentences`
   std::unique_ptr<Lexicon> small;                              // for the bigram files
   std::string small_bigram;                                    // a valid bigram of `small`
@@ -72,6 +100,7 @@ Searches* Open() {
   everything.initials_beside_full_syllables = true;
   s->sentences_everything =
       std::make_unique<PinyinSentenceSearch>(s->lexicon.get(), s->bigram.get(), everything);
+  s->sentences_everything->set_bonus(&s->bonus);
   s->window = std::make_unique<PinyinWindow>(s->sentences.get());
   s->fresh_window = std::make_unique<PinyinWindow>(s->sentences.get());
 
@@ -129,6 +158,9 @@ void CheckSentences(const PinyinSentenceSearch& search, std::string_view typed) 
     size_t at = start;
     for (const PinyinSentenceWord& word : sentence.words) {
       Check(word.begin == at && word.end > word.begin && word.end <= typed.size());
+      // A word beyond the lexicon: only the one that fits (FuzzBonus), "名".
+      Check(word.extra == PinyinSentenceWord::kNoExtra ||
+            (word.extra == 0 && word.text == "名" && word.entry == lexicon::kNoEntry));
       joined += word.text;
       at = word.end;
       while (at < typed.size() && typed[at] == '\'') ++at;
