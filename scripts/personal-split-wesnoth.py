@@ -9,7 +9,8 @@ in msgid order); "$name|" placeholders and markup are removed; strings of under 
 (names, labels) are left out.
 
   PYTHONPATH=training /usr/bin/python3 scripts/personal-split-wesnoth.py [OUT]
-      OUT (default data/personal): wesnoth-en.{history,test,tune-history,tune-test}.txt
+      OUT (default data/personal): wesnoth-en.{history,test,tune-history,tune-test}.txt, and
+      wesnoth-en-{httt,nr}.{history,test}.txt (one campaign halved: one writer, below)
 """
 import random
 import re
@@ -41,11 +42,14 @@ def sentences(path: Path) -> list[str]:
 
 history: list[str] = []
 test: list[str] = []
+held_out: dict[str, list[str]] = {}
 raw = root / "data/zh/raw/deb"
 for path in sorted(raw.glob(f"{WESNOTH_PREFIX}*/{MO_GLOB}")):
     campaign = path.stem.removeprefix(WESNOTH_PREFIX)
     if campaign in CAMPAIGNS:
         (test if path.name in WESNOTH_GENERAL_DEV else history).extend(sentences(path))
+        if path.name in WESNOTH_GENERAL_DEV:
+            held_out[campaign] = sentences(path)
 if not history or not test:
     sys.exit(f"no Wesnoth campaigns under {raw}: scripts/fetch-data.sh --zh")
 rng = random.Random(1)
@@ -58,3 +62,16 @@ for name, lines in (("history", history), ("test", test), ("tune-history", histo
                     ("tune-test", history[tune:])):
     (out / f"wesnoth-en.{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wesnoth-en.{name}.txt: {len(lines)} lines, {sum(map(len, lines))} characters")
+
+# One writer's earlier and later text: each held-out campaign's strings, shuffled (seed 1) and
+# halved, as scripts/personal-split-wesnoth-zh.py does for their translations (nr tunes, httt
+# reports); a test line that is also a history line is dropped.
+for campaign, lines in sorted(held_out.items()):
+    random.Random(1).shuffle(lines)
+    first, second = lines[:len(lines) // 2], lines[len(lines) // 2:]
+    seen = set(first)
+    second = [line for line in second if line not in seen]
+    for name, part in (("history", first), ("test", second)):
+        path = out / f"wesnoth-en-{campaign}.{name}.txt"
+        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+        print(f"{path.name}: {len(part)} lines, {sum(map(len, part))} characters")
