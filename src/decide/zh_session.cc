@@ -639,8 +639,10 @@ void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon, f
 }
 
 size_t ZhSession::UserBonus::ExtraWords(std::string_view rest, std::span<ExtraWord> out) const {
-  const auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
-  if (rest.size() < 2 || out.empty() || !letter(rest[0]) || !letter(rest[1])) return 0;
+  if (rest.size() < 2 || out.empty() || !IsPinyinLetter(static_cast<unsigned char>(rest[0])) ||
+      !IsPinyinLetter(static_cast<unsigned char>(rest[1]))) {
+    return 0;
+  }
   const std::span<const Extra> bucket = Bucket(rest);
   size_t n = 0;
   for (const Extra& e : bucket) {  // best first
@@ -667,7 +669,6 @@ size_t ZhSession::UserBonus::BucketOf(std::string_view letters) {
 }
 
 void ZhSession::UserBonus::SetExtraWords() {
-  const auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
   extra_.clear();
   std::fill(std::begin(bucket_begin_), std::end(bucket_begin_), 0);
   if (word_weight_ == 0 || words_->total_weight() <= 0) return;
@@ -678,7 +679,10 @@ void ZhSession::UserBonus::SetExtraWords() {
         w.letters.size() > PinyinLattice::kMaxTyped || w.reading.empty()) {
       continue;
     }
-    if (!std::all_of(w.letters.begin(), w.letters.end(), letter)) continue;
+    if (!std::all_of(w.letters.begin(), w.letters.end(),
+                     [](char c) { return IsPinyinLetter(static_cast<unsigned char>(c)); })) {
+      continue;
+    }
     uint64_t breaks = 0;
     size_t letters = 0, syllables = 0;
     for (const char c : w.reading) {
