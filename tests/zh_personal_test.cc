@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -160,6 +161,29 @@ TEST_F(ZhPersonalTest, ALearnedNameEntersTheSentences) {
   options.pinyin_user_word_weight = 0;
   ASSERT_TRUE(Engine::Open(options, &engine_).ok());
   EXPECT_EQ(Fresh(letters).front().find("张伟明"), std::string::npos);
+}
+
+// A picked word whose reading starts the letters comes after the conversions of all of them,
+// also when the best is one word (an idiom), which is offered as a word, not a sentence.
+TEST_F(ZhPersonalTest, APickForTheFirstLettersComesAfterAOneWordConversion) {
+  const std::string letters = "dandabaotian";
+  ASSERT_EQ(Fresh(letters).front(), "胆大包天");
+  const std::vector<std::string> dan = Fresh("dan");
+  ASSERT_GE(dan.size(), 4u);
+  const std::string pick = dan[3];
+  {
+    auto s = engine_->NewSession({});
+    ASSERT_TRUE(s->Type("dan").ok());
+    Candidates(s.get());
+    ASSERT_TRUE(s->Accept(pick).ok());
+    ASSERT_TRUE(s->Type("\n").ok());
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  ASSERT_EQ(Fresh("dan").front(), pick);
+  const std::vector<std::string> after = Fresh(letters);
+  ASSERT_GE(after.size(), 2u);
+  EXPECT_EQ(after.front(), "胆大包天");
+  EXPECT_NE(std::find(after.begin(), after.end(), pick), after.end());
 }
 
 TEST_F(ZhPersonalTest, NoLearnSessionsAndACommitDeletedRightAwayTeachNothing) {

@@ -536,13 +536,19 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
     text.assign(fixed);
     text.append(sentences[i].text);
   }
+  // Words for all the letters (a one-word conversion is offered here, not as a sentence), then
+  // the person's words for a start of them, then the search's.
+  const auto words = [&](bool full) {
+    for (size_t i = 0; i < found.size() && filled < k; ++i) {
+      const PinyinCandidate& p = found[i];
+      if (p.full != full || IsUserCandidate(p.text)) continue;
+      if (p.full && IsOffered(sentences, p.text)) continue;  // a word that is a sentence only once
+      next(p.score, CandidateKind::kCompletion).assign(p.text);
+    }
+  };
+  words(true);
   for (size_t i = 0; i < user_prefix_.size() && filled < k; ++i) user(user_prefix_[i]);
-  for (size_t i = 0; i < found.size() && filled < k; ++i) {
-    const PinyinCandidate& p = found[i];
-    if (p.full && IsOffered(sentences, p.text)) continue;  // a word that is a sentence only once
-    if (IsUserCandidate(p.text)) continue;
-    next(p.score, CandidateKind::kCompletion).assign(p.text);
-  }
+  words(false);
   for (size_t i = 0; i < next_.size() && filled < k; ++i) {
     next(next_[i].score, CandidateKind::kNextWord)
         .assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
