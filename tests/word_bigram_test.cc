@@ -99,13 +99,17 @@ TEST(WordBigramTest, ProbabilitiesFollowTheText) {
   ASSERT_EQ(model->Followers(hao).size(), 1u);
   EXPECT_EQ(model->Followers(hao)[0], de);
   EXPECT_EQ(model->FollowerCounts(hao)[0], 2u);
-  // Each spelling maps to its word.
+  EXPECT_EQ(model->PairCount(hao, de), 2u);
+  EXPECT_EQ(model->PairCount(hao, shi), 0u);
+  // Each spelling maps to its word, and back to its entry.
   for (uint32_t e = 0; e < lex->entry_count(); ++e) {
     for (size_t v = 0; v < lex->Variants(e).size(); ++v) {
       EXPECT_EQ(model->WordOf(lex->VariantIndex(e, v)),
                 ids.WordId(lex->VariantText(lex->Variants(e)[v])));
+      EXPECT_EQ(lex->EntryOfVariant(lex->VariantIndex(e, v)), e);
     }
   }
+  EXPECT_EQ(lex->EntryOfVariant(static_cast<uint32_t>(lex->variant_count())), lexicon::kNoEntry);
 }
 
 // A teacher lists only the pairs its model holds; the rest of a word's occurrences went to words

@@ -1,7 +1,7 @@
 // Chinese learning (issue 16): what the person picks over the first candidate, and phrases
 // they build from several picks, reach the store with their pinyin and then come first for
-// the same letters (and the phrase for its initials); no-learn sessions and a commit deleted
-// right away teach nothing.
+// the same letters (and the phrase for its initials); the words they write after a word are
+// offered in 联想 after it; no-learn sessions and a commit deleted right away teach nothing.
 
 #include <gtest/gtest.h>
 
@@ -49,6 +49,42 @@ class ZhPersonalTest : public ::testing::Test {
     EXPECT_TRUE(s->Type(letters).ok());
     return Candidates(s.get());
   }
+  // In a learning session: types `letters`, accepts the fourth candidate the person was shown
+  // and ends the line; returns that candidate, once learned.
+  std::string PickTheFourth(std::string_view letters) {
+    const std::vector<std::string> before = Fresh(letters);
+    EXPECT_GE(before.size(), 4u);
+    if (before.size() < 4) return "";
+    auto s = engine_->NewSession({});
+    EXPECT_TRUE(s->Type(letters).ok());
+    Candidates(s.get());
+    EXPECT_TRUE(s->Accept(before[3]).ok());
+    EXPECT_TRUE(s->Type("\n").ok());
+    s.reset();
+    EXPECT_TRUE(engine_->FlushLearning().ok());
+    return before[3];
+  }
+  // 联想: the candidates after `letters` are typed and `word` committed, in session `s`.
+  std::vector<std::string> After(Session* s, std::string_view letters, std::string_view word) {
+    EXPECT_TRUE(s->Type(letters).ok());
+    Candidates(s);
+    EXPECT_TRUE(s->Accept(word).ok());
+    EXPECT_EQ(s->composition(), "");
+    return Candidates(s, 5);
+  }
+  std::vector<std::string> After(std::string_view letters, std::string_view word) {
+    auto s = engine_->NewSession({});
+    return After(s.get(), letters, word);
+  }
+  std::vector<LearnedPair> LearnedPairs() {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions options;
+    options.path = store_path_;
+    EXPECT_TRUE(UserStore::Open(options, &store).ok());
+    std::vector<LearnedPair> pairs;
+    EXPECT_TRUE(store->ListPairs("zh", &pairs).ok());
+    return pairs;
+  }
   std::vector<LearnedWord> Learned() {
     std::unique_ptr<UserStore> store;
     UserStoreOptions options;
@@ -70,17 +106,8 @@ class ZhPersonalTest : public ::testing::Test {
 };
 
 TEST_F(ZhPersonalTest, APickOverTheFirstCandidateComesFirstNextTime) {
-  const std::vector<std::string> before = Fresh("shi");
-  ASSERT_GE(before.size(), 4u);
-  const std::string pick = before[3];
-  {
-    auto s = engine_->NewSession({});
-    ASSERT_TRUE(s->Type("shi").ok());
-    Candidates(s.get());
-    ASSERT_TRUE(s->Accept(pick).ok());
-    ASSERT_TRUE(s->Type("\n").ok());
-  }
-  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::string pick = PickTheFourth("shi");
+  ASSERT_FALSE(pick.empty());
   const std::vector<LearnedWord> words = Learned();
   const LearnedWord* w = Find(words, pick);
   ASSERT_NE(w, nullptr);
@@ -168,22 +195,66 @@ TEST_F(ZhPersonalTest, ALearnedNameEntersTheSentences) {
 TEST_F(ZhPersonalTest, APickForTheFirstLettersComesAfterAOneWordConversion) {
   const std::string letters = "dandabaotian";
   ASSERT_EQ(Fresh(letters).front(), "胆大包天");
-  const std::vector<std::string> dan = Fresh("dan");
-  ASSERT_GE(dan.size(), 4u);
-  const std::string pick = dan[3];
-  {
-    auto s = engine_->NewSession({});
-    ASSERT_TRUE(s->Type("dan").ok());
-    Candidates(s.get());
-    ASSERT_TRUE(s->Accept(pick).ok());
-    ASSERT_TRUE(s->Type("\n").ok());
-  }
-  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::string pick = PickTheFourth("dan");
+  ASSERT_FALSE(pick.empty());
   ASSERT_EQ(Fresh("dan").front(), pick);
   const std::vector<std::string> after = Fresh(letters);
   ASSERT_GE(after.size(), 2u);
   EXPECT_EQ(after.front(), "胆大包天");
   EXPECT_NE(std::find(after.begin(), after.end(), pick), after.end());
+}
+
+// 联想 (issue 16): a word the person wrote after a word is offered after it, also one the
+// training text never had there (and the model finds unlikely); a 联想 pick is learned with
+// the word before it.
+TEST_F(ZhPersonalTest, WhatThePersonWritesAfterAWordIsOfferedIn联想) {
+  const std::string follower = "胆大包天";
+  const std::vector<std::string> before = After("women", "我们");
+  ASSERT_FALSE(before.empty());
+  ASSERT_EQ(std::find(before.begin(), before.end(), follower), before.end());
+  for (int i = 0; i < 3; ++i) {
+    auto s = engine_->NewSession({});
+    After(s.get(), "women", "我们");
+    ASSERT_TRUE(s->Type("dandabaotian").ok());
+    Candidates(s.get());
+    ASSERT_TRUE(s->Accept(follower).ok());
+    ASSERT_TRUE(s->Type("\n").ok());
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<std::string> after = After("women", "我们");
+  ASSERT_EQ(after.size(), 5u);
+  EXPECT_NE(std::find(after.begin(), after.end(), follower), after.end());
+  EXPECT_EQ(after.front(), before.front());  // the training text's first stays first
+
+  // A 联想 pick: the pair and the word, with its reading.
+  const std::string picked = after[2] != follower ? after[2] : after[3];
+  {
+    auto s = engine_->NewSession({});
+    After(s.get(), "women", "我们");
+    ASSERT_TRUE(s->Accept(picked).ok());
+    ASSERT_TRUE(s->Type("\n").ok());
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<LearnedPair> pairs = LearnedPairs();
+  EXPECT_NE(
+      std::find_if(pairs.begin(), pairs.end(),
+                   [&](const LearnedPair& p) { return p.previous == "我们" && p.word == picked; }),
+      pairs.end());
+  const LearnedWord* word = Find(Learned(), picked);
+  ASSERT_NE(word, nullptr);
+  EXPECT_FALSE(word->reading.empty());
+}
+
+// Committing a word the person had picked (now one of their words) keeps the training text's
+// 联想 after it, as for any lexicon word.
+TEST_F(ZhPersonalTest, ALearnedWordKeepsItsFollowersIn联想) {
+  const std::vector<std::string> dan = Fresh("dan");
+  ASSERT_GE(dan.size(), 4u);
+  const std::vector<std::string> before = After("dan", dan[3]);
+  ASSERT_FALSE(before.empty());
+  ASSERT_EQ(PickTheFourth("dan"), dan[3]);
+  ASSERT_EQ(Fresh("dan").front(), dan[3]);  // now the person's word
+  EXPECT_EQ(After("dan", dan[3]), before);
 }
 
 TEST_F(ZhPersonalTest, NoLearnSessionsAndACommitDeletedRightAwayTeachNothing) {

@@ -299,11 +299,16 @@ void AddEvalPersonalCommand(CLI::App* eval) {
                               {"chars", e.char_accuracy()},
                               {"lines", e.lines}};
       };
+      auto next_words = [](const NextWordResult& n) {
+        return nlohmann::json{{"top1", n.top1_rate()}, {"top5", n.top5_rate()}, {"items", n.items}};
+      };
       nlohmann::json out = {{"sentence_top1_before", r.before.sentence_top1()},
                             {"sentence_top1_after", r.after.sentence_top1()},
                             {"before", figures(r.before)},
                             {"after", figures(r.after)},
                             {"learned_words", r.learned_words},
+                            {"next_word_before", next_words(r.next_before)},
+                            {"next_word_after", next_words(r.next_after)},
                             {"history_lines", lines(args->history).size()},
                             {"history_picks", r.history_picks},
                             {"history_typed", r.history_typed},
@@ -331,7 +336,8 @@ void AddEvalPersonalCommand(CLI::App* eval) {
         std::printf(", general %.4f -> %.4f", r.general_before.sentence_top1(),
                     r.general_after.sentence_top1());
       }
-      std::printf(" (%zu words learned)\n", r.learned_words);
+      std::printf("; 联想 top-5 %.4f -> %.4f (%zu words learned)\n", r.next_before.top5_rate(),
+                  r.next_after.top5_rate(), r.learned_words);
       return;
     }
     const std::string history = ReadOrDie(args->history);

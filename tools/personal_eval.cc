@@ -78,6 +78,72 @@ Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& line
   return engine->FlushLearning();
 }
 
+// A line cut into the words typed one at a time (see NextWordResult).
+struct TypedWord {
+  std::string hanzi, letters;
+};
+
+size_t CodePoints(std::string_view s) {
+  return static_cast<size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+Status CutIntoWords(Session* session, const PinyinEvalLine& line, std::vector<TypedWord>* out) {
+  constexpr int kCandidates = 50;
+  out->clear();
+  KD_RETURN_IF_ERROR(session->SetContext(""));
+  KD_RETURN_IF_ERROR(session->Type(line.letters));
+  Decision d;
+  size_t done = 0, syllable = 0;  // bytes of the hanzi, syllables, converted
+  while (done < line.hanzi.size() && syllable < line.syllables.size()) {
+    const std::string_view rest = std::string_view(line.hanzi).substr(done);
+    KD_RETURN_IF_ERROR(session->Decide(kCandidates, &d));
+    std::string_view word;
+    for (const Candidate& c : d.candidates) {
+      if (c.kind != CandidateKind::kSentence && !c.text.empty() && rest.starts_with(c.text) &&
+          c.text.size() > word.size()) {
+        word = c.text;
+      }
+    }
+    if (word.empty()) word = rest;  // the rest as one piece
+    TypedWord typed{std::string(word), ""};
+    const size_t n = CodePoints(word);
+    for (size_t i = 0; i < n && syllable < line.syllables.size(); ++i) {
+      typed.letters += line.syllables[syllable++];
+    }
+    KD_RETURN_IF_ERROR(session->Accept(typed.hanzi));
+    done += typed.hanzi.size();
+    out->push_back(std::move(typed));
+  }
+  return session->SetContext("");
+}
+
+Status EvalNextWords(const Engine& engine, const std::vector<std::vector<TypedWord>>& lines,
+                     const SessionOptions& session_options, NextWordResult* out) {
+  constexpr int kShown = 5;
+  *out = NextWordResult();
+  const std::unique_ptr<Session> session = engine.NewSession(session_options);
+  Decision d;
+  for (const std::vector<TypedWord>& words : lines) {
+    KD_RETURN_IF_ERROR(session->SetContext(""));
+    for (size_t i = 0; i < words.size(); ++i) {
+      KD_RETURN_IF_ERROR(session->Type(words[i].letters));
+      KD_RETURN_IF_ERROR(session->Decide(kShown, &d));
+      KD_RETURN_IF_ERROR(session->Accept(words[i].hanzi));
+      if (i + 1 == words.size()) break;
+      KD_RETURN_IF_ERROR(session->Decide(kShown, &d));
+      ++out->items;
+      for (size_t k = 0; k < d.candidates.size() && k < kShown; ++k) {
+        if (d.candidates[k].text != words[i + 1].hanzi) continue;
+        out->top1 += k == 0;
+        ++out->top5;
+        break;
+      }
+    }
+  }
+  return Status::OK();
+}
+
 // The words of `language` ("" for all) in the store at `path`, into *count.
 Status CountLearned(const std::string& path, std::string_view language, size_t* count) {
   std::unique_ptr<UserStore> store;
@@ -153,6 +219,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
                           int suggestions, PersonalPinyinResult* out) {
   *out = PersonalPinyinResult();
   out->has_general = !general.empty();
+  std::vector<std::vector<TypedWord>> test_words;
   {
     EngineOptions plain = options;
     plain.personal = false;
@@ -160,6 +227,11 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
     KD_RETURN_IF_ERROR(Engine::Open(plain, &engine));
     KD_RETURN_IF_ERROR(EvalPinyin(test, *engine, &out->before));
     if (out->has_general) KD_RETURN_IF_ERROR(EvalPinyin(general, *engine, &out->general_before));
+    const std::unique_ptr<Session> cutter = engine->NewSession(SessionOptions());
+    for (const PinyinEvalLine& line : test) {
+      KD_RETURN_IF_ERROR(CutIntoWords(cutter.get(), line, &test_words.emplace_back()));
+    }
+    KD_RETURN_IF_ERROR(EvalNextWords(*engine, test_words, SessionOptions(), &out->next_before));
   }
   EngineOptions personal = options;
   personal.personal = true;
@@ -174,6 +246,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   SessionOptions no_learn;
   no_learn.no_learn = true;
   if (s.ok()) s = EvalPinyin(test, *engine, &out->after, no_learn);
+  if (s.ok()) s = EvalNextWords(*engine, test_words, no_learn, &out->next_after);
   if (s.ok() && out->has_general) s = EvalPinyin(general, *engine, &out->general_after, no_learn);
   engine.reset();
   if (s.ok()) s = CountLearned(store_path, "zh", &out->learned_words);

@@ -44,8 +44,22 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
 // are left, the first of the `suggestions` candidates that is the rest of the line, else the
 // longest that starts it, else the rest of the line itself (as if typed by other means); then a
 // new line. before/after are EvalPinyin of the test lines (after: in no-learn sessions).
+//
+// 联想 (next_before/next_after): each test line is cut into the words a person would type one
+// at a time (by the engine without personalisation: while letters are left, the longest
+// candidate that is no whole sentence and starts the rest; the rest as one piece when none
+// does). In a fresh no-learn session per line, each word's letters are typed and the word
+// committed; after each word but the last, the 联想 candidates are read: an item, a top-1 hit
+// when the next word is the first of them, a top-5 hit when it is among the first five.
+struct NextWordResult {
+  uint64_t items = 0, top1 = 0, top5 = 0;
+  double top1_rate() const { return items ? static_cast<double>(top1) / items : 0.0; }
+  double top5_rate() const { return items ? static_cast<double>(top5) / items : 0.0; }
+};
+
 struct PersonalPinyinResult {
   PinyinEvalResult before, after;
+  NextWordResult next_before, next_after;
   bool has_general = false;
   PinyinEvalResult general_before, general_after;
   size_t learned_words = 0;

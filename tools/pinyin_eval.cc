@@ -69,8 +69,12 @@ Status ParseLine(std::string_view line, size_t number, PinyinEvalLine* out) {
     bare.push_back(c);
   }
   std::string spelled;
-  for (const char c : syllables) {
-    if (c != ' ') spelled.push_back(c);
+  out->syllables.clear();
+  for (size_t i = 0; i < syllables.size(); ++i) {
+    if (syllables[i] == ' ') continue;
+    if (i == 0 || syllables[i - 1] == ' ') out->syllables.emplace_back();
+    out->syllables.back().push_back(syllables[i]);
+    spelled.push_back(syllables[i]);
   }
   if (spelled != bare) return LineError(number, "the syllables do not spell the letters");
   out->hanzi.assign(hanzi);

@@ -19,8 +19,9 @@ namespace keydecide {
 class Engine;
 
 struct PinyinEvalLine {
-  std::string hanzi;    // the intended text
-  std::string letters;  // what is typed: a-z and apostrophes
+  std::string hanzi;                   // the intended text
+  std::string letters;                 // what is typed: a-z and apostrophes
+  std::vector<std::string> syllables;  // the file's third field, split at spaces
 };
 
 // Parses the file's lines (blank lines skipped). InvalidArgument naming "line N" for invalid

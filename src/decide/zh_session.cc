@@ -104,7 +104,7 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
     intent_.resize(model_.model->config().intent_labels.size());
   }
   ranked_.reserve(kMaxSentencesRanked);
-  next_.reserve(kMaxCandidatesLimit);
+  next_.reserve(kMaxCandidatesLimit + kUserNextWords);
   next_ids_.reserve(kMaxCandidatesLimit);
   next_log_p_.reserve(kMaxCandidatesLimit);
   ranked_words_.reserve(kMaxCandidatesLimit);
@@ -272,8 +272,10 @@ Status ZhSession::Accept(std::string_view word) {
   if (learning) OfferPending();  // the commit before this one was kept
   // Chosen over the first candidate the person was shown for these letters.
   const bool picked = learning && composition == first_offered_for_ && word != first_offered_;
+  std::string_view last = word;  // the last word committed
   if (consumed == 0) {
     word_id = AcceptedWordId(word);  // a 联想 pick
+    if (personal_.learn) LearnNextWordPick(word);
   } else {
     SearchComposition();
     FindUserWords();  // with the snapshot the last Decide showed
@@ -291,13 +293,16 @@ Status ZhSession::Accept(std::string_view word) {
     }
     const bool user_found = user != nullptr;
     if (sentence != sentences.end()) {
-      const PinyinSentenceWord& last = sentence->words.back();
-      word_id = bigram_ != nullptr && last.entry != lexicon::kNoEntry
-                    ? bigram_->WordOf(lexicon_->VariantIndex(last.entry, last.variant))
+      const PinyinSentenceWord& last_word = sentence->words.back();
+      last = last_word.text;
+      word_id = bigram_ != nullptr && last_word.entry != lexicon::kNoEntry
+                    ? bigram_->WordOf(lexicon_->VariantIndex(last_word.entry, last_word.variant))
                     : 0;
       if (learning) LearnSentence(*sentence, picked);
     } else if (user_found) {
       consumed = std::min<size_t>(user->consumed, consumed);
+      const uint32_t tag = user_words_->word(user->word).tag;  // its lexicon spelling, if any
+      word_id = bigram_ != nullptr && tag != UserWords::kNoTag ? bigram_->WordOf(tag) : 0;
       if (learning) LearnAccepted(word, user_words_->word(user->word).reading, picked);
     } else {
       const PinyinCandidate* found = nullptr;
@@ -324,6 +329,7 @@ Status ZhSession::Accept(std::string_view word) {
   // The rest of the composition, without the apostrophes that separated it from the word.
   while (consumed < composition.size() && composition[consumed] == '\'') ++consumed;
   const bool whole = consumed == composition.size();
+  last_word_.assign(last.size() <= Learner::kMaxWordBytes ? last : "");
   text_.ReplaceComposition(consumed, word);
   context_word_ = word_id;
   if (learning && whole) {
@@ -354,6 +360,25 @@ void ZhSession::LearnAccepted(std::string_view text, std::string_view reading, b
   }
   pieces_.push_back({std::string(text), std::string(reading)});
   previous_word_.assign(text.size() <= Learner::kMaxWordBytes ? text : "");
+}
+
+void ZhSession::LearnNextWordPick(std::string_view word) {
+  OfferPending();  // the commit before was kept
+  const auto next =
+      std::find_if(next_.begin(), next_.end(), [&](const NextWord& n) { return n.text == word; });
+  std::string_view reading;
+  if (next != next_.end() && next->variant != UserWords::kNoTag) {
+    if (const uint32_t entry = lexicon_->EntryOfVariant(next->variant);
+        entry != lexicon::kNoEntry) {
+      reading = ReadingOf(lexicon_->Key(entry), word, &reading_scratch_);
+    }
+  } else if (const UserWords::Word* w = user_words_ ? user_words_->Find(word) : nullptr) {
+    reading = w->reading;
+  }
+  if (pending_.size() < kMaxPendingWords) {
+    pending_.push_back({std::string(word), previous_word_, std::string(reading), false});
+  }
+  previous_word_.assign(word.size() <= Learner::kMaxWordBytes ? word : "");
 }
 
 void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
@@ -392,36 +417,80 @@ void ZhSession::OfferPending() {
 }
 
 uint32_t ZhSession::AcceptedWordId(std::string_view word) const {
-  if (bigram_ == nullptr) return 0;
   for (const NextWord& next : next_) {
-    if (lexicon_->VariantTextAt(bigram_->VariantOf(next.word)) == word) return next.word;
+    if (next.text == word) return next.word;
   }
   return 0;
 }
 
 void ZhSession::FindNextWords(size_t k) {
   next_.clear();
-  if (bigram_ == nullptr || context_word_ == 0 || k == 0) return;
-  const std::span<const uint32_t> words = bigram_->Followers(context_word_);
-  const std::span<const uint32_t> counts = bigram_->FollowerCounts(context_word_);
-  // The most frequent followers (k of them, or kNextWordsRescored for the model to re-rank),
-  // by insertion into a short sorted list.
-  const size_t kept = std::min(UseModel() ? std::max(k, kNextWordsRescored) : k, next_.capacity());
-  for (size_t i = 0; i < words.size(); ++i) {
-    if (bigram_->VariantOf(words[i]) == WordBigram::kNoVariant) continue;
-    if (next_.size() == kept && counts[i] <= next_.back().count) continue;
-    if (next_.size() < kept) next_.push_back({});
-    size_t at = next_.size() - 1;
-    while (at > 0 && next_[at - 1].count < counts[i]) {
-      next_[at] = next_[at - 1];
-      --at;
+  if (k == 0) return;
+  float total = 0;  // c(word before)
+  if (bigram_ != nullptr && context_word_ != 0) {
+    const std::span<const uint32_t> words = bigram_->Followers(context_word_);
+    const std::span<const uint32_t> counts = bigram_->FollowerCounts(context_word_);
+    // The most frequent followers (k of them, or kNextWordsRescored for the model to re-rank),
+    // by insertion into a short sorted list.
+    const size_t kept = std::min(UseModel() ? std::max(k, kNextWordsRescored) : k,
+                                 next_.capacity() - kUserNextWords);
+    for (size_t i = 0; i < words.size(); ++i) {
+      const uint32_t variant = bigram_->VariantOf(words[i]);
+      if (variant == WordBigram::kNoVariant) continue;
+      if (next_.size() == kept && counts[i] <= next_.back().count) continue;
+      if (next_.size() < kept) next_.push_back({});
+      size_t at = next_.size() - 1;
+      while (at > 0 && next_[at - 1].count < counts[i]) {
+        next_[at] = next_[at - 1];
+        --at;
+      }
+      next_[at] = {lexicon_->VariantTextAt(variant), words[i], variant, counts[i], 0, 0};
     }
-    next_[at] = {words[i], counts[i], 0};
+    total = static_cast<float>(bigram_->FollowerTotal(context_word_));
   }
-  const float log_total = std::log(static_cast<float>(bigram_->FollowerTotal(context_word_)));
-  for (NextWord& next : next_) next.score = std::log(static_cast<float>(next.count)) - log_total;
+  AddUserNextWords();
+  for (NextWord& next : next_) {
+    const float p_bigram = total > 0 ? static_cast<float>(next.count) / total : 0.0f;
+    next.score = std::log(std::max(p_bigram + kUserNextWeight * next.p_user, 1e-30f));
+  }
   if (UseModel() && model_.sentence_weight != 0 && next_.size() > 1) RankNextWords();
+  // Once more after the model, which has not seen the person's text and may rank their word
+  // far down: not below log(kUserNextFloor × P_user).
+  for (NextWord& next : next_) {
+    if (next.p_user > 0) next.score = std::log(std::exp(next.score) + kUserNextFloor * next.p_user);
+  }
+  for (size_t i = 1; i < next_.size(); ++i) {  // stable, without std::stable_sort's buffer
+    for (size_t j = i; j > 0 && next_[j].score > next_[j - 1].score; --j) {
+      std::swap(next_[j], next_[j - 1]);
+    }
+  }
   if (next_.size() > k) next_.resize(k);
+}
+
+void ZhSession::AddUserNextWords() {
+  if (user_words_ == nullptr || last_word_.empty()) return;
+  const UserWords::Word* before = user_words_->Find(last_word_);
+  if (before == nullptr || before->weight <= 0) return;
+  size_t added = 0;
+  for (const UserWords::Pair& pair : user_words_->Following(last_word_)) {
+    if (added == kUserNextWords) break;
+    const UserWords::Word* w = user_words_->Find(pair.word);
+    if (w == nullptr || pair.weight <= 0) continue;
+    ++added;
+    const float p_user = std::min(pair.weight / before->weight, 1.0f);
+    const auto known = std::find_if(next_.begin(), next_.end(),
+                                    [&](const NextWord& n) { return n.text == w->spelling; });
+    if (known != next_.end()) {
+      known->p_user = p_user;
+      continue;
+    }
+    NextWord next{w->spelling, 0, w->tag, 0, p_user, 0};
+    if (bigram_ != nullptr && w->tag != UserWords::kNoTag) {
+      next.word = bigram_->WordOf(w->tag);
+      next.count = context_word_ != 0 ? bigram_->PairCount(context_word_, next.word) : 0;
+    }
+    next_.push_back(next);
+  }
 }
 
 std::span<const PinyinCandidate> ZhSession::RankWords(const float* hidden,
@@ -463,25 +532,20 @@ void ZhSession::RankNextWords() {
   UpdateModelContext();
   const Transformer& model = *model_.model;
   next_ids_.clear();
-  for (const NextWord& next : next_) {
-    next_ids_.push_back(model.vocab().Find(lexicon_->VariantTextAt(bigram_->VariantOf(next.word))));
-  }
+  for (const NextWord& next : next_) next_ids_.push_back(model.vocab().Find(next.text));
   next_log_p_.resize(next_ids_.size());
   lm_->NextWords(next_ids_, next_log_p_);
   if (!AllFinite(next_log_p_)) return;  // the model overflowed here: the bigram's order
   for (size_t i = 0; i < next_.size(); ++i) {
     float log_p = next_log_p_[i];
     if (next_ids_[i] == ModelConfig::kUnkWord) {  // <unk>'s share, as for the sentences
-      const uint32_t variant = bigram_->VariantOf(next_[i].word);
-      const uint32_t count = std::max<uint32_t>(lexicon_->VariantCountAt(variant), 1);
+      const uint32_t variant = next_[i].variant;
+      const uint32_t count = variant != UserWords::kNoTag
+                                 ? std::max<uint32_t>(lexicon_->VariantCountAt(variant), 1)
+                                 : 1;
       log_p += std::log(static_cast<float>(count)) - model_.log_oov_count;
     }
     next_[i].score += model_.sentence_weight * log_p;
-  }
-  for (size_t i = 1; i < next_.size(); ++i) {  // stable, without std::stable_sort's buffer
-    for (size_t j = i; j > 0 && next_[j].score > next_[j - 1].score; --j) {
-      std::swap(next_[j], next_[j - 1]);
-    }
   }
 }
 
@@ -550,8 +614,7 @@ void ZhSession::WriteCandidates(size_t k, bool latin, std::span<const PinyinCand
   for (size_t i = 0; i < user_prefix_.size() && filled < k; ++i) user(user_prefix_[i]);
   words(false);
   for (size_t i = 0; i < next_.size() && filled < k; ++i) {
-    next(next_[i].score, CandidateKind::kNextWord)
-        .assign(lexicon_->VariantTextAt(bigram_->VariantOf(next_[i].word)));
+    next(next_[i].score, CandidateKind::kNextWord).assign(next_[i].text);
   }
   slots_.Resize(filled, &out->candidates);
 }

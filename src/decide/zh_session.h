@@ -110,6 +110,17 @@ class ZhSession : public Session {
   // again. On the tuning half of the narrative file, next word in the top 5: 0.293 / 0.305 /
   // 0.307 for 8 / 32 / 64 (weight 1; docs/BENCHMARKS.md, "联想 with the model").
   static constexpr size_t kNextWordsRescored = 32;
+  // 联想 from the person's pairs: the kUserNextWords heaviest words the person wrote after the
+  // word just committed join the bigram's, each at P(w | before) = P_bigram + kUserNextWeight ×
+  // P_user (the person's decayed pair count over the word's), and after the model's share,
+  // score = log(exp(score) + kUserNextFloor × P_user). On Northern Rebirth (docs/PERSONAL.md,
+  // "联想"), next word top-1 / top-5 0.145 / 0.279 without the person; 0.160 / 0.298 with
+  // weight 1 and no floor (0.156 / 0.298 with 0.3, 0.159 / 0.293 with 10, 0.159 / 0.300 with
+  // 16 words, 0.159 / 0.296 with 4); 0.161 / 0.300 with floor 0.01 (0.162 / 0.298 with 0.03,
+  // 0.161 / 0.295 with 0.1).
+  static constexpr size_t kUserNextWords = 8;
+  static constexpr float kUserNextWeight = 1.0f;
+  static constexpr float kUserNextFloor = 0.01f;
   // The words for the composition (after the sentences) with the model: the first
   // kWordsRescored of the word search's order gain kWordModelWeight × the model's logit for the
   // word being typed, given the committed text and the keystrokes, and are ranked again within
@@ -161,13 +172,15 @@ class ZhSession : public Session {
   bool IsOffered(std::span<const PinyinSentence> sentences, std::string_view text) const;
   // The bigram word id of `word` among the last 联想 candidates (0 when not one of them).
   uint32_t AcceptedWordId(std::string_view word) const;
-  // 联想: the words that followed context_word_ in the training text, into next_ (at most k):
-  // the most frequent first, or, with the model, the kNextWordsRescored most frequent ranked
-  // by RankNextWords.
+  // 联想: the words that followed context_word_ in the training text (the most frequent k, or
+  // kNextWordsRescored with the model) and those the person wrote after last_word_
+  // (AddUserNextWords), into next_ (at most k), by log P(w | word before), with the model
+  // ranked again by RankNextWords.
   void FindNextWords(size_t k);
-  // next_'s words ranked by log P_bigram(w | word before) + pinyin_model_weight × the model's
-  // log P(w | committed text), the weight the sentences use (0.5 / 0.7 / 1.0 / 2.0 gave the
-  // same 联想 within 0.5 points on the tuning halves).
+  void AddUserNextWords();
+  // Adds to next_'s scores pinyin_model_weight × the model's log P(w | committed text), the
+  // weight the sentences use (0.5 / 0.7 / 1.0 / 2.0 gave the same 联想 within 0.5 points on the
+  // tuning halves).
   void RankNextWords();
   // `found` with its first kWordsRescored words ranked again by the model's logits at `hidden`
   // (the keystrokes' hidden state), into ranked_words_; `found` itself when the model
@@ -192,7 +205,12 @@ class ZhSession : public Session {
   void LearnAccepted(std::string_view text, std::string_view reading, bool picked);
   void LearnSentence(const PinyinSentence& sentence, bool picked);
   void OfferPending();
-  void ForgetPrevious() { previous_word_.clear(); }
+  // A 联想 pick: the pair (previous_word_, word) and the word, with its reading.
+  void LearnNextWordPick(std::string_view word);
+  void ForgetPrevious() {
+    previous_word_.clear();
+    last_word_.clear();
+  }
 
   // The person's words as a cache language model beside the search's: a word gains
   // log(1 + word_weight × P_user(w) / P_lexicon(w)), and after the word before it
@@ -252,14 +270,18 @@ class ZhSession : public Session {
   const Lexicon* lexicon_;
   const WordBigram* bigram_;
   uint32_t context_word_ = 0;  // bigram id of the word just committed; 0: none known
+  std::string last_word_;      // the word just committed, for the person's pairs ("": none)
   std::string searched_;       // the composition both searches last ran on
   uint32_t searched_context_ = 0;
   bool search_valid_ = false;  // their results are those of searched_ and searched_context_
   bool sentences_model_failed_ = false;  // the model overflowed on ranked_: the bigram's order
   struct NextWord {
-    uint32_t word;
-    uint32_t count;
-    float score;  // the candidate's score: log P_bigram, plus the model's share
+    std::string_view text;  // the lexicon's, or the user_words_ snapshot's
+    uint32_t word;          // bigram word id; 0: not a bigram word
+    uint32_t variant;       // lexicon spelling, or UserWords::kNoTag
+    uint32_t count;         // c(word before, word) in the bigram
+    float p_user;           // P_user(word | word before)
+    float score;            // log P(w | word before), plus the model's share
   };
   std::vector<NextWord> next_;     // 联想 candidates of the last Decide without a composition
   std::vector<int32_t> next_ids_;  // next_'s words as model word indices (RankNextWords)

@@ -1,5 +1,6 @@
 #include "lexicon/lexicon.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "base/mapped_file.h"
@@ -36,8 +37,7 @@ Status Lexicon::Init(std::string_view data, Lexicon* lex) {
   // Sections are 4-byte aligned within the file and mmap/std::string data is at least
   // 8-byte aligned, so these casts are aligned.
   lex->nodes_ = {reinterpret_cast<const TrieNode*>(data.data() + h.nodes_offset()), h.node_count};
-  lex->entries_ = {reinterpret_cast<const Entry*>(data.data() + h.entries_offset()),
-                   h.entry_count};
+  lex->entries_ = {reinterpret_cast<const Entry*>(data.data() + h.entries_offset()), h.entry_count};
   lex->variants_ = {reinterpret_cast<const Variant*>(data.data() + h.variants_offset()),
                     h.variant_count};
   lex->pool_ = data.substr(h.pool_offset(), h.pool_size);
@@ -93,10 +93,8 @@ Status Lexicon::Validate() const {
   uint64_t total = 0;
   for (size_t e = 0; e < entries_.size(); ++e) {
     const Entry& entry = entries_[e];
-    if (!entry_seen[e] || entry.key_length == 0 ||
-        entry.key_length > lexicon::kMaxKeyBytes ||
-        uint64_t{entry.key_offset} + entry.key_length > pool_.size() ||
-        entry.variant_count == 0 ||
+    if (!entry_seen[e] || entry.key_length == 0 || entry.key_length > lexicon::kMaxKeyBytes ||
+        uint64_t{entry.key_offset} + entry.key_length > pool_.size() || entry.variant_count == 0 ||
         uint64_t{entry.first_variant} + entry.variant_count > variants_.size() ||
         !utf8::Validate(Key(static_cast<uint32_t>(e))).ok()) {
       return bad("lexicon entry is malformed:", e);
@@ -169,6 +167,16 @@ Status Lexicon::ValidateVariants(uint64_t total) const {
     return Status::Corruption("lexicon total count does not match its entries");
   }
   return Status::OK();
+}
+
+uint32_t Lexicon::EntryOfVariant(uint32_t index) const {
+  const auto it =
+      std::upper_bound(entries_.begin(), entries_.end(), index,
+                       [](uint32_t i, const lexicon::Entry& e) { return i < e.first_variant; });
+  if (it == entries_.begin()) return lexicon::kNoEntry;
+  const lexicon::Entry& e = *(it - 1);
+  if (index - e.first_variant >= e.variant_count) return lexicon::kNoEntry;
+  return static_cast<uint32_t>(it - 1 - entries_.begin());
 }
 
 std::string_view Lexicon::Key(uint32_t entry) const {

@@ -51,6 +51,9 @@ class Lexicon {
   // REQUIRES: index < variant_count().
   std::string_view VariantTextAt(uint32_t index) const { return VariantText(variants_[index]); }
   uint32_t VariantCountAt(uint32_t index) const { return variants_[index].count; }
+  // The entry spelling `index` belongs to, or kNoEntry (a file whose entries do not hold their
+  // spellings in order). O(log entries).
+  uint32_t EntryOfVariant(uint32_t index) const;
 
   // Entry whose key is exactly `key` (lower-cased), or kNoEntry.
   uint32_t Find(std::string_view key) const;

@@ -186,6 +186,13 @@ float WordBigram::Unigram(uint32_t word, float p_lexicon) const {
   return p;
 }
 
+uint32_t WordBigram::PairCount(uint32_t previous, uint32_t word) const {
+  const std::span<const uint32_t> followers = Followers(previous);
+  const auto it = std::lower_bound(followers.begin(), followers.end(), word);
+  if (it == followers.end() || *it != word) return 0;
+  return pair_count_[row_begin_[previous] + (it - followers.begin())];
+}
+
 float WordBigram::LogProb(uint32_t previous, uint32_t word, float unigram) const {
   float p = unigram;
   const uint32_t total = left_total_[previous];

@@ -105,6 +105,9 @@ class WordBigram {
   // The words seen after `previous` (those kept), in id order, and their counts.
   std::span<const uint32_t> Followers(uint32_t previous) const;
   std::span<const uint32_t> FollowerCounts(uint32_t previous) const;
+  // c(previous, word) as kept (0 when not kept). O(log followers). REQUIRES: previous <
+  // word_count().
+  uint32_t PairCount(uint32_t previous, uint32_t word) const;
 
   const bigram::Header& header() const { return header_; }
   size_t word_count() const { return header_.word_count; }
