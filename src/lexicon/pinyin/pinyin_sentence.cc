@@ -129,10 +129,10 @@ void PinyinSentenceSearch::OfferExtraWords(size_t begin) {
   for (size_t i = 0; i < std::min(found, WordBonus::kMaxExtraWords); ++i) {
     const ExtraWord& w = extra[i];
     const size_t end = begin + w.length;
+    const std::string_view text = bonus_->ExtraText(w.id);
     // At most one hanzi per letter (the sentence buffers rely on it), within the input.
     if (w.length == 0 || end > typed_.size() || !std::isfinite(w.log_p) ||
-        CodePoints(bonus_->ExtraText(w.id)) > w.length ||
-        bonus_->ExtraText(w.id).size() > 4 * size_t{w.length}) {
+        CodePoints(text) > w.length || text.size() > 4 * size_t{w.length}) {
       continue;
     }
     Arc* best = &span_best_[end * width];
