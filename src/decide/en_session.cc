@@ -379,11 +379,19 @@ void EnSession::AddBigramScore(bool model) {
   }
 }
 
-// score += word_weight * log(1 + w) + pair_weight * log(1 + p), and the new-word bonus for an
-// offered word that has no model or lexicon score of its own (EngineOptions).
+// The person's words as a cache model (EngineOptions::user_word_weight): score +=
+// word_weight * log(1 + P_user(w) / P_lexicon(w)) + pair_weight * log(1 + kUserPairShare *
+// P_user(w | previous) / P_lexicon(w)), and the new-word bonus for an offered word that has no
+// model or lexicon score of its own. A word gains by how much more the person uses it than
+// text in general does: their names and jargon much, "the" little.
 void EnSession::AddUserBonus() {
   const EnPack::PersonalWeights& weights = engine_->personal_weights();
   const Lexicon& lex = engine_->lexicon();
+  const float inv_lexicon_total =
+      1.0f / static_cast<float>(std::max<uint64_t>(lex.total_count(), 1));
+  const float inv_user_total = 1.0f / std::max(user_words_->total_weight(), 1.0f);
+  const UserWords::Word* before =
+      previous_key_.empty() ? nullptr : user_words_->Find(previous_key_);
   for (ScoredCandidate& c : scored_) {
     user_key_.clear();
     if (c.entry != lexicon::kNoEntry) {
@@ -393,9 +401,14 @@ void EnSession::AddUserBonus() {
     }
     const UserWords::Word* w = user_words_->Find(user_key_);
     if (w == nullptr) continue;
-    float bonus = weights.word * std::log1p(w->weight);
-    if (!previous_key_.empty()) {
-      bonus += weights.pair * std::log1p(user_words_->PairWeight(previous_key_, user_key_));
+    // A word the lexicon lacks counts as seen once.
+    const uint32_t count = c.entry != lexicon::kNoEntry ? lex.Count(c.entry) : 1;
+    const float p_lexicon = static_cast<float>(std::max<uint32_t>(count, 1)) * inv_lexicon_total;
+    float bonus = weights.word * std::log1p(w->weight * inv_user_total / p_lexicon);
+    if (before != nullptr && before->weight > 0) {
+      const float pair = user_words_->PairWeight(previous_key_, user_key_);
+      const float p_pair = std::min(pair / before->weight, 1.0f);
+      bonus += weights.pair * std::log1p(kUserPairShare * p_pair / p_lexicon);
     }
     if (c.entry == lexicon::kNoEntry && c.word < 0 && w->offered()) bonus += weights.new_word;
     c.score += bonus;

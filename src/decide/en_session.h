@@ -80,6 +80,10 @@ class EnSession : public Session {
   void ForgetCorrection() { correction_.start = correction_.end = std::string::npos; }
   void FindPreviousKey();
   void AddUserCandidates();
+  // The person's words as a cache model (the .cc says how). kUserPairShare weighs their pairs
+  // against their words; chosen with the option weights on the Wesnoth tuning split
+  // (docs/PERSONAL.md, "As a cache model").
+  static constexpr float kUserPairShare = 3.0f;
   void AddUserBonus();
   // The fine-tuned adapter's correction (FineTuner) added to the model-scored candidates.
   void AddAdapterDelta(const float* hidden);
