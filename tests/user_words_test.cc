@@ -51,6 +51,45 @@ TEST(UserWordsTest, MergesSpellingsFindsPrefixesAndPairs) {
   EXPECT_EQ(after_mr[1].word, "darcy");
 }
 
+// Find and PairWeight use hash indices: every word and pair of a store the size of a person's
+// is found, with its weight, and a snapshot moved or copied still finds them; nothing else is.
+std::string Key(uint32_t i) {
+  std::string key = "w";  // appended, not "w" + ...: GCC 12 warns falsely (-Wrestrict) there
+  key += std::to_string(i);
+  return key;
+}
+
+TEST(UserWordsTest, EveryWordAndPairIsFoundInALargeSnapshot) {
+  std::vector<LearnedWord> words;
+  std::vector<LearnedPair> pairs;
+  for (uint32_t i = 0; i < 5000; ++i) {
+    words.push_back(W(Key(i), 1 + i % 7));
+    if (i > 0) pairs.push_back(P(Key(i - 1), Key(i), 1 + i % 5));
+  }
+  const UserWords built = UserWords::Build(words, pairs, 10);
+  UserWords moved = UserWords::Build(words, pairs, 10);
+  const UserWords copied = moved;
+  const UserWords taken = std::move(moved);
+  for (const UserWords* u : {&built, &copied, &taken}) {
+    for (uint32_t i = 0; i < 5000; ++i) {
+      const std::string key = Key(i);
+      const UserWords::Word* w = u->Find(key);
+      ASSERT_NE(w, nullptr) << key;
+      EXPECT_EQ(w->key, key);
+      EXPECT_FLOAT_EQ(w->weight, static_cast<float>(1 + i % 7));
+      if (i > 0) {
+        EXPECT_FLOAT_EQ(u->PairWeight(Key(i - 1), key), static_cast<float>(1 + i % 5));
+      }
+      EXPECT_EQ(u->PairWeight(key, Key(i + 2)), 0);
+    }
+    EXPECT_EQ(u->Find("w5000"), nullptr);
+    EXPECT_EQ(u->Find(""), nullptr);
+  }
+  const UserWords empty = UserWords::Build({}, {}, 10);
+  EXPECT_EQ(empty.Find("w1"), nullptr);
+  EXPECT_EQ(empty.PairWeight("w1", "w2"), 0);
+}
+
 TEST(UserWordsTest, WeightsDecayToTheSnapshotsTick) {
   const UserWords u = UserWords::Build({W("old", 2, 0, 0)}, {}, 20000);
   EXPECT_NEAR(u.Find("old")->weight, 2 * std::exp(-1.0), 1e-5);

@@ -393,20 +393,22 @@ void EnSession::AddUserBonus() {
   const UserWords::Word* before =
       previous_key_.empty() ? nullptr : user_words_->Find(previous_key_);
   for (ScoredCandidate& c : scored_) {
-    user_key_.clear();
+    std::string_view key;  // lower-cased, as the person's words are keyed
     if (c.entry != lexicon::kNoEntry) {
-      user_key_.assign(lex.Key(c.entry));
+      key = lex.Key(c.entry);
     } else {
+      user_key_.clear();
       AppendLowerUtf8(c.text, &user_key_);
+      key = user_key_;
     }
-    const UserWords::Word* w = user_words_->Find(user_key_);
+    const UserWords::Word* w = user_words_->Find(key);
     if (w == nullptr) continue;
     // A word the lexicon lacks counts as seen once.
     const uint32_t count = c.entry != lexicon::kNoEntry ? lex.Count(c.entry) : 1;
     const float p_lexicon = static_cast<float>(std::max<uint32_t>(count, 1)) * inv_lexicon_total;
     float bonus = weights.word * std::log1p(w->weight * inv_user_total / p_lexicon);
     if (before != nullptr && before->weight > 0) {
-      const float pair = user_words_->PairWeight(previous_key_, user_key_);
+      const float pair = user_words_->PairWeight(previous_key_, key);
       const float p_pair = std::min(pair / before->weight, 1.0f);
       bonus += weights.pair * std::log1p(kUserPairShare * p_pair / p_lexicon);
     }

@@ -7,6 +7,40 @@
 
 namespace keydecide {
 
+namespace {
+
+uint64_t HashKey(std::string_view key) { return std::hash<std::string_view>{}(key); }
+
+uint64_t HashPair(std::string_view previous, std::string_view word) {
+  return HashKey(previous) * 0x9E3779B97F4A7C15u ^ HashKey(word);
+}
+
+// The slots of a hash index over n items (at most half full), item i at the first free slot
+// from hash(i).
+template <typename Hash>
+std::vector<uint32_t> MakeSlots(size_t n, uint32_t empty, Hash hash) {
+  size_t size = 1;
+  while (size < 2 * n) size *= 2;
+  std::vector<uint32_t> slots(size, empty);
+  for (uint32_t i = 0; i < n; ++i) {
+    size_t at = hash(i) & (size - 1);
+    while (slots[at] != empty) at = (at + 1) & (size - 1);
+    slots[at] = i;
+  }
+  return slots;
+}
+
+// The item at the slots for `hash` that `is` accepts, or `empty`.
+template <typename Is>
+uint32_t Probe(const std::vector<uint32_t>& slots, uint32_t empty, uint64_t hash, Is is) {
+  if (slots.empty()) return empty;
+  for (size_t at = hash & (slots.size() - 1);; at = (at + 1) & (slots.size() - 1)) {
+    if (slots[at] == empty || is(slots[at])) return slots[at];
+  }
+}
+
+}  // namespace
+
 UserWords UserWords::Build(const std::vector<LearnedWord>& words,
                            const std::vector<LearnedPair>& pairs, uint64_t tick,
                            std::vector<Shortcut> shortcuts, const Tagger& tagger) {
@@ -32,6 +66,8 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     m.word.key = key;
     out.words_.push_back(std::move(m.word));
   }
+  out.word_slots_ = MakeSlots(out.words_.size(), kEmptySlot,
+                              [&out](uint32_t i) { return HashKey(out.words_[i].key); });
   out.initials_.resize(out.words_.size());
   for (uint32_t i = 0; i < out.words_.size(); ++i) {
     Word& w = out.words_[i];
@@ -69,6 +105,9 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
   for (const auto& [k, weight] : pair_weight) {
     out.pairs_by_word_.push_back({k.first, k.second, weight});
   }
+  out.pair_slots_ = MakeSlots(out.pairs_by_word_.size(), kEmptySlot, [&out](uint32_t i) {
+    return HashPair(out.pairs_by_word_[i].previous, out.pairs_by_word_[i].word);
+  });
   for (const Pair& p : out.pairs_by_word_) {
     out.max_pair_weight_ = std::max(out.max_pair_weight_, p.weight);
     const Word* previous = out.Find(p.previous);
@@ -135,9 +174,9 @@ std::span<const uint32_t> UserWords::WithInitials(std::string_view initials) con
 }
 
 const UserWords::Word* UserWords::Find(std::string_view key) const {
-  auto it = std::lower_bound(words_.begin(), words_.end(), key,
-                             [](const Word& w, std::string_view k) { return w.key < k; });
-  return it != words_.end() && it->key == key ? &*it : nullptr;
+  const uint32_t found = Probe(word_slots_, kEmptySlot, HashKey(key),
+                               [&](uint32_t i) { return words_[i].key == key; });
+  return found != kEmptySlot ? &words_[found] : nullptr;
 }
 
 std::span<const UserWords::Word> UserWords::WithPrefix(std::string_view prefix) const {
@@ -158,14 +197,10 @@ std::span<const UserWords::Pair> UserWords::Following(std::string_view previous)
 }
 
 float UserWords::PairWeight(std::string_view previous, std::string_view word) const {
-  auto it = std::lower_bound(
-      pairs_by_word_.begin(), pairs_by_word_.end(), std::make_pair(previous, word),
-      [](const Pair& p, const std::pair<std::string_view, std::string_view>& k) {
-        return std::string_view(p.previous) < k.first ||
-               (std::string_view(p.previous) == k.first && std::string_view(p.word) < k.second);
-      });
-  return it != pairs_by_word_.end() && it->previous == previous && it->word == word ? it->weight
-                                                                                    : 0;
+  const uint32_t found = Probe(pair_slots_, kEmptySlot, HashPair(previous, word), [&](uint32_t i) {
+    return pairs_by_word_[i].previous == previous && pairs_by_word_[i].word == word;
+  });
+  return found != kEmptySlot ? pairs_by_word_[found].weight : 0;
 }
 
 }  // namespace keydecide

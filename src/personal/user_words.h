@@ -95,6 +95,13 @@ class UserWords {
     uint32_t previous, word;
     float weight;
   };
+  // Hash indices (open addressing, linear probing, at most half full; kEmptySlot marks a free
+  // slot) into words_ by key and into pairs_by_word_ by (previous, word): a decision asks Find
+  // and PairWeight for each of up to 64 candidates, and binary searches over strings were
+  // about a tenth of a keystroke with a person's 8,000 words (docs/PERSONAL.md, "Latency").
+  static constexpr uint32_t kEmptySlot = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> word_slots_;
+  std::vector<uint32_t> pair_slots_;
   std::vector<uint32_t> by_tag_;       // indices of tagged words, by tag
   std::vector<TagPair> tag_pairs_;     // by previous, then word
   std::vector<uint32_t> by_letters_;   // indices of words with a reading, by letters
