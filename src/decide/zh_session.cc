@@ -633,6 +633,7 @@ void ZhSession::RefreshUserWords() {
   if (version == user_words_version_) return;
   user_words_ = personal_.learner->words();
   user_words_version_ = version;
+  next_.clear();  // its person's words are the old snapshot's
   user_bonus_.Set(user_words_.get(), lexicon_, personal_.word_weight, personal_.pair_weight);
   sentence_search_.set_bonus(user_words_->size() > 0 ? &user_bonus_ : nullptr);
   search_valid_ = false;  // the sentences' scores depend on it

@@ -276,7 +276,7 @@ class ZhSession : public Session {
   bool search_valid_ = false;  // their results are those of searched_ and searched_context_
   bool sentences_model_failed_ = false;  // the model overflowed on ranked_: the bigram's order
   struct NextWord {
-    std::string_view text;  // the lexicon's, or the user_words_ snapshot's
+    std::string_view text;  // the lexicon's, or user_words_' (RefreshUserWords clears next_)
     uint32_t word;          // bigram word id; 0: not a bigram word
     uint32_t variant;       // lexicon spelling, or UserWords::kNoTag
     uint32_t count;         // c(word before, word) in the bigram
