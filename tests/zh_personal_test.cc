@@ -76,22 +76,22 @@ class ZhPersonalTest : public ::testing::Test {
     auto s = engine_->NewSession({});
     return After(s.get(), letters, word);
   }
-  std::vector<LearnedPair> LearnedPairs() {
+  std::unique_ptr<UserStore> OpenStore() {
     std::unique_ptr<UserStore> store;
     UserStoreOptions options;
     options.path = store_path_;
-    EXPECT_TRUE(UserStore::Open(options, &store).ok());
+    const Status s = UserStore::Open(options, &store);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return store;
+  }
+  std::vector<LearnedPair> LearnedPairs() {
     std::vector<LearnedPair> pairs;
-    EXPECT_TRUE(store->ListPairs("zh", &pairs).ok());
+    EXPECT_TRUE(OpenStore()->ListPairs("zh", &pairs).ok());
     return pairs;
   }
   std::vector<LearnedWord> Learned() {
-    std::unique_ptr<UserStore> store;
-    UserStoreOptions options;
-    options.path = store_path_;
-    EXPECT_TRUE(UserStore::Open(options, &store).ok());
     std::vector<LearnedWord> words;
-    EXPECT_TRUE(store->List("zh", &words).ok());
+    EXPECT_TRUE(OpenStore()->List("zh", &words).ok());
     return words;
   }
   const LearnedWord* Find(const std::vector<LearnedWord>& words, std::string_view w) {
