@@ -86,12 +86,14 @@ class ZhPersonalTest : public ::testing::Test {
   }
   std::vector<LearnedPair> LearnedPairs() {
     std::vector<LearnedPair> pairs;
-    EXPECT_TRUE(OpenStore()->ListPairs("zh", &pairs).ok());
+    const std::unique_ptr<UserStore> store = OpenStore();
+    EXPECT_TRUE(store != nullptr && store->ListPairs("zh", &pairs).ok());
     return pairs;
   }
   std::vector<LearnedWord> Learned() {
     std::vector<LearnedWord> words;
-    EXPECT_TRUE(OpenStore()->List("zh", &words).ok());
+    const std::unique_ptr<UserStore> store = OpenStore();
+    EXPECT_TRUE(store != nullptr && store->List("zh", &words).ok());
     return words;
   }
   const LearnedWord* Find(const std::vector<LearnedWord>& words, std::string_view w) {
