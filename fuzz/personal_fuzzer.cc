@@ -26,6 +26,12 @@ void CheckWord(const LearnedWord& w) {
   FUZZ_CHECK(w.count > 0 && w.count <= personal::kMaxCount && w.picks <= w.count);
   FUZZ_CHECK(std::isfinite(w.weight) && w.weight >= 0 && w.weight <= w.count);
   FUZZ_CHECK(w.first_time >= 0 && w.first_time <= w.last_time);
+  for (size_t i = 0; i < w.apps.size(); ++i) {
+    const AppCount& a = w.apps[i];
+    FUZZ_CHECK(a.app >= 0 && a.app < UserStore::kAppTypes && (i == 0 || a.app > w.apps[i - 1].app));
+    FUZZ_CHECK(a.count > 0 && a.count <= w.count);
+    FUZZ_CHECK(std::isfinite(a.weight) && a.weight >= 0 && a.weight <= a.count);
+  }
 }
 
 void CheckPair(const LearnedPair& p) {
@@ -64,7 +70,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(words2[i].word == words[i].word && words2[i].count == words[i].count &&
                words2[i].picks == words[i].picks && words2[i].weight == words[i].weight &&
                words2[i].first_time == words[i].first_time &&
-               words2[i].last_time == words[i].last_time);
+               words2[i].last_time == words[i].last_time &&
+               words2[i].apps.size() == words[i].apps.size());
+    for (size_t k = 0; k < words[i].apps.size(); ++k) {
+      FUZZ_CHECK(words2[i].apps[k].app == words[i].apps[k].app &&
+                 words2[i].apps[k].count == words[i].apps[k].count &&
+                 words2[i].apps[k].weight == words[i].apps[k].weight);
+    }
   }
   for (size_t i = 0; i < pairs.size(); ++i) {
     FUZZ_CHECK(pairs2[i].previous == pairs[i].previous && pairs2[i].word == pairs[i].word &&

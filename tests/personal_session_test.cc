@@ -96,6 +96,34 @@ TEST_F(PersonalSessionTest, AWordSeenTwiceOrPickedOnceBecomesACandidate) {
   EXPECT_TRUE(Has(Learned(), "Quoggle"));
 }
 
+// Per app type (issue 16): of two words the person used as often, the one they use in the
+// session's app type comes first there.
+TEST_F(PersonalSessionTest, AWordUsedInThisAppTypeComesFirstHere) {
+  auto engine = OpenEngine();
+  ASSERT_TRUE(engine);
+  const auto type_in = [&](AppType app, const char* text) {
+    SessionOptions options;
+    options.app = app;
+    auto s = engine->NewSession(options);
+    ASSERT_TRUE(s->Type(text).ok());
+  };
+  type_in(AppType::kCode, "Zorblax then Zorblax and Zorblax ");
+  type_in(AppType::kChat, "Zorbling then Zorbling and Zorbling ");
+  ASSERT_TRUE(engine->FlushLearning().ok());
+  const auto first_of_the_two = [&](AppType app) {
+    SessionOptions options;
+    options.app = app;
+    auto s = engine->NewSession(options);
+    EXPECT_TRUE(s->Type("so zorb").ok());
+    for (const std::string& c : Candidates(s.get())) {
+      if (c == "Zorblax" || c == "Zorbling") return c;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(first_of_the_two(AppType::kCode), "Zorblax");
+  EXPECT_EQ(first_of_the_two(AppType::kChat), "Zorbling");
+}
+
 // A shortcut's trigger offers its expansion first, and fires unless the trigger is a word.
 TEST_F(PersonalSessionTest, AShortcutIsOfferedFirstAndFiresUnlessItsTriggerIsAWord) {
   {
@@ -121,7 +149,7 @@ TEST_F(PersonalSessionTest, AShortcutIsOfferedFirstAndFiresUnlessItsTriggerIsAWo
   EXPECT_LE(d.candidates.size(), 3u);
   EXPECT_FALSE(d.autocorrect.apply);  // the shortcut, not a correction, replaces "OMW"
   EXPECT_TRUE(d.popup.show);
-  ASSERT_TRUE(s->Type("x").ok());     // no longer the trigger
+  ASSERT_TRUE(s->Type("x").ok());  // no longer the trigger
   ASSERT_TRUE(s->Decide(3, &d).ok());
   EXPECT_TRUE(d.shortcut.trigger.empty());
   EXPECT_FALSE(d.shortcut.fire);

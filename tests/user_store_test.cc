@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "keydecide/options.h"
 #include "keydecide/user_store.h"
 #include "personal/export_format.h"
 #include "test_util.h"
@@ -251,6 +252,11 @@ TEST_F(UserStoreTest, ImportRefusesBadInputAndChangesNothing) {
     return "{" + head + R"(,"words":)" + words + R"(,"pairs":)" + pairs + "}";
   };
   ASSERT_TRUE(store->Import(doc("[" + good_word + "]")).ok());  // the template is valid
+  ASSERT_TRUE(
+      store
+          ->Import(doc(
+              R"([{"language":"en","word":"w","count":2,"picks":0,"weight":1,"first_time":1,"last_time":1,"apps":{"code":{"count":2,"weight":1.5}}}])"))
+          .ok());  // and with counts per app type
   ASSERT_TRUE(store->Clear().ok());
   ASSERT_TRUE(store->Learn({Event("kept")}).ok());
 
@@ -274,6 +280,11 @@ TEST_F(UserStoreTest, ImportRefusesBadInputAndChangesNothing) {
           R"([{"language":"en","previous":"","word":"w","count":1,"weight":1,"last_time":1}])"),
       doc("[[[[[[[[1]]]]]]]]"),
       doc("[" + good_word + "]") + "\xff",
+      // Counts per app type: an unknown app type, more than the word's count, none, not an object.
+      doc(R"([{"language":"en","word":"w","count":2,"picks":0,"weight":1,"first_time":1,"last_time":1,"apps":{"mail":{"count":1,"weight":1}}}])"),
+      doc(R"([{"language":"en","word":"w","count":2,"picks":0,"weight":1,"first_time":1,"last_time":1,"apps":{"code":{"count":3,"weight":1}}}])"),
+      doc(R"([{"language":"en","word":"w","count":2,"picks":0,"weight":1,"first_time":1,"last_time":1,"apps":{"code":{"count":0,"weight":0}}}])"),
+      doc(R"([{"language":"en","word":"w","count":2,"picks":0,"weight":1,"first_time":1,"last_time":1,"apps":[1]}])"),
   };
   for (const std::string& json : bad) {
     const Status s = store->Import(json);
@@ -531,6 +542,102 @@ TEST_F(UserStoreTest, AVersionTwoStoreIsMigratedAndItsWordsTakeReadings) {
   ASSERT_TRUE(store->List("zh", &words).ok());
   EXPECT_EQ(words[0].count, 3u);
   EXPECT_EQ(words[0].reading, "ni'hao");
+  store.reset();
+  EXPECT_EQ(IntegrityCheck(path_), "ok");
+}
+
+LearnEvent InApp(std::string word, int app, int64_t time) {
+  LearnEvent e = Event(std::move(word), "", false, time);
+  e.app = app;
+  return e;
+}
+
+const AppCount* Find(const LearnedWord& w, AppType app) {
+  for (const AppCount& a : w.apps) {
+    if (a.app == static_cast<int>(app)) return &a;
+  }
+  return nullptr;
+}
+
+// Issue 16, per app type: a word's uses in each app type are counted beside its overall count,
+// listed with it, forgotten with it, exported and imported; an event without an app type (or
+// with one out of range) counts overall only.
+TEST_F(UserStoreTest, CountsPerAppTypeAreKeptForgottenExportedAndImported) {
+  auto store = OpenOrFail(path_);
+  const int code = static_cast<int>(AppType::kCode), chat = static_cast<int>(AppType::kChat);
+  ASSERT_TRUE(store
+                  ->Learn({InApp("lambda", code, 100), InApp("lambda", code, 200),
+                           InApp("lambda", chat, 300), InApp("lambda", -1, 400),
+                           InApp("lambda", 7, 450), InApp("hello", chat, 500)})
+                  .ok());
+  std::vector<LearnedWord> words;
+  ASSERT_TRUE(store->List("en", &words).ok());
+  ASSERT_EQ(words.size(), 2u);
+  EXPECT_EQ(words[0].word, "lambda");
+  EXPECT_EQ(words[0].count, 5u);
+  ASSERT_EQ(words[0].apps.size(), 2u);
+  ASSERT_NE(Find(words[0], AppType::kCode), nullptr);
+  EXPECT_EQ(Find(words[0], AppType::kCode)->count, 2u);
+  EXPECT_EQ(Find(words[0], AppType::kChat)->count, 1u);
+  EXPECT_EQ(Find(words[1], AppType::kChat)->count, 1u);
+
+  // Export and import carry them (and an import adds them up).
+  std::string json;
+  ASSERT_TRUE(store->Export(&json).ok());
+  EXPECT_NE(json.find("\"apps\""), std::string::npos);
+  auto other = OpenOrFail(dir_ + "/other.db");
+  ASSERT_TRUE(other->Import(json).ok());
+  ASSERT_TRUE(other->Import(json).ok());
+  std::vector<LearnedWord> imported;
+  ASSERT_TRUE(other->List("en", &imported).ok());
+  ASSERT_EQ(imported.size(), 2u);
+  EXPECT_EQ(Find(imported[0], AppType::kCode)->count, 4u);
+  EXPECT_NEAR(Find(imported[0], AppType::kCode)->weight, 2 * Find(words[0], AppType::kCode)->weight,
+              0.01);
+
+  // Forgetting the word forgets its uses per app type; a range takes those last made in it.
+  ASSERT_TRUE(store->Forget("LAMBDA", nullptr).ok());
+  ASSERT_TRUE(store->Learn({InApp("lambda", -1, 600)}).ok());
+  ASSERT_TRUE(store->List("en", &words).ok());
+  for (const LearnedWord& w : words) {
+    if (w.word == "lambda") {
+      EXPECT_TRUE(w.apps.empty());
+    }
+  }
+  ASSERT_TRUE(other->ForgetRange(0, 10000, nullptr).ok());
+  ASSERT_TRUE(other->Learn({InApp("hello", -1, 20000)}).ok());
+  ASSERT_TRUE(other->List("en", &imported).ok());
+  ASSERT_EQ(imported.size(), 1u);
+  EXPECT_TRUE(imported[0].apps.empty());
+  ASSERT_TRUE(store->Clear().ok());
+  ASSERT_TRUE(store->Learn({InApp("hello", -1, 700)}).ok());
+  ASSERT_TRUE(store->List("en", &words).ok());
+  ASSERT_EQ(words.size(), 1u);
+  EXPECT_TRUE(words[0].apps.empty());
+}
+
+// A version-4 store (before counts per app type) migrates keeping its words, and counts per
+// app type from then on.
+TEST_F(UserStoreTest, AVersionFourStoreIsMigratedAndCountsPerAppType) {
+  {
+    auto store = OpenOrFail(path_);
+    ASSERT_TRUE(store->Learn({Event("kept", "", false, 100)}).ok());
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "DROP TABLE app_words; PRAGMA user_version = 4;", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  auto store = OpenOrFail(path_);
+  ASSERT_TRUE(store->Learn({InApp("kept", static_cast<int>(AppType::kEditor), 200)}).ok());
+  std::vector<LearnedWord> words;
+  ASSERT_TRUE(store->List("en", &words).ok());
+  ASSERT_EQ(words.size(), 1u);
+  EXPECT_EQ(words[0].count, 2u);
+  ASSERT_EQ(words[0].apps.size(), 1u);
+  EXPECT_EQ(words[0].apps[0].app, static_cast<int>(AppType::kEditor));
+  EXPECT_EQ(words[0].apps[0].count, 1u);
   store.reset();
   EXPECT_EQ(IntegrityCheck(path_), "ok");
 }

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "keydecide/options.h"
 #include "personal/user_words.h"
 
 namespace keydecide {
 namespace {
 
 LearnedWord W(std::string word, uint32_t count, uint32_t picks = 0, uint64_t last_tick = 10) {
-  return {"en", std::move(word), count, picks, static_cast<double>(count), last_tick, 0, 0, ""};
+  return {"en", std::move(word), count, picks, static_cast<double>(count), last_tick, 0, 0, "", {}};
 }
 
 LearnedPair P(std::string previous, std::string word, uint32_t count) {
@@ -88,6 +89,27 @@ TEST(UserWordsTest, EveryWordAndPairIsFoundInALargeSnapshot) {
   const UserWords empty = UserWords::Build({}, {}, 10);
   EXPECT_EQ(empty.Find("w1"), nullptr);
   EXPECT_EQ(empty.PairWeight("w1", "w2"), 0);
+}
+
+// Per app type: each spelling's uses add up per app type, decayed as the word's are.
+TEST(UserWordsTest, WeightsPerAppType) {
+  LearnedWord lambda = W("lambda", 3);
+  lambda.apps = {{static_cast<int>(AppType::kCode), 2, 2.0, 10}};
+  LearnedWord upper = W("Lambda", 1);
+  upper.apps = {{static_cast<int>(AppType::kCode), 1, 1.0, 10},
+                {static_cast<int>(AppType::kChat), 1, 1.0, 10}};
+  LearnedWord hello = W("hello", 4);
+  hello.apps = {{static_cast<int>(AppType::kChat), 4, 4.0, 10}, {99, 1, 1.0, 10}};  // 99: ignored
+  const UserWords u = UserWords::Build({lambda, upper, hello}, {}, 10);
+  const UserWords::Word* w = u.Find("lambda");
+  ASSERT_NE(w, nullptr);
+  EXPECT_FLOAT_EQ(w->app_weight[static_cast<int>(AppType::kCode)], 3);
+  EXPECT_FLOAT_EQ(w->app_weight[static_cast<int>(AppType::kChat)], 1);
+  EXPECT_FLOAT_EQ(w->app_weight[static_cast<int>(AppType::kEditor)], 0);
+  EXPECT_FLOAT_EQ(u.app_total_weight(static_cast<int>(AppType::kCode)), 3);
+  EXPECT_FLOAT_EQ(u.app_total_weight(static_cast<int>(AppType::kChat)), 5);
+  EXPECT_EQ(u.app_total_weight(99), 0);
+  EXPECT_EQ(u.app_total_weight(-1), 0);
 }
 
 TEST(UserWordsTest, WeightsDecayToTheSnapshotsTick) {

@@ -242,7 +242,8 @@ TEST_F(ZhPersonalTest, WhatThePersonWritesAfterAWordIsOfferedIn联想) {
       std::find_if(pairs.begin(), pairs.end(),
                    [&](const LearnedPair& p) { return p.previous == "我们" && p.word == picked; }),
       pairs.end());
-  const LearnedWord* word = Find(Learned(), picked);
+  const std::vector<LearnedWord> words = Learned();
+  const LearnedWord* word = Find(words, picked);
   ASSERT_NE(word, nullptr);
   EXPECT_FALSE(word->reading.empty());
 }

@@ -141,6 +141,15 @@ int RunCli(CLI::App* app, int argc, char** argv) {
   return 0;
 }
 
+const std::map<std::string, AppType>& AppTypeNames() {
+  static const std::map<std::string, AppType> names = {{"chat", AppType::kChat},
+                                                       {"search", AppType::kSearch},
+                                                       {"code", AppType::kCode},
+                                                       {"editor", AppType::kEditor},
+                                                       {"url", AppType::kUrl}};
+  return names;
+}
+
 AutocorrectLevel ParseAutocorrectLevelOrDie(const std::string& name) {
   AutocorrectLevel level;
   CheckOrDie(ParseAutocorrectLevel(name, &level), "autocorrect level");

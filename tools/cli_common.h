@@ -4,6 +4,7 @@
 #ifndef KEYDECIDE_TOOLS_CLI_COMMON_H_
 #define KEYDECIDE_TOOLS_CLI_COMMON_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -74,6 +75,9 @@ int RunCli(CLI::App* app, int argc, char** argv);
 
 // "off", "cautious", "normal" or "eager" (CLI11 checked the name).
 AutocorrectLevel ParseAutocorrectLevelOrDie(const std::string& name);
+
+// An --app option's names (chat, search, code, editor, url), for CLI::CheckedTransformer.
+const std::map<std::string, AppType>& AppTypeNames();
 
 // Dies (exit 1, the status's kind) unless `status` is ok.
 void CheckOrDie(const Status& status, const std::string& what);

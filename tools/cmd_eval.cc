@@ -39,8 +39,7 @@ void AddEvalCommand(CLI::App* app) {
   autocorrect->add_option("--typos", ac->typos, "misspelling<TAB>correction file")->required();
   autocorrect->add_option("--text", ac->text, "Text whose words get the typos")->required();
   autocorrect->add_option("--max-chars", ac->max_chars, "Use only the first N bytes (0 = all)");
-  autocorrect
-      ->add_option("--level", ac->level, "Autocorrect level: off, cautious, normal or eager")
+  autocorrect->add_option("--level", ac->level, "Autocorrect level: off, cautious, normal or eager")
       ->check(CLI::IsMember({"off", "cautious", "normal", "eager"}))
       ->capture_default_str();
   autocorrect
@@ -62,8 +61,7 @@ void AddEvalCommand(CLI::App* app) {
     auto session = engine->NewSession(options);
     AutocorrectEvalResult r;
     const std::unique_ptr<SimulatedTypist> typist = ac->typist.MakeOrDie(ac->engine);
-    CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r, typist.get()),
-               "autocorrect eval");
+    CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r, typist.get()), "autocorrect eval");
     nlohmann::json out = {{"corrected_rate", r.corrected_rate()},
                           {"false_correction_rate", r.false_correction_rate()},
                           {"typos", r.typos},
@@ -97,13 +95,7 @@ void AddEvalCommand(CLI::App* app) {
   ia->engine.AddTo(intent);
   intent->add_option("--labeled", ia->labeled, "label<TAB>text file")->required();
   intent->add_option("--app", ia->app, "Kind of text field the lines are typed into")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, AppType>{{"chat", AppType::kChat},
-                                         {"search", AppType::kSearch},
-                                         {"code", AppType::kCode},
-                                         {"editor", AppType::kEditor},
-                                         {"url", AppType::kUrl}},
-          CLI::ignore_case))
+      ->transform(CLI::CheckedTransformer(AppTypeNames(), CLI::ignore_case))
       ->default_str("chat");
   intent->add_flag("--json", ia->json, "Print one JSON object");
   intent->callback([ia] {

@@ -236,6 +236,10 @@ void AddEvalPersonalCommand(CLI::App* eval) {
   struct Args {
     EngineFlags engine;
     std::string history, test, general;
+    std::string also_history;
+    AppType history_app = AppType::kChat, also_history_app = AppType::kChat;
+    AppType test_app = AppType::kChat;
+    float app_share = EngineOptions().user_app_share;
     size_t max_chars = 0;
     int suggestions = 3;
     float word_weight = EngineOptions().user_word_weight;
@@ -265,6 +269,18 @@ void AddEvalPersonalCommand(CLI::App* eval) {
   cmd->add_option("--user-word-weight", args->word_weight)->capture_default_str();
   cmd->add_option("--user-pair-weight", args->pair_weight)->capture_default_str();
   cmd->add_option("--user-new-word-bonus", args->new_word)->capture_default_str();
+  cmd->add_option("--user-app-share", args->app_share)->capture_default_str();
+  const auto app_option = [&](const char* name, AppType* app, const char* what) {
+    cmd->add_option(name, *app, what)
+        ->transform(CLI::CheckedTransformer(AppTypeNames(), CLI::ignore_case))
+        ->default_str("chat");
+  };
+  app_option("--history-app", &args->history_app, "English: the app type --history is typed in");
+  cmd->add_option("--also-history", args->also_history,
+                  "English: more of the person's text, learned after --history");
+  app_option("--also-history-app", &args->also_history_app,
+             "English: the app type --also-history is typed in");
+  app_option("--test-app", &args->test_app, "English: the app type --test is replayed in");
   cmd->add_option("--pinyin-user-word-weight", args->pinyin_word_weight)->capture_default_str();
   cmd->add_option("--pinyin-user-pair-weight", args->pinyin_pair_weight)->capture_default_str();
   cmd->add_option("--max-lines", args->max_lines,
@@ -341,6 +357,8 @@ void AddEvalPersonalCommand(CLI::App* eval) {
       return;
     }
     const std::string history = ReadOrDie(args->history);
+    const std::string also_history =
+        args->also_history.empty() ? "" : ReadOrDie(args->also_history);
     std::string test = ReadOrDie(args->test);
     std::string general = args->general.empty() ? "" : ReadOrDie(args->general);
     KeepLeadingBytes(&test, args->max_chars);
@@ -349,13 +367,20 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     options.user_word_weight = args->word_weight;
     options.user_pair_weight = args->pair_weight;
     options.user_new_word_bonus = args->new_word;
+    options.user_app_share = args->app_share;
     const std::string store = EvalStorePath();
     ReplayOptions replay;
     replay.suggestions = args->suggestions;
     replay.progress = false;
     PersonalEvalResult r;
-    CheckOrDie(EvalPersonal(options, history, test, general, store, replay, &r, args->finetune),
-               "personal eval");
+    PersonalEvalApps apps;
+    apps.history = args->history_app;
+    apps.other_history = also_history;
+    apps.other = args->also_history_app;
+    apps.test = args->test_app;
+    CheckOrDie(
+        EvalPersonal(options, history, test, general, store, replay, &r, args->finetune, apps),
+        "personal eval");
     nlohmann::json out = {
         {"ksr_before", r.before.ksr()},
         {"ksr_after", r.after.ksr()},
@@ -367,6 +392,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
         {"user_word_weight", args->word_weight},
         {"user_pair_weight", args->pair_weight},
         {"user_new_word_bonus", args->new_word},
+        {"user_app_share", args->app_share},
         {"suggestions", args->suggestions},
         // Per decision on the test text: the store's words cost this much.
         {"latency_us_before",

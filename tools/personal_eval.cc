@@ -17,8 +17,10 @@ namespace {
 // typist thousands of times faster than a person.
 constexpr size_t kHistoryPieceBytes = 1500;
 
-Status TypeHistory(Engine* engine, std::string_view history) {
-  auto session = engine->NewSession(SessionOptions());
+Status TypeHistory(Engine* engine, std::string_view history, AppType app) {
+  SessionOptions options;
+  options.app = app;
+  auto session = engine->NewSession(options);
   size_t pos = 0;
   while (pos < history.size()) {
     size_t end = std::min(history.size(), pos + kHistoryPieceBytes);
@@ -164,15 +166,18 @@ void RemoveStore(const std::string& path) {
 
 Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
                     std::string_view general, const std::string& store_path,
-                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune) {
+                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune,
+                    const PersonalEvalApps& apps) {
   *out = PersonalEvalResult();
   out->has_general = !general.empty();
+  SessionOptions in_test;
+  in_test.app = apps.test;
   {
     EngineOptions plain = options;
     plain.personal = false;
     std::unique_ptr<Engine> engine;
     KD_RETURN_IF_ERROR(Engine::Open(plain, &engine));
-    KD_RETURN_IF_ERROR(Replay(test, engine->NewSession({}).get(), replay, &out->before));
+    KD_RETURN_IF_ERROR(Replay(test, engine->NewSession(in_test).get(), replay, &out->before));
     if (out->has_general) {
       KD_RETURN_IF_ERROR(
           Replay(general, engine->NewSession({}).get(), replay, &out->general_before));
@@ -189,10 +194,15 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
   if (engine->info().personal.rfind("on: ", 0) != 0) {
     return Status::IOError("the user store did not open: " + engine->info().personal);
   }
-  Status s = TypeHistory(engine.get(), history);
+  Status s = TypeHistory(engine.get(), history, apps.history);
+  if (s.ok() && !apps.other_history.empty()) {
+    s = TypeHistory(engine.get(), apps.other_history, apps.other);
+  }
   SessionOptions no_learn;
   no_learn.no_learn = true;
-  if (s.ok()) s = Replay(test, engine->NewSession(no_learn).get(), replay, &out->after);
+  SessionOptions no_learn_in_test = in_test;
+  no_learn_in_test.no_learn = true;
+  if (s.ok()) s = Replay(test, engine->NewSession(no_learn_in_test).get(), replay, &out->after);
   if (s.ok() && out->has_general) {
     s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after);
   }
@@ -202,7 +212,9 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
     out->finetune_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out->finetuned = s.ok();
-    if (s.ok()) s = Replay(test, engine->NewSession(no_learn).get(), replay, &out->after_finetune);
+    if (s.ok()) {
+      s = Replay(test, engine->NewSession(no_learn_in_test).get(), replay, &out->after_finetune);
+    }
     if (s.ok() && out->has_general) {
       s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after_finetune);
     }

@@ -33,11 +33,22 @@ struct PersonalEvalResult {
   double finetune_seconds = 0;   // wall time of the round
 };
 
+// The app types the texts are typed in (SessionOptions::app): the history, a second history
+// (`other_history`, learned after the first; may be empty) and the test. General text is
+// replayed in a chat session.
+struct PersonalEvalApps {
+  AppType history = AppType::kChat;
+  std::string_view other_history;
+  AppType other = AppType::kChat;
+  AppType test = AppType::kChat;
+};
+
 // Runs the evaluation above. `options` is the engine (its personal fields are overridden);
 // `store_path` must not exist yet and is removed afterwards. `general` may be empty.
 Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
                     std::string_view general, const std::string& store_path,
-                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune = false);
+                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune = false,
+                    const PersonalEvalApps& apps = {});
 
 // Chinese: the same over pinyin eval lines (tools/pinyin_eval.h). The history is typed as a
 // person converts it, line by line into one learning session: the letters, then while letters

@@ -102,6 +102,11 @@ struct EngineOptions {
   // measurement.
   float user_word_weight = 0.3f;
   float user_pair_weight = 0.3f;
+  // P_user(w) above, in a session of one app type (SessionOptions::app): (1 - share) × the
+  // word's share of all the person's words + share × its share of what they wrote in that app
+  // type (when they wrote anything there), so that a word they use in a code editor counts
+  // more there than in chat. 0..1 (docs/PERSONAL.md, "Per app type").
+  float user_app_share = 0.75f;
   float user_new_word_bonus = 8.0f;
   // Chinese: the person's words as a cache model in the pinyin sentence search, a word gaining
   // log(1 + pinyin_user_word_weight * P_user(w) / P_lexicon(w)) and, after the word before it,
@@ -142,6 +147,7 @@ KD_API const char* AutocorrectLevelName(AutocorrectLevel level);
 KD_API Status ParseAutocorrectLevel(std::string_view name, AutocorrectLevel* out);
 
 // Kind of text field a session types into; part of the model's input later on.
+// (UserStore::kAppTypes counts them: a new one changes both.)
 enum class AppType : int { kChat = 0, kSearch = 1, kCode = 2, kEditor = 3, kUrl = 4 };
 
 struct SessionOptions {

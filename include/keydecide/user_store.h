@@ -60,6 +60,18 @@ struct LearnEvent {
   // syllables joined by apostrophes ("zhang'wei'ming"; a-z and ', at most 128 bytes). "" for
   // English. A word keeps the last non-empty reading it was learned with.
   std::string reading;
+  // The AppType (keydecide/options.h) of the session it was written in, as its int value:
+  // the word is also counted for that app type. -1 (or any value outside 0..kAppTypes-1):
+  // counted overall only.
+  int app = -1;
+};
+
+// How often a word was written in one app type (a part of its overall count).
+struct AppCount {
+  int app = 0;             // AppType's int value, 0..UserStore::kAppTypes-1
+  uint32_t count = 0;      // <= the word's count
+  double weight = 0;       // count with time decay, as of last_tick
+  uint64_t last_tick = 0;  // the store's learning tick at the last use in this app type
 };
 
 struct LearnedWord {
@@ -71,7 +83,8 @@ struct LearnedWord {
   uint64_t last_tick = 0;  // the store's learning tick at the last use
   int64_t first_time = 0;  // unix seconds of the first and the last use
   int64_t last_time = 0;
-  std::string reading;  // LearnEvent::reading ("" when none)
+  std::string reading;         // LearnEvent::reading ("" when none)
+  std::vector<AppCount> apps;  // the app types it was written in, by app (none: not known)
 };
 
 // One word of the recent text (UserStore::ListRecent), oldest first.
@@ -107,6 +120,8 @@ class KD_API UserStore {
   static constexpr double kDecayTicks = 20000;
   // The export format's version (docs/PERSONAL.md); Import refuses any other.
   static constexpr int kExportVersion = 1;
+  // AppType's values (keydecide/options.h) are 0..kAppTypes-1.
+  static constexpr int kAppTypes = 5;
 
   // Opens or creates the store. On success stores it in *out; a damaged file was set aside
   // (set_aside_path()). On failure (IOError: unwritable folder, read-only or locked file,
@@ -124,7 +139,8 @@ class KD_API UserStore {
   // invalid UTF-8) are skipped. On failure nothing of the batch is stored.
   virtual Status Learn(const std::vector<LearnEvent>& batch) = 0;
 
-  // Fills *out with the learned words of `language` ("" for all), most used first.
+  // Fills *out with the learned words of `language` ("" for all), most used first, each with
+  // its counts per app type.
   virtual Status List(std::string_view language, std::vector<LearnedWord>* out) = 0;
   virtual Status ListPairs(std::string_view language, std::vector<LearnedPair>* out) = 0;
 

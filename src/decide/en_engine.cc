@@ -151,7 +151,8 @@ void EnEngine::OpenPersonal(const EngineOptions& options, const std::string& pac
   if (pack_.learner_ == nullptr) return;
   pack_.learning_ = options.learn;
   pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
-                             options.user_new_word_bonus, options.fine_tune_weight};
+                             options.user_new_word_bonus, options.fine_tune_weight,
+                             options.user_app_share};
   if (!options.fine_tune || pack_.model_ == nullptr) return;
   FineTuner::Options o;
   o.every_words = options.learn ? static_cast<uint64_t>(std::max(0, options.fine_tune_every_words))
@@ -179,6 +180,9 @@ Status EnEngine::Init(const EngineOptions& options) {
   if (!(std::isfinite(options.word_bigram_weight) && options.word_bigram_weight >= 0 &&
         options.word_bigram_weight <= 10)) {
     return Status::InvalidArgument("word_bigram_weight must be in 0..10");
+  }
+  if (!(options.user_app_share >= 0 && options.user_app_share <= 1)) {
+    return Status::InvalidArgument("user_app_share must be in 0..1");
   }
   if (const std::string words_path = BesideLexicon(lexicon_path, ".kdws");
       std::filesystem::exists(words_path)) {

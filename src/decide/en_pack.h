@@ -78,8 +78,9 @@ class EnPack {
   bool learning() const { return learning_; }
   // The person's fine-tuned adapter's trainer and server (EngineOptions::fine_tune); else null.
   FineTuner* fine_tuner() const { return fine_tuner_.get(); }
-  struct PersonalWeights {  // EngineOptions::user_*_weight, user_new_word_bonus, fine_tune_weight
-    float word = 0, pair = 0, new_word = 0, adapter = 0;
+  struct PersonalWeights {  // EngineOptions::user_*_weight, user_new_word_bonus, fine_tune_weight,
+                            // user_app_share
+    float word = 0, pair = 0, new_word = 0, adapter = 0, app_share = 0;
   };
   const PersonalWeights& personal_weights() const { return personal_weights_; }
 

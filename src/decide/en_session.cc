@@ -244,7 +244,8 @@ void EnSession::OfferPending() {
   if (!learn_ || pending_.end == std::string::npos) return;
   // Not queued when the learner's queue is full or being emptied this instant: one word
   // fewer learned, never a wait on the keystroke path.
-  learner_->Offer(pending_.view(), pending_previous_.view(), pending_picked_);
+  learner_->Offer(pending_.view(), pending_previous_.view(), pending_picked_, {},
+                  static_cast<int>(options_.app));
   pending_.end = std::string::npos;
 }
 
@@ -380,7 +381,8 @@ void EnSession::AddBigramScore(bool model) {
 }
 
 // The person's words as a cache model (EngineOptions::user_word_weight): score +=
-// word_weight * log(1 + P_user(w) / P_lexicon(w)) + pair_weight * log(1 + kUserPairShare *
+// word_weight * log(1 + P_user(w) / P_lexicon(w)) (P_user mixed with the session's app type's
+// share, EngineOptions::user_app_share) + pair_weight * log(1 + kUserPairShare *
 // P_user(w | previous) / P_lexicon(w)), and the new-word bonus for an offered word that has no
 // model or lexicon score of its own. A word gains by how much more the person uses it than
 // text in general does: their names and jargon much, "the" little.
@@ -390,6 +392,11 @@ void EnSession::AddUserBonus() {
   const float inv_lexicon_total =
       1.0f / static_cast<float>(std::max<uint64_t>(lex.total_count(), 1));
   const float inv_user_total = 1.0f / std::max(user_words_->total_weight(), 1.0f);
+  // What the person wrote in this session's app type, when anything (EngineOptions).
+  const int app = static_cast<int>(options_.app);
+  const float app_total = user_words_->app_total_weight(app);
+  const float app_share = app_total > 0 ? weights.app_share : 0.0f;
+  const float inv_app_total = app_total > 0 ? 1.0f / app_total : 0.0f;
   const UserWords::Word* before =
       previous_key_.empty() ? nullptr : user_words_->Find(previous_key_);
   for (ScoredCandidate& c : scored_) {
@@ -406,7 +413,9 @@ void EnSession::AddUserBonus() {
     // A word the lexicon lacks counts as seen once.
     const uint32_t count = c.entry != lexicon::kNoEntry ? lex.Count(c.entry) : 1;
     const float p_lexicon = static_cast<float>(std::max<uint32_t>(count, 1)) * inv_lexicon_total;
-    float bonus = weights.word * std::log1p(w->weight * inv_user_total / p_lexicon);
+    const float p_user = (1 - app_share) * w->weight * inv_user_total +
+                         (app_share > 0 ? app_share * w->app_weight[app] * inv_app_total : 0.0f);
+    float bonus = weights.word * std::log1p(p_user / p_lexicon);
     if (before != nullptr && before->weight > 0) {
       const float pair = user_words_->PairWeight(previous_key_, key);
       const float p_pair = std::min(pair / before->weight, 1.0f);

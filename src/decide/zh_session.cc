@@ -82,6 +82,7 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
       lexicon_(lexicon),
       bigram_(bigram),
       model_(model),
+      app_(static_cast<int>(app)),
       personal_(personal) {
   if (personal_.learner != nullptr) {
     user_first_.reserve(kMaxUserFirst);
@@ -411,7 +412,7 @@ void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
 void ZhSession::OfferPending() {
   if (personal_.learner == nullptr) return;
   for (const Pending& p : pending_) {
-    personal_.learner->Offer(p.word, p.previous, p.picked, p.reading);
+    personal_.learner->Offer(p.word, p.previous, p.picked, p.reading, app_);
   }
   pending_.clear();
 }

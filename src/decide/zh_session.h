@@ -304,6 +304,7 @@ class ZhSession : public Session {
   std::vector<float> intent_;
   std::vector<PinyinSentence> ranked_;
 
+  const int app_;  // the session's AppType, as the learner counts it
   ZhSessionPersonal personal_;
   std::shared_ptr<const UserWords> user_words_;  // the snapshot this Decide ranks with
   uint64_t user_words_version_ = 0;

@@ -1,11 +1,13 @@
 #include "personal/export_format.h"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include <nlohmann/json.hpp>
 
 #include "base/json_depth.h"
+#include "keydecide/options.h"
 #include "text/letter_case.h"
 #include "text/utf8.h"
 
@@ -15,8 +17,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-// An export nests three deep; deeper input is refused before the parser sees it.
-constexpr int kMaxDepth = 4;
+// An export nests four deep (a word's "apps"); deeper input is refused before the parser
+// sees it.
+constexpr int kMaxDepth = 5;
+
+// A word's "apps" keys, by AppType value (as the daemon protocol names them).
+constexpr const char* kAppNames[] = {"chat", "search", "code", "editor", "url"};
+static_assert(std::size(kAppNames) == UserStore::kAppTypes);
+static_assert(static_cast<int>(AppType::kUrl) + 1 == UserStore::kAppTypes);
 
 // Reads the fields of one entry; the first failure is remembered with the entry's position.
 class FieldReader {
@@ -83,6 +91,31 @@ class FieldReader {
   std::string error_;
 };
 
+// A word's optional "apps": {"code": {"count": 2, "weight": 1.9}, ...}, each count at most
+// the word's, by app.
+bool ReadApps(const Json& e, FieldReader* r, LearnedWord* w) {
+  w->apps.clear();
+  const auto apps = e.find("apps");
+  if (apps == e.end()) return true;
+  if (!apps->is_object()) return r->Fail("apps");
+  for (int app = 0; app < UserStore::kAppTypes; ++app) {
+    const auto it = apps->find(kAppNames[app]);
+    if (it == apps->end()) continue;
+    if (!it->is_object()) return r->Fail("apps");
+    FieldReader counts(*it, "apps");
+    AppCount a;
+    a.app = app;
+    if (!counts.Count("count", w->count, &a.count) || a.count == 0 ||
+        !counts.Weight("weight", a.count, &a.weight)) {
+      return r->Fail("apps");
+    }
+    w->apps.push_back(a);
+  }
+  // Only the five names: a misspelt one would drop its counts unnoticed.
+  if (w->apps.size() != apps->size()) return r->Fail("apps");
+  return true;
+}
+
 bool ReadWord(const Json& e, size_t i, LearnedWord* w, std::string* error) {
   FieldReader r(e, "words[" + std::to_string(i) + "]");
   if (!e.is_object()) return r.Fail("entry"), *error = r.error(), false;
@@ -93,7 +126,7 @@ bool ReadWord(const Json& e, size_t i, LearnedWord* w, std::string* error) {
                   r.Time("first_time", &w->first_time) && r.Time("last_time", &w->last_time) &&
                   (w->count > 0 || r.Fail("count")) &&
                   (w->first_time <= w->last_time || r.Fail("first_time")) &&
-                  r.OptionalString("reading", IsReading, &w->reading);
+                  r.OptionalString("reading", IsReading, &w->reading) && ReadApps(e, &r, w);
   if (!ok) *error = r.error();
   return ok;
 }
@@ -203,6 +236,10 @@ std::string WriteExport(const std::vector<LearnedWord>& words,
                             {"first_time", w.first_time},
                             {"last_time", w.last_time}});
     if (!w.reading.empty()) out["words"].back()["reading"] = w.reading;
+    for (const AppCount& a : w.apps) {
+      if (a.app < 0 || a.app >= UserStore::kAppTypes || a.count == 0) continue;
+      out["words"].back()["apps"][kAppNames[a.app]] = {{"count", a.count}, {"weight", a.weight}};
+    }
   }
   for (const LearnedPair& p : pairs) {
     out["pairs"].push_back({{"language", p.language},

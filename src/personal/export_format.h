@@ -2,7 +2,8 @@
 //
 //   {"format": "keydecide-user-store", "version": 1, "exported_at": <unix seconds>,
 //    "words": [{"language": "en", "word": "Darcy", "count": 3, "picks": 1, "weight": 2.9,
-//               "first_time": <unix s>, "last_time": <unix s>}, ...,
+//               "first_time": <unix s>, "last_time": <unix s>,
+//               "apps": {"chat": {"count": 2, "weight": 1.9}}}, ...,
 //              {"language": "zh", "word": "张伟明", ..., "reading": "zhang'wei'ming"}],
 //    "pairs": [{"language": "en", "previous": "Mr", "word": "Darcy", "count": 2,
 //               "weight": 1.9, "last_time": <unix s>}, ...],
@@ -11,8 +12,9 @@
 // `weight` is the decayed count as of the export. Keys not named here are ignored, so that a
 // later writer of the same version may add some; every named key is required, except
 // "shortcuts" (added within version 1: older builds ignore it, and an export without it has
-// none) and a word's "reading" (added within version 1 for Chinese; written only when not
-// empty).
+// none), a word's "reading" (added within version 1 for Chinese; written only when not
+// empty) and a word's "apps" (added within version 1: its counts per app type, keyed chat,
+// search, code, editor, url; written only when it has some).
 
 #ifndef KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
 #define KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_

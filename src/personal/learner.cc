@@ -31,7 +31,7 @@ Learner::~Learner() {
 }
 
 bool Learner::Offer(std::string_view word, std::string_view previous, bool picked,
-                    std::string_view reading) {
+                    std::string_view reading, int app) {
   if (word.empty() || word.size() > kMaxWordBytes || reading.size() > kMaxReadingBytes) {
     return false;
   }
@@ -43,6 +43,7 @@ bool Learner::Offer(std::string_view word, std::string_view previous, bool picke
   slot.previous_length = static_cast<uint8_t>(previous.size());
   slot.reading_length = static_cast<uint8_t>(reading.size());
   slot.picked = picked;
+  slot.app = static_cast<int8_t>(app >= 0 && app < UserStore::kAppTypes ? app : -1);
   // string_view::copy, not memcpy: an empty view may have a null data(), which memcpy must
   // not be given even for zero bytes.
   word.copy(slot.word, word.size());
@@ -75,7 +76,7 @@ Status Learner::FlushLocked(bool refresh) {
       const Slot& s = queue_[i];
       pending_.push_back({language_, std::string(s.word, s.word_length),
                           std::string(s.previous, s.previous_length), s.picked, 0,
-                          std::string(s.reading, s.reading_length)});
+                          std::string(s.reading, s.reading_length), s.app});
     }
     queued_ = 0;
   }

@@ -49,11 +49,11 @@ class Learner {
   Learner& operator=(const Learner&) = delete;
 
   // Queues a finished word (and the word before it in the sentence, or "") for the store.
-  // `picked`: accepted from the candidates (LearnEvent::picked); `reading`: LearnEvent::reading.
-  // Returns false when it was not queued: too long, the queue full, or the queue being
-  // emptied this very moment.
+  // `picked`: accepted from the candidates (LearnEvent::picked); `reading`: LearnEvent::reading;
+  // `app`: LearnEvent::app. Returns false when it was not queued: too long, the queue full, or
+  // the queue being emptied this very moment.
   bool Offer(std::string_view word, std::string_view previous, bool picked,
-             std::string_view reading = {});
+             std::string_view reading = {}, int app = -1);
 
   // Writes the queue to the store now and rebuilds the snapshot; the store's status.
   Status Flush();
@@ -76,6 +76,7 @@ class Learner {
     uint8_t previous_length;
     uint8_t reading_length;
     bool picked;
+    int8_t app;  // LearnEvent::app
     char word[kMaxWordBytes];
     char previous[kMaxWordBytes];
     char reading[kMaxReadingBytes];

@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <unordered_map>
 
+#include "keydecide/options.h"
 #include "personal/export_format.h"
 #include "text/letter_case.h"
 
@@ -158,6 +160,11 @@ constexpr const char* kMigrations[] = {
      "CREATE TABLE adapters(language TEXT PRIMARY KEY, stamp INTEGER NOT NULL,"
      " trained INTEGER NOT NULL, blob BLOB NOT NULL) WITHOUT ROWID;"
      "INSERT INTO meta VALUES('adapter_stamp', 0);"),
+    // 4 -> 5: a word's uses per app type (earlier words have none: they were not told apart).
+    ("CREATE TABLE app_words(language TEXT NOT NULL, word TEXT NOT NULL, app INTEGER NOT NULL,"
+     " count INTEGER NOT NULL, weight REAL NOT NULL, last_tick INTEGER NOT NULL,"
+     " last_time INTEGER NOT NULL, PRIMARY KEY(language, word, app)) WITHOUT ROWID;"
+     "CREATE INDEX app_words_last_time ON app_words(last_time);"),
 };
 static_assert(std::size(kMigrations) == personal::kSchemaVersion);
 
@@ -371,8 +378,14 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
             "ON CONFLICT(language, previous, word) DO UPDATE SET count = count + 1,"
             " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
             " last_time = max(last_time, ?5)");
+  Stmt app(db_,
+           "INSERT INTO app_words VALUES(?1, ?2, ?3, 1, 1.0, ?4, ?5) "
+           "ON CONFLICT(language, word, app) DO UPDATE SET count = count + 1,"
+           " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
+           " last_time = max(last_time, ?5)");
   Stmt recent(db_, "INSERT INTO recent(language, word, previous, time) VALUES(?1, ?2, ?3, ?4)");
   KD_SQL(word.prepare_rc(), "learning");
+  KD_SQL(app.prepare_rc(), "learning");
   KD_SQL(pair.prepare_rc(), "learning");
   KD_SQL(recent.prepare_rc(), "learning");
   const int64_t now = Now();
@@ -389,6 +402,15 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
                .Bind(6, e.reading)
                .Run(),
            "learning");
+    if (e.app >= 0 && e.app < kAppTypes) {
+      KD_SQL(app.Bind(1, e.language)
+                 .Bind(2, e.word)
+                 .Bind(3, int64_t{e.app})
+                 .Bind(4, t64)
+                 .Bind(5, time)
+                 .Run(),
+             "learning");
+    }
     const bool has_previous = IsStorableWord(e.previous);
     KD_SQL(recent.Bind(1, e.language)
                .Bind(2, e.word)
@@ -430,9 +452,34 @@ Status SqliteUserStore::ListLocked(std::string_view language, std::vector<Learne
   s.Bind(1, language);
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) {
-    out->push_back({s.Text(0), s.Text(1), static_cast<uint32_t>(s.Int(2)),
-                    static_cast<uint32_t>(s.Int(3)), s.Real(4), static_cast<uint64_t>(s.Int(5)),
-                    s.Int(6), s.Int(7), s.Text(8)});
+    out->push_back({s.Text(0),
+                    s.Text(1),
+                    static_cast<uint32_t>(s.Int(2)),
+                    static_cast<uint32_t>(s.Int(3)),
+                    s.Real(4),
+                    static_cast<uint64_t>(s.Int(5)),
+                    s.Int(6),
+                    s.Int(7),
+                    s.Text(8),
+                    {}});
+  }
+  KD_SQL(rc, "listing");
+  // Each word's uses per app type, by app.
+  std::unordered_map<std::string, size_t> at;  // language '\0' word -> index in *out
+  at.reserve(out->size());
+  for (size_t i = 0; i < out->size(); ++i) {
+    at.emplace((*out)[i].language + '\0' + (*out)[i].word, i);
+  }
+  Stmt apps(db_,
+            "SELECT language, word, app, count, weight, last_tick FROM app_words"
+            " WHERE ?1 = '' OR language = ?1 ORDER BY language, word, app");
+  apps.Bind(1, language);
+  while ((rc = apps.Step()) == SQLITE_ROW) {
+    const auto it = at.find(apps.Text(0) + '\0' + apps.Text(1));
+    const int64_t app = apps.Int(2);
+    if (it == at.end() || app < 0 || app >= kAppTypes) continue;  // not written by us
+    (*out)[it->second].apps.push_back({static_cast<int>(app), static_cast<uint32_t>(apps.Int(3)),
+                                       apps.Real(4), static_cast<uint64_t>(apps.Int(5))});
   }
   KD_SQL(rc, "listing");
   return Status::OK();
@@ -483,6 +530,8 @@ Status SqliteUserStore::Forget(std::string_view word, int* removed) {
   int n = sqlite3_changes(db_);
   KD_SQL(pairs.Bind(1, word).Run(), "forgetting");
   n += sqlite3_changes(db_);
+  Stmt apps(db_, "DELETE FROM app_words WHERE word = ?1 COLLATE NOCASE");
+  KD_SQL(apps.Bind(1, word).Run(), "forgetting");
   // The word leaves the recent text, and the adapters trained while it was there.
   Stmt recent(db_,
               "DELETE FROM recent WHERE word = ?1 COLLATE NOCASE OR previous = ?1 COLLATE NOCASE");
@@ -503,6 +552,12 @@ Status SqliteUserStore::ForgetRange(int64_t from, int64_t to, int* removed) {
   int n = sqlite3_changes(db_);
   KD_SQL(pairs.Bind(1, from).Bind(2, to).Run(), "forgetting");
   n += sqlite3_changes(db_);
+  // A word's uses per app type go with it, and those last made in the range.
+  Stmt apps(db_,
+            "DELETE FROM app_words WHERE (last_time >= ?1 AND last_time < ?2) OR NOT EXISTS"
+            " (SELECT 1 FROM words w WHERE w.language = app_words.language"
+            " AND w.word = app_words.word)");
+  KD_SQL(apps.Bind(1, from).Bind(2, to).Run(), "forgetting");
   Stmt recent(db_, "DELETE FROM recent WHERE time >= ?1 AND time < ?2");
   KD_SQL(recent.Bind(1, from).Bind(2, to).Run(), "forgetting");
   if (sqlite3_changes(db_) > 0) KD_SQL(Exec(db_, "DELETE FROM adapters"), "forgetting");
@@ -517,7 +572,7 @@ Status SqliteUserStore::Clear() {
   KD_SQL(t.begin_rc(), "clearing");
   KD_SQL(Exec(db_,
               "DELETE FROM words; DELETE FROM pairs; DELETE FROM shortcuts;"
-              " DELETE FROM recent; DELETE FROM adapters"),
+              " DELETE FROM recent; DELETE FROM adapters; DELETE FROM app_words"),
          "clearing");
   KD_SQL(t.Commit(), "clearing");
   return Checkpoint();
@@ -648,7 +703,10 @@ Status SqliteUserStore::Export(std::string* json) {
   if (s.ok()) s = ListShortcutsLocked(&shortcuts);
   Exec(db_, "COMMIT");
   KD_RETURN_IF_ERROR(s);
-  for (LearnedWord& w : words) w.weight = DecayedWeight(w.weight, w.last_tick, tick);
+  for (LearnedWord& w : words) {
+    w.weight = DecayedWeight(w.weight, w.last_tick, tick);
+    for (AppCount& a : w.apps) a.weight = DecayedWeight(a.weight, a.last_tick, tick);
+  }
   for (LearnedPair& p : pairs) p.weight = DecayedWeight(p.weight, p.last_tick, tick);
   *json = WriteExport(words, pairs, Now(), shortcuts);
   return Status::OK();
@@ -679,7 +737,23 @@ Status SqliteUserStore::Import(std::string_view json) {
             " count = min(count + ?4, 1000000000),"
             " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
             " last_time = max(last_time, ?7)");
+  Stmt app(db_,
+           "INSERT INTO app_words VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+           "ON CONFLICT(language, word, app) DO UPDATE SET count = min(count + ?4, 1000000000),"
+           " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
+           " last_time = max(last_time, ?7)");
   for (const LearnedWord& w : words) {
+    for (const AppCount& a : w.apps) {
+      KD_SQL(app.Bind(1, w.language)
+                 .Bind(2, w.word)
+                 .Bind(3, int64_t{a.app})
+                 .Bind(4, int64_t{a.count})
+                 .Bind(5, a.weight)
+                 .Bind(6, t64)
+                 .Bind(7, w.last_time)
+                 .Run(),
+             "importing");
+    }
     KD_SQL(word.Bind(1, w.language)
                .Bind(2, w.word)
                .Bind(3, int64_t{w.count})

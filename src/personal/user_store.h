@@ -1,6 +1,6 @@
 // SqliteUserStore: the UserStore (include/keydecide/user_store.h) on one SQLite database.
 //
-// Schema (version 3, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
+// Schema (version 5, PRAGMA user_version; kMigrations in user_store.cc brings any earlier
 // version up, one transaction per step):
 //   meta(key TEXT PRIMARY KEY, value INTEGER)            -- 'tick': the learning tick
 //   words(language, word, count, picks, weight, last_tick, first_time, last_time,
@@ -13,6 +13,9 @@
 //         kMaxRecentWords learned words of each language, in order
 //   adapters(language PRIMARY KEY, stamp, trained, blob) -- from version 4; stamp from
 //         meta 'adapter_stamp', one more on every save
+//   app_words(language, word, app, count, weight, last_tick, last_time)
+//         PRIMARY KEY (language, word, app)          -- from version 5: a word's uses per
+//         app type (LearnEvent::app), beside its overall row in words
 // `weight` is the count decayed by ticks as of `last_tick` (DecayedWeight).
 //
 // Settings: journal_mode=WAL, synchronous=FULL (see the public header for why), busy
@@ -32,7 +35,7 @@ struct sqlite3;
 
 namespace keydecide::personal {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 class SqliteUserStore : public UserStore {
  public:

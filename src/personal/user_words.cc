@@ -52,6 +52,10 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
   for (const LearnedWord& w : words) {
     Merged& m = merged[ToLowerUtf8(w.word)];
     m.word.weight += static_cast<float>(DecayedWeight(w.weight, w.last_tick, tick));
+    for (const AppCount& a : w.apps) {
+      if (a.app < 0 || a.app >= UserStore::kAppTypes) continue;
+      m.word.app_weight[a.app] += static_cast<float>(DecayedWeight(a.weight, a.last_tick, tick));
+    }
     m.word.count += w.count;
     m.word.picks += w.picks;
     if (w.count > m.spelling_count) {
@@ -73,6 +77,9 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     Word& w = out.words_[i];
     out.max_word_weight_ = std::max(out.max_word_weight_, w.weight);
     out.total_weight_ += w.weight;
+    for (int app = 0; app < UserStore::kAppTypes; ++app) {
+      out.app_total_weight_[app] += w.app_weight[app];
+    }
     for (size_t at = 0; at < w.reading.size(); ++at) {
       if (w.reading[at] != '\'') w.letters.push_back(w.reading[at]);
       if (at == 0 || w.reading[at - 1] == '\'') out.initials_[i].push_back(w.reading[at]);

@@ -11,6 +11,7 @@
 #ifndef KEYDECIDE_PERSONAL_USER_WORDS_H_
 #define KEYDECIDE_PERSONAL_USER_WORDS_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -38,6 +39,8 @@ class UserWords {
     std::string reading;  // the most used spelling's ("" when none)
     std::string letters;  // the reading without apostrophes
     uint32_t tag = kNoTag;
+    // The part of weight written in each app type (LearnedWord::apps), by AppType value.
+    std::array<float, UserStore::kAppTypes> app_weight{};
     bool offered() const { return count >= kSightingsToOffer || picks >= 1; }
   };
   // What a language pack attaches to a word (kNoTag: nothing). Called once per word in Build.
@@ -70,6 +73,10 @@ class UserWords {
   float PairWeightByTag(uint32_t previous, uint32_t word) const;
   // The sum of the words' weights, and the heaviest word's and pair's (bounds for a search).
   float total_weight() const { return total_weight_; }
+  // The sum of the words' weights in app type `app` (0 outside 0..UserStore::kAppTypes-1).
+  float app_total_weight(int app) const {
+    return app >= 0 && app < UserStore::kAppTypes ? app_total_weight_[app] : 0.0f;
+  }
   float max_word_weight() const { return max_word_weight_; }
   float max_pair_weight() const { return max_pair_weight_; }
   // The indices of the tagged words (for word()).
@@ -108,6 +115,7 @@ class UserWords {
   std::vector<std::string> initials_;  // per word: its reading's initials (two syllables or more)
   std::vector<uint32_t> by_initials_;  // indices of words with initials, by them
   float total_weight_ = 0, max_word_weight_ = 0, max_pair_weight_ = 0;
+  std::array<float, UserStore::kAppTypes> app_total_weight_{};
 };
 
 }  // namespace keydecide
