@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "keydecide/decision.h"
+#include "keydecide/user_store.h"
 
 namespace keydecide::service {
 namespace {
@@ -61,6 +62,31 @@ TEST(ProtocolTest, OpenSessionLanguage) {
   EXPECT_EQ(r.id, "9");
 }
 
+// Every app type by its name (AppTypeName, as the export and the C ABI's remote sessions write
+// it); a name that is not one is refused.
+TEST(ProtocolTest, OpenSessionAppType) {
+  ProtocolRequest r;
+  ProtocolError e;
+  for (int i = 0; i < UserStore::kAppTypes; ++i) {
+    const AppType app = static_cast<AppType>(i);
+    ASSERT_TRUE(ParseRequest(
+        std::string(R"({"op":"open_session","app":")") + AppTypeName(app) + "\"}", &r, &e));
+    EXPECT_EQ(r.app, app);
+    AppType parsed;
+    ASSERT_TRUE(ParseAppType(AppTypeName(app), &parsed).ok());
+    EXPECT_EQ(parsed, app);
+  }
+  for (const char* bad :
+       {R"({"op":"open_session","app":"Chat"})", R"({"op":"open_session","app":""})",
+        R"({"op":"open_session","app":3})"}) {
+    EXPECT_FALSE(ParseRequest(bad, &r, &e)) << bad;
+    EXPECT_STREQ(e.code, errors::kBadRequest) << bad;
+  }
+  AppType parsed = AppType::kCode;
+  EXPECT_FALSE(ParseAppType("terminal", &parsed).ok());
+  EXPECT_EQ(parsed, AppType::kCode);  // untouched
+}
+
 // The session's autocorrect level and no-learn flag, and a commit that is an autocorrection.
 TEST(ProtocolTest, AutocorrectLevelNoLearnAndTheCorrectionCommit) {
   ProtocolRequest r;
@@ -74,10 +100,10 @@ TEST(ProtocolTest, AutocorrectLevelNoLearnAndTheCorrectionCommit) {
   EXPECT_TRUE(r.no_learn);
   ASSERT_TRUE(ParseRequest(R"({"op":"open_session","autocorrect":"off"})", &r, &e));
   EXPECT_EQ(r.autocorrect, AutocorrectLevel::kOff);
-  for (const char* bad : {R"({"op":"open_session","autocorrect":"always"})",
-                          R"({"op":"open_session","autocorrect":2})",
-                          R"({"op":"open_session","no_learn":"yes"})",
-                          R"({"op":"commit","session":1,"word":"the","autocorrect":1})"}) {
+  for (const char* bad :
+       {R"({"op":"open_session","autocorrect":"always"})",
+        R"({"op":"open_session","autocorrect":2})", R"({"op":"open_session","no_learn":"yes"})",
+        R"({"op":"commit","session":1,"word":"the","autocorrect":1})"}) {
     EXPECT_FALSE(ParseRequest(bad, &r, &e)) << bad;
     EXPECT_STREQ(e.code, errors::kBadRequest) << bad;
   }

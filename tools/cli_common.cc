@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "keydecide/user_store.h"
 #include "tools/text_file.h"
 #include "tools/typist.h"
 
@@ -142,11 +143,13 @@ int RunCli(CLI::App* app, int argc, char** argv) {
 }
 
 const std::map<std::string, AppType>& AppTypeNames() {
-  static const std::map<std::string, AppType> names = {{"chat", AppType::kChat},
-                                                       {"search", AppType::kSearch},
-                                                       {"code", AppType::kCode},
-                                                       {"editor", AppType::kEditor},
-                                                       {"url", AppType::kUrl}};
+  static const std::map<std::string, AppType> names = [] {
+    std::map<std::string, AppType> m;
+    for (int i = 0; i < UserStore::kAppTypes; ++i) {
+      m.emplace(AppTypeName(static_cast<AppType>(i)), static_cast<AppType>(i));
+    }
+    return m;
+  }();
   return names;
 }
 

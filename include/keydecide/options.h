@@ -150,6 +150,12 @@ KD_API Status ParseAutocorrectLevel(std::string_view name, AutocorrectLevel* out
 // (UserStore::kAppTypes counts them: a new one changes both.)
 enum class AppType : int { kChat = 0, kSearch = 1, kCode = 2, kEditor = 3, kUrl = 4 };
 
+// "chat", "search", "code", "editor", "url": the names the CLI, the daemon protocol and the
+// user store's export use ("chat" for a value outside the enum). ParseAppType: InvalidArgument
+// for any other name.
+KD_API const char* AppTypeName(AppType app);
+KD_API Status ParseAppType(std::string_view name, AppType* out);
+
 struct SessionOptions {
   AppType app = AppType::kChat;
 

@@ -1,7 +1,6 @@
 #include "personal/export_format.h"
 
 #include <cmath>
-#include <iterator>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -20,11 +19,6 @@ using Json = nlohmann::json;
 // An export nests four deep (a word's "apps"); deeper input is refused before the parser
 // sees it.
 constexpr int kMaxDepth = 5;
-
-// A word's "apps" keys, by AppType value (as the daemon protocol names them).
-constexpr const char* kAppNames[] = {"chat", "search", "code", "editor", "url"};
-static_assert(std::size(kAppNames) == UserStore::kAppTypes);
-static_assert(static_cast<int>(AppType::kUrl) + 1 == UserStore::kAppTypes);
 
 // Reads the fields of one entry; the first failure is remembered with the entry's position.
 class FieldReader {
@@ -99,7 +93,7 @@ bool ReadApps(const Json& e, FieldReader* r, LearnedWord* w) {
   if (apps == e.end()) return true;
   if (!apps->is_object()) return r->Fail("apps");
   for (int app = 0; app < UserStore::kAppTypes; ++app) {
-    const auto it = apps->find(kAppNames[app]);
+    const auto it = apps->find(AppTypeName(static_cast<AppType>(app)));
     if (it == apps->end()) continue;
     if (!it->is_object()) return r->Fail("apps");
     FieldReader counts(*it, "apps");
@@ -238,7 +232,8 @@ std::string WriteExport(const std::vector<LearnedWord>& words,
     if (!w.reading.empty()) out["words"].back()["reading"] = w.reading;
     for (const AppCount& a : w.apps) {
       if (a.app < 0 || a.app >= UserStore::kAppTypes || a.count == 0) continue;
-      out["words"].back()["apps"][kAppNames[a.app]] = {{"count", a.count}, {"weight", a.weight}};
+      out["words"].back()["apps"][AppTypeName(static_cast<AppType>(a.app))] = {
+          {"count", a.count}, {"weight", a.weight}};
     }
   }
   for (const LearnedPair& p : pairs) {

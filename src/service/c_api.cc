@@ -76,7 +76,7 @@ struct DecisionStore {
   std::vector<std::string> texts;
   std::vector<kd_candidate> candidates;
   std::string composition, replacement, intent;
-  std::string preedit;  // kd_session_preedit
+  std::string preedit;   // kd_session_preedit
   std::string shortcut;  // kd_session_shortcut: the expansion, "" for none
   bool shortcut_fire = false;
 };
@@ -87,8 +87,8 @@ struct kd_engine {
   std::vector<std::unique_ptr<keydecide::Engine>> local;  // one per language, default first
   std::unique_ptr<DaemonClient> remote;
   std::atomic<uint64_t> generation{0};  // remote: connections made (a reconnect adds one)
-  std::mutex reconnect_mu;               // one thread reconnects at a time
-  std::string languages;  // comma-separated, default first (kd_engine_languages)
+  std::mutex reconnect_mu;              // one thread reconnects at a time
+  std::string languages;                // comma-separated, default first (kd_engine_languages)
 };
 
 struct kd_session {
@@ -519,10 +519,9 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
       o.no_learn = p.no_learn != 0;
       s->local = chosen->NewSession(o);
     } else {
-      static constexpr const char* kApps[] = {"chat", "search", "code", "editor", "url"};
       Json request = {
           {"op", "open_session"},
-          {"app", kApps[p.app]},
+          {"app", keydecide::AppTypeName(static_cast<keydecide::AppType>(p.app))},
           {"auto_capitalize", p.auto_capitalize != 0},
           {"autocorrect", keydecide::AutocorrectLevelName(
                               static_cast<keydecide::AutocorrectLevel>(p.autocorrect_level))}};

@@ -35,16 +35,6 @@ constexpr OpEntry kOps[] = {
     {"stats", Op::kStats},
 };
 
-struct AppEntry {
-  const char* name;
-  AppType app;
-};
-constexpr AppEntry kApps[] = {{"chat", AppType::kChat},
-                              {"search", AppType::kSearch},
-                              {"code", AppType::kCode},
-                              {"editor", AppType::kEditor},
-                              {"url", AppType::kUrl}};
-
 // Reads an optional integer field within [lo, hi]; false (and *error) if present but not
 // such an integer.
 bool OptionalInt(const Json& j, const char* name, int64_t lo, int64_t hi, int64_t* out,
@@ -120,11 +110,7 @@ bool ParseOpFields(const Json& j, ProtocolRequest* out, ProtocolError* error) {
     case Op::kOpenSession: {
       if (auto it = j.find("app"); it != j.end()) {
         if (!it->is_string()) return Fail(error, errors::kBadRequest, "\"app\" must be a string");
-        bool found = false;
-        for (const AppEntry& e : kApps) {
-          if (it->get_ref<const std::string&>() == e.name) out->app = e.app, found = true;
-        }
-        if (!found) {
+        if (!ParseAppType(it->get_ref<const std::string&>(), &out->app).ok()) {
           return Fail(error, errors::kBadRequest,
                       "\"app\" must be one of chat, search, code, editor, url");
         }
