@@ -98,6 +98,18 @@ TEST_F(PinyinWindowTest, LongCompositionsConvertWhole) {
       at = piece.end;
     }
     EXPECT_EQ(at, window_.live_begin());
+    // The fixed words spell the fixed text, each its lexicon entry's word.
+    std::string words;
+    for (const PinyinWindow::FixedWord& w : window_.fixed_words()) {
+      EXPECT_EQ(w.text_begin, words.size());
+      const std::string_view text =
+          window_.fixed_text().substr(w.text_begin, w.text_end - w.text_begin);
+      ASSERT_NE(w.entry, lexicon::kNoEntry);
+      EXPECT_EQ(lex_->VariantText(lex_->Variants(w.entry)[w.variant]), text);
+      words += text;
+    }
+    EXPECT_EQ(words, window_.fixed_text());
+    EXPECT_EQ(window_.pieces().back().words_end, window_.fixed_words().size());
   }
 }
 
@@ -122,6 +134,7 @@ TEST_F(PinyinWindowTest, OneLetterAtATimeFixesTheSameAsAllAtOnce) {
     ASSERT_TRUE(fresh.Update(prefix, 0).ok());
     ASSERT_EQ(window_.fixed_text(), fresh.fixed_text()) << n;
     ASSERT_EQ(window_.live_begin(), fresh.live_begin()) << n;
+    ASSERT_EQ(window_.fixed_words().size(), fresh.fixed_words().size()) << n;
   }
   EXPECT_TRUE(window_.fixed_text().empty());
   // A changed letter early on, or another context word, fixes again from there.

@@ -260,6 +260,40 @@ TEST_F(ZhPersonalTest, ALearnedWordKeepsItsFollowersIn联想) {
   EXPECT_EQ(After("dan", dan[3]), before);
 }
 
+// A composition longer than the sentence search reads (PinyinWindow fixes its early part): the
+// words of the fixed part are learned too, with their readings, in order.
+TEST_F(ZhPersonalTest, TheFixedPartOfALongCompositionIsLearned) {
+  const std::string letters =
+      "jintianwanshangwomenyiqiquxuexiaopangbiandefanguanchifanranhouzaiyiqihuijiaba";
+  ASSERT_GT(letters.size(), 64u);  // more than one window
+  auto s = engine_->NewSession({});
+  ASSERT_TRUE(s->Type(letters).ok());
+  const std::vector<std::string> offered = Candidates(s.get());
+  ASSERT_FALSE(offered.empty());
+  const std::string sentence = offered.front();
+  ASSERT_TRUE(sentence.starts_with("今天晚上")) << sentence;
+  ASSERT_TRUE(s->Accept(sentence).ok());
+  ASSERT_EQ(s->composition(), "");
+  ASSERT_TRUE(s->Type("\n").ok());
+  s.reset();
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  const std::vector<LearnedWord> words = Learned();
+  const LearnedWord* first = Find(words, "今天");
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->reading, "jin'tian");
+  EXPECT_EQ(first->picks, 0u);
+  // Every learned word is in the sentence, and together they spell at least its whole length.
+  size_t bytes = 0;
+  for (const LearnedWord& w : words) {
+    EXPECT_NE(sentence.find(w.word), std::string::npos) << w.word;
+    bytes += w.word.size() * w.count;
+  }
+  EXPECT_GE(bytes, sentence.size());
+  const std::vector<LearnedPair> pairs = LearnedPairs();
+  EXPECT_TRUE(std::any_of(pairs.begin(), pairs.end(),
+                          [](const LearnedPair& p) { return p.previous == "今天"; }));
+}
+
 TEST_F(ZhPersonalTest, NoLearnSessionsAndACommitDeletedRightAwayTeachNothing) {
   const std::vector<std::string> before = Fresh("shi");
   ASSERT_GE(before.size(), 3u);

@@ -43,7 +43,10 @@ constexpr size_t kSentencesOffered = 2;
 constexpr size_t kMaxUserFirst = 2;
 constexpr size_t kMaxUserPrefix = 3;
 constexpr size_t kMaxUserLetters = 64;
-constexpr size_t kMaxPendingWords = PinyinLattice::kMaxTyped + 1;
+// A commit's words held until the next commit: a long composition's (PinyinWindow) may be many
+// more than a window's, reserved for; a word converts at least one letter.
+constexpr size_t kReservedPendingWords = PinyinLattice::kMaxTyped + 1;
+constexpr size_t kMaxPendingWords = PinyinWindow::kMaxComposition + 1;
 // Shorter starts of the composition are not matched against learned readings (a single
 // letter or two would match too much).
 constexpr size_t kMinUserPrefixLetters = 3;
@@ -90,7 +93,7 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
     user_letters_.reserve(kMaxComposition);
     first_offered_.reserve(kMaxSentenceBytes);
     first_offered_for_.reserve(kMaxComposition);
-    pending_.reserve(kMaxPendingWords);
+    pending_.reserve(kReservedPendingWords);
     pieces_.reserve(PinyinLattice::kMaxTyped);
     previous_word_.reserve(Learner::kMaxWordBytes);
   }
@@ -355,12 +358,16 @@ Status ZhSession::Accept(std::string_view word) {
   return Status::OK();
 }
 
-void ZhSession::LearnAccepted(std::string_view text, std::string_view reading, bool picked) {
+void ZhSession::QueueWord(std::string_view text, std::string_view reading, bool picked) {
   if (pending_.size() < kMaxPendingWords) {
     pending_.push_back({std::string(text), previous_word_, std::string(reading), picked});
   }
-  pieces_.push_back({std::string(text), std::string(reading)});
   previous_word_.assign(text.size() <= Learner::kMaxWordBytes ? text : "");
+}
+
+void ZhSession::LearnAccepted(std::string_view text, std::string_view reading, bool picked) {
+  QueueWord(text, reading, picked);
+  pieces_.push_back({std::string(text), std::string(reading)});
 }
 
 void ZhSession::LearnNextWordPick(std::string_view word) {
@@ -376,14 +383,25 @@ void ZhSession::LearnNextWordPick(std::string_view word) {
   } else if (const UserWords::Word* w = user_words_ ? user_words_->Find(word) : nullptr) {
     reading = w->reading;
   }
-  if (pending_.size() < kMaxPendingWords) {
-    pending_.push_back({std::string(word), previous_word_, std::string(reading), false});
-  }
-  previous_word_.assign(word.size() <= Learner::kMaxWordBytes ? word : "");
+  QueueWord(word, reading, false);
 }
 
 void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
-  // The fixed part of a long composition is not learned: its words' readings are not kept.
+  // A long composition's fixed part first (IsSentence: the kept text is it and the sentence).
+  // The same in every sentence offered, so never picked over another.
+  if (window_.live_begin() > 0) {
+    for (const PinyinWindow::FixedWord& w : window_.fixed_words()) {
+      const std::string_view text =
+          window_.fixed_text().substr(w.text_begin, w.text_end - w.text_begin);
+      if (w.entry != lexicon::kNoEntry) {
+        ReadingOf(lexicon_->Key(w.entry), text, &reading_scratch_);
+      } else {  // a learned word, by its spelling (the snapshot may be newer than the window)
+        const UserWords::Word* learned = user_words_ ? user_words_->Find(text) : nullptr;
+        reading_scratch_.assign(learned != nullptr ? learned->reading : "");
+      }
+      QueueWord(text, reading_scratch_, false);
+    }
+  }
   std::string reading;  // the whole sentence's, "" once a word has none
   bool readable = true;
   for (const PinyinSentenceWord& w : sentence.words) {
@@ -392,10 +410,7 @@ void ZhSession::LearnSentence(const PinyinSentence& sentence, bool picked) {
     } else {
       ReadingOf(lexicon_->Key(w.entry), w.text, &reading_scratch_);
     }
-    if (pending_.size() < kMaxPendingWords) {
-      pending_.push_back({std::string(w.text), previous_word_, reading_scratch_, picked});
-    }
-    previous_word_.assign(w.text.size() <= Learner::kMaxWordBytes ? w.text : "");
+    QueueWord(w.text, reading_scratch_, picked);
     readable = readable && !reading_scratch_.empty();
     if (!reading.empty()) reading.push_back('\'');
     reading += reading_scratch_;

@@ -36,14 +36,14 @@
 //
 // With a learner (the user store), the session learns what the person converts and ranks with
 // it (docs/PERSONAL.md, "Chinese"): each word it commits, with its pinyin and the word before
-// it; "picked" when it was not the first candidate; and a phrase the person built from several
-// picks in one composition (张 + 伟 + 明 for "zhangweiming") as a word of its own. A commit is
-// learned once the next one is made or the session ends, and never when the person deletes
-// into the text right after it. Learned words add to their scores in the sentence search
-// (log of their weight, and of their pairs'); a learned word whose reading (or initials) is the
-// whole composition comes first when it is the person's heaviest word there and either was
-// picked or is no lexicon word; words whose reading starts the composition are offered after
-// the sentences.
+// it (a long composition's fixed part too); "picked" when it was not the first candidate; and a
+// phrase the person built from several picks in one composition (张 + 伟 + 明 for "zhangweiming")
+// as a word of its own. A commit is learned once the next one is made or the session ends, and
+// never when the person deletes into the text right after it. Learned words add to their scores in
+// the sentence search (log of their weight, and of their pairs'); a learned word whose reading (or
+// initials) is the whole composition comes first when it is the person's heaviest word there and
+// either was picked or is no lexicon word; words whose reading starts the composition are offered
+// after the sentences.
 
 #ifndef KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
@@ -202,6 +202,8 @@ class ZhSession : public Session {
   void FindUserWords();
   bool IsUserCandidate(std::string_view text) const;
   // What Accept(word) learns: `text` read as `reading` (may be ""), into pending_.
+  // Queues `text` (read as `reading`, may be "") to learn after previous_word_, which it becomes.
+  void QueueWord(std::string_view text, std::string_view reading, bool picked);
   void LearnAccepted(std::string_view text, std::string_view reading, bool picked);
   void LearnSentence(const PinyinSentence& sentence, bool picked);
   void OfferPending();

@@ -26,6 +26,7 @@ PinyinWindow::PinyinWindow(PinyinSentenceSearch* search) : search_(search) {
   // At most 4 bytes of hanzi (or one byte as typed) per typed byte; at least one byte per piece.
   fixed_text_.reserve(4 * kMaxComposition);
   pieces_.reserve(kMaxComposition);
+  fixed_words_.reserve(kMaxComposition);  // a word converts at least one typed byte
 }
 
 Status PinyinWindow::Update(std::string_view typed, uint32_t context_word) {
@@ -39,6 +40,7 @@ Status PinyinWindow::Update(std::string_view typed, uint32_t context_word) {
   }
   if (!valid) {
     fixed_text_.clear();
+    fixed_words_.clear();
     live_begin_ = 0;
     if (typed.size() > kMaxComposition) {
       return Status::InvalidArgument("pinyin composition of " + std::to_string(typed.size()) +
@@ -56,6 +58,7 @@ Status PinyinWindow::Update(std::string_view typed, uint32_t context_word) {
     pieces_.pop_back();
   }
   fixed_text_.resize(pieces_.empty() ? 0 : pieces_.back().text_end);
+  fixed_words_.resize(pieces_.empty() ? 0 : pieces_.back().words_end);
   live_begin_ = pieces_.empty() ? 0 : SkipApostrophes(typed, pieces_.back().end);
   while (typed.size() - live_begin_ > kWindow) FixWindow(typed);
   read_.assign(typed.substr(0, pieces_.empty() ? 0 : pieces_.back().begin + kWindow));
@@ -70,13 +73,17 @@ void PinyinWindow::FixWindow(std::string_view typed) {
                  static_cast<uint32_t>(fixed_text_.size()),
                  0,
                  0,
+                 0,
                  0};
   size_t end = 0;
   if (search_->Search(window, live_context()).ok() && !search_->sentences().empty()) {
     const PinyinSentence& best = search_->sentences().front();
     for (const PinyinSentenceWord& word : best.words) {
       if (end > 0 && word.end > kFixSpan) break;
+      const auto text_begin = static_cast<uint32_t>(fixed_text_.size());
       fixed_text_.append(word.text);
+      fixed_words_.push_back(
+          {text_begin, static_cast<uint32_t>(fixed_text_.size()), word.entry, word.variant});
       end = word.end;
       piece.last_word = word.word;
     }
@@ -87,6 +94,7 @@ void PinyinWindow::FixWindow(std::string_view typed) {
   }
   piece.end = static_cast<uint16_t>(pos + end);
   piece.text_end = static_cast<uint32_t>(fixed_text_.size());
+  piece.words_end = static_cast<uint32_t>(fixed_words_.size());
   pieces_.push_back(piece);
   live_begin_ = SkipApostrophes(typed, piece.end);
 }

@@ -51,6 +51,17 @@ class PinyinWindow {
     uint32_t text_end;
     uint32_t last_word;  // WordBigram id of its last word (0: none, or fixed as typed)
     uint64_t breaks;     // bit i: a syllable ends after typed[begin + i]
+    uint32_t words_end;  // fixed_words()[0, words_end) are this piece's and the earlier ones'
+  };
+
+  // One word of the fixed part (a piece fixed as typed has none): fixed_text()[text_begin,
+  // text_end), its lexicon entry and variant (lexicon::kNoEntry and 0 for a word beyond the
+  // lexicon, a WordBonus's). What a session learns when the person keeps the sentence.
+  struct FixedWord {
+    uint32_t text_begin;
+    uint32_t text_end;
+    uint32_t entry;
+    uint16_t variant;
   };
 
   // REQUIRES: search outlives this object. Update runs it on the windows it fixes (its
@@ -70,6 +81,8 @@ class PinyinWindow {
   // The hanzi (and letters fixed as typed) of the fixed part. Valid until the next Update.
   std::string_view fixed_text() const { return fixed_text_; }
   const std::vector<Piece>& pieces() const { return pieces_; }
+  // The fixed part's words, in order. Valid until the next Update.
+  const std::vector<FixedWord>& fixed_words() const { return fixed_words_; }
 
   // `typed` (the text of the last Update) with an apostrophe at every syllable break that a letter
   // follows: the fixed pieces' breaks, then `live_breaks` (bit i: after typed[live_begin() + i]),
@@ -85,6 +98,7 @@ class PinyinWindow {
   std::string read_;           // the letters the pieces' windows read, from the start
   std::string fixed_text_;
   std::vector<Piece> pieces_;
+  std::vector<FixedWord> fixed_words_;
   size_t live_begin_ = 0;
 };
 
