@@ -40,7 +40,8 @@ FCITX_CONFIGURATION(
     fcitx::OptionWithAnnotation<AutocorrectLevel, AutocorrectLevelI18NAnnotation> autocorrect{
         this, "Autocorrect", _("Autocorrect"), AutocorrectLevel::Normal};
     fcitx::Option<bool> undoOnBackspace{
-        this, "UndoOnBackspace", _("Backspace right after an autocorrection undoes it"), true};
+        this, "UndoOnBackspace",
+        _("Backspace right after an autocorrection or a shortcut undoes it"), true};
     fcitx::Option<bool> learn{this, "Learn", _("Learn my words (kept on this computer only)"),
                               false};
     fcitx::OptionWithAnnotation<Backend, BackendI18NAnnotation> backend{

@@ -237,6 +237,7 @@ void KeydecideState::Flush() {
     preedit_.clear();
   }
   undo_.armed = false;
+  literal_.clear();
   context_.clear();
   if (sent_ > 0) Send({{Edit::kSetContext, ""}});
   ic_->inputPanel().reset();
@@ -249,6 +250,7 @@ void KeydecideState::Pick(int index) {
   if (index < 0 || static_cast<size_t>(index) >= decision_.candidates.size()) return;
   const std::string text = decision_.candidates[index].text;
   undo_.armed = false;
+  literal_.clear();
   if (language_ == Language::English) {
     // A word picked is followed by a space, as the replay's keystroke savings count it.
     CommitText(text + " ");
@@ -351,7 +353,7 @@ void KeydecideState::HandleBackspace(fcitx::KeyEvent& event) {
     return;
   }
   if (undo_.armed && *engine_->config().undoOnBackspace) {
-    UndoCorrection();
+    UndoLastWord();
     event.filterAndAccept();
     return;
   }
@@ -362,10 +364,11 @@ void KeydecideState::HandleBackspace(fcitx::KeyEvent& event) {
          language_ == Language::English ? WithoutTrailingWord(context_) : context_}});
 }
 
-// Backspace right after an autocorrection: the application gets the letters as typed back,
-// as the preedit, and the session undoes the correction there (never again at that spot; with
-// learning, never again for this word).
-void KeydecideState::UndoCorrection() {
+// Backspace right after an autocorrection or a shortcut's expansion: the application gets the
+// letters as typed back, as the preedit. The session undoes the correction there (never again
+// at that spot; with learning, never again for this word); the trigger is ended as typed the
+// next time, not expanded again.
+void KeydecideState::UndoLastWord() {
   undo_.armed = false;
   const std::string committed = undo_.replacement + undo_.ending;
   const int chars = static_cast<int>(fcitx::utf8::length(committed));
@@ -380,6 +383,11 @@ void KeydecideState::UndoCorrection() {
   }
   context_.resize(context_.size() >= committed.size() ? context_.size() - committed.size() : 0);
   preedit_ = undo_.typed;
+  if (undo_.shortcut) {  // the session holds the application's text: the trigger is typed again
+    literal_ = undo_.typed;
+    Send({{Edit::kSetContext, context_}, {Edit::kType, undo_.typed, 1, NowMs()}});
+    return;
+  }
   // The session's text ends with the replacement and what ended it: delete back to the word's
   // end (the session then offers the typed letters), and take them back.
   Send({{Edit::kBackspace, "", static_cast<int32_t>(fcitx::utf8::length(undo_.ending))},
@@ -393,10 +401,12 @@ void KeydecideState::EndEnglishWord(const std::string& ending) {
   // The person's shortcut, when the trigger is the whole preedit (not the end of "—omw"): the
   // expansion replaces it in the application, and the session gets the application's text
   // (set_context: neither the trigger nor the expansion, an address say, is learned as typed).
-  if (fresh && decision_.shortcut_fire && !decision_.shortcut.empty() &&
+  const bool literal = typed == literal_;
+  literal_.clear();
+  if (!literal && fresh && decision_.shortcut_fire && !decision_.shortcut.empty() &&
       decision_.composition == typed) {
     CommitText(decision_.shortcut + (ending == "\n" ? "" : ending));
-    undo_.armed = false;
+    undo_ = {ending != "\n", typed, decision_.shortcut, ending, true};
     Send({{Edit::kSetContext, ending == "\n" ? context_ + ending : context_}});  // Enter: the app's
     return;
   }
@@ -409,7 +419,7 @@ void KeydecideState::EndEnglishWord(const std::string& ending) {
   std::vector<Edit> edits;
   if (correct) edits.push_back({Edit::kAutocorrect, word});  // else the letters stand
   edits.push_back({Edit::kType, ending, 1, NowMs()});
-  undo_ = {correct && ending != "\n", typed, word, ending};
+  undo_ = {correct && ending != "\n", typed, word, ending, false};
   Send(std::move(edits));
 }
 

@@ -43,11 +43,13 @@ class KeydecideState : public fcitx::InputContextProperty {
   void SetLanguage(Language language);
 
  private:
-  struct Undo {  // the last autocorrection committed, while Backspace may undo it
+  // The last autocorrection or shortcut expansion committed, while Backspace may undo it.
+  struct Undo {
     bool armed = false;
-    std::string typed;        // the letters as typed
+    std::string typed;        // the letters as typed (a shortcut's trigger)
     std::string replacement;  // what replaced them in the application ...
     std::string ending;       // ... followed by this (the space or punctuation that ended them)
+    bool shortcut = false;    // an expansion, not an autocorrection
   };
 
   bool HandleListKey(const fcitx::Key& key);
@@ -55,7 +57,7 @@ class KeydecideState : public fcitx::InputContextProperty {
   void HandlePinyin(fcitx::KeyEvent& event, const fcitx::Key& key, const std::string& ch);
   void HandleBackspace(fcitx::KeyEvent& event);
   void EndEnglishWord(const std::string& ending);
-  void UndoCorrection();
+  void UndoLastWord();
   void CommitAsTyped();
   void CommitText(const std::string& text);
 
@@ -83,6 +85,7 @@ class KeydecideState : public fcitx::InputContextProperty {
   std::string preedit_;
   std::string context_;  // the newest committed text, at most kMaxContextBytes
   Undo undo_;
+  std::string literal_;  // a trigger whose expansion was undone: ended as typed, not expanded
 
   uint64_t sent_ = 0;      // batches queued
   uint64_t answered_ = 0;  // the batch `decision_` answers

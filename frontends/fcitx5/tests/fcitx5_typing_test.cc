@@ -191,15 +191,27 @@ void English(Typist& t) {
 }
 
 // The person's shortcut (made in the store before the addon started): typing its trigger
-// offers the expansion first, and the space that ends it expands it.
+// offers the expansion first, and the space that ends it expands it. A Backspace right after
+// undoes the expansion: the trigger comes back as the preedit and the next space ends it as
+// typed; typed again later, it expands again.
 void Shortcut(Typist& t) {
-  fcitx::InputContext* ic = t.NewContext();
+  fcitx::InputContext* ic = t.NewContext(fcitx::CapabilityFlags{
+      fcitx::CapabilityFlag::Preedit, fcitx::CapabilityFlag::SurroundingText});
   t.Type("omw");
   CHECK(Preedit(ic) == "omw");
   CHECK(Find(ic, "On my way!") == 0);
   t.Expect("On my way! ");
   t.Key("space");
   CHECK(Preedit(ic).empty());
+  ic->surroundingText().setText("On my way! ", 11, 11);
+  t.Key("BackSpace");
+  CHECK(Preedit(ic) == "omw");
+  t.Expect("omw ");
+  t.Key("space");
+  CHECK(Preedit(ic).empty());
+  t.Type("omw");
+  t.Expect("On my way! ");
+  t.Key("space");
 }
 
 // A password field is typed as it is: the keys reach the application. (Last: fcitx5 itself
