@@ -59,6 +59,18 @@ std::string IntegrityCheck(const std::string& path) {
   return result;
 }
 
+// Runs `sql` on the file through a connection of its own, as an older keydecide or another
+// program would write it.
+void RawExec(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  const int opened = sqlite3_open(path.c_str(), &db);
+  EXPECT_EQ(opened, SQLITE_OK) << path;
+  if (opened == SQLITE_OK) {
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  }
+  sqlite3_close(db);
+}
+
 class UserStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -350,10 +362,7 @@ TEST_F(UserStoreTest, AnUnwritablePlaceIsAClearError) {
 
 TEST_F(UserStoreTest, ANewerSchemaIsRefusedAndLeftAlone) {
   { auto store = OpenOrFail(path_); }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  RawExec(path_, "PRAGMA user_version = 99");
   std::unique_ptr<UserStore> store;
   UserStoreOptions options;
   options.path = path_;
@@ -467,8 +476,6 @@ TEST_F(UserStoreTest, ShortcutsAreSetReplacedRemovedExportedAndCleared) {
 // learned, and takes shortcuts.
 TEST_F(UserStoreTest, AVersionOneStoreIsMigratedWithItsWords) {
   std::system(("mkdir -p '" + dir_ + "/keydecide'").c_str());
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
   const char* v1 =
       "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
       "INSERT INTO meta VALUES('tick', 3);"
@@ -483,8 +490,7 @@ TEST_F(UserStoreTest, AVersionOneStoreIsMigratedWithItsWords) {
       "CREATE INDEX pairs_last_time ON pairs(last_time);"
       "INSERT INTO words VALUES('en', 'Zorblax', 3, 0, 3.0, 3, 100, 200);"
       "PRAGMA user_version = 1;";
-  ASSERT_EQ(sqlite3_exec(db, v1, nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  RawExec(path_, v1);
   auto store = OpenOrFail(path_);
   std::vector<LearnedWord> words;
   ASSERT_TRUE(store->List("en", &words).ok());
@@ -503,8 +509,6 @@ TEST_F(UserStoreTest, AVersionOneStoreIsMigratedWithItsWords) {
 // and pairs, and its words get readings from then on.
 TEST_F(UserStoreTest, AVersionTwoStoreIsMigratedAndItsWordsTakeReadings) {
   std::system(("mkdir -p '" + dir_ + "/keydecide'").c_str());
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
   const char* v2 =
       "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
       "INSERT INTO meta VALUES('tick', 3);"
@@ -523,8 +527,7 @@ TEST_F(UserStoreTest, AVersionTwoStoreIsMigratedAndItsWordsTakeReadings) {
       "INSERT INTO pairs VALUES('zh', '你好', '世界', 1, 1.0, 3, 200);"
       "INSERT INTO shortcuts VALUES('omw', 'On my way!', 50);"
       "PRAGMA user_version = 2;";
-  ASSERT_EQ(sqlite3_exec(db, v2, nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  RawExec(path_, v2);
   auto store = OpenOrFail(path_);
   std::vector<LearnedWord> words;
   ASSERT_TRUE(store->List("zh", &words).ok());
@@ -623,12 +626,7 @@ TEST_F(UserStoreTest, AVersionFourStoreIsMigratedAndCountsPerAppType) {
     auto store = OpenOrFail(path_);
     ASSERT_TRUE(store->Learn({Event("kept", "", false, 100)}).ok());
   }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(
-      sqlite3_exec(db, "DROP TABLE app_words; PRAGMA user_version = 4;", nullptr, nullptr, nullptr),
-      SQLITE_OK);
-  sqlite3_close(db);
+  RawExec(path_, "DROP TABLE app_words; PRAGMA user_version = 4;");
   auto store = OpenOrFail(path_);
   ASSERT_TRUE(store->Learn({InApp("kept", static_cast<int>(AppType::kEditor), 200)}).ok());
   std::vector<LearnedWord> words;

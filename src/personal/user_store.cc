@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <unordered_map>
 
 #include "keydecide/options.h"
 #include "personal/export_format.h"
@@ -91,6 +90,7 @@ class Stmt {
     return p ? std::string(p, sqlite3_column_bytes(stmt_, col)) : std::string();
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  bool Null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   double Real(int col) const { return sqlite3_column_double(stmt_, col); }
   std::string Blob(int col) const {
     const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
@@ -446,40 +446,33 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
 
 Status SqliteUserStore::ListLocked(std::string_view language, std::vector<LearnedWord>* out) {
   out->clear();
+  // A word's row once per app type it was used in (once with NULLs for none), its rows
+  // together, apps in order.
   Stmt s(db_,
-         "SELECT language, word, count, picks, weight, last_tick, first_time, last_time, reading"
-         " FROM words WHERE ?1 = '' OR language = ?1 ORDER BY count DESC, language, word");
+         "SELECT w.language, w.word, w.count, w.picks, w.weight, w.last_tick, w.first_time,"
+         " w.last_time, w.reading, a.app, a.count, a.weight, a.last_tick"
+         " FROM words w LEFT JOIN app_words a ON a.language = w.language AND a.word = w.word"
+         " WHERE ?1 = '' OR w.language = ?1 ORDER BY w.count DESC, w.language, w.word, a.app");
   s.Bind(1, language);
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) {
-    out->push_back({s.Text(0),
-                    s.Text(1),
-                    static_cast<uint32_t>(s.Int(2)),
-                    static_cast<uint32_t>(s.Int(3)),
-                    s.Real(4),
-                    static_cast<uint64_t>(s.Int(5)),
-                    s.Int(6),
-                    s.Int(7),
-                    s.Text(8),
-                    {}});
-  }
-  KD_SQL(rc, "listing");
-  // Each word's uses per app type, by app.
-  std::unordered_map<std::string, size_t> at;  // language '\0' word -> index in *out
-  at.reserve(out->size());
-  for (size_t i = 0; i < out->size(); ++i) {
-    at.emplace((*out)[i].language + '\0' + (*out)[i].word, i);
-  }
-  Stmt apps(db_,
-            "SELECT language, word, app, count, weight, last_tick FROM app_words"
-            " WHERE ?1 = '' OR language = ?1 ORDER BY language, word, app");
-  apps.Bind(1, language);
-  while ((rc = apps.Step()) == SQLITE_ROW) {
-    const auto it = at.find(apps.Text(0) + '\0' + apps.Text(1));
-    const int64_t app = apps.Int(2);
-    if (it == at.end() || app < 0 || app >= kAppTypes) continue;  // not written by us
-    (*out)[it->second].apps.push_back({static_cast<int>(app), static_cast<uint32_t>(apps.Int(3)),
-                                       apps.Real(4), static_cast<uint64_t>(apps.Int(5))});
+    std::string lang = s.Text(0), word = s.Text(1);
+    if (out->empty() || out->back().language != lang || out->back().word != word) {
+      out->push_back({std::move(lang),
+                      std::move(word),
+                      static_cast<uint32_t>(s.Int(2)),
+                      static_cast<uint32_t>(s.Int(3)),
+                      s.Real(4),
+                      static_cast<uint64_t>(s.Int(5)),
+                      s.Int(6),
+                      s.Int(7),
+                      s.Text(8),
+                      {}});
+    }
+    const int64_t app = s.Null(9) ? -1 : s.Int(9);
+    if (app < 0 || app >= kAppTypes) continue;  // none, or not written by us
+    out->back().apps.push_back({static_cast<int>(app), static_cast<uint32_t>(s.Int(10)), s.Real(11),
+                                static_cast<uint64_t>(s.Int(12))});
   }
   KD_SQL(rc, "listing");
   return Status::OK();
