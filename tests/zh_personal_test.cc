@@ -260,6 +260,46 @@ TEST_F(ZhPersonalTest, ALearnedWordKeepsItsFollowersIn联想) {
   EXPECT_EQ(After("dan", dan[3]), before);
 }
 
+// Counts per app type (EngineOptions::user_app_share, 0.75 by default): a word picked twice in
+// an editor and another picked once in chat, for the same letters; each comes first in the app
+// type it was picked in, and the heavier overall where the person wrote nothing.
+TEST_F(ZhPersonalTest, EachAppTypeRanksThePersonsWordsWrittenThereFirst) {
+  const std::vector<std::string> base = Fresh("shi");
+  ASSERT_GE(base.size(), 5u);
+  const std::string& in_editor = base[3];
+  const std::string& in_chat = base[4];
+  const auto pick = [&](const std::string& word, AppType app) {
+    SessionOptions options;
+    options.app = app;
+    auto s = engine_->NewSession(options);
+    ASSERT_TRUE(s->Type("shi").ok());
+    Candidates(s.get());
+    ASSERT_TRUE(s->Accept(word).ok());
+    ASSERT_TRUE(s->Type("\n").ok());
+    s.reset();
+    ASSERT_TRUE(engine_->FlushLearning().ok());
+  };
+  pick(in_editor, AppType::kEditor);
+  pick(in_editor, AppType::kEditor);
+  pick(in_chat, AppType::kChat);
+  const auto first_in = [&](AppType app) {
+    SessionOptions options;
+    options.app = app;
+    auto s = engine_->NewSession(options);
+    EXPECT_TRUE(s->Type("shi").ok());
+    const std::vector<std::string> c = Candidates(s.get());
+    return c.empty() ? std::string() : c.front();
+  };
+  EXPECT_EQ(first_in(AppType::kEditor), in_editor);
+  EXPECT_EQ(first_in(AppType::kChat), in_chat);
+  EXPECT_EQ(first_in(AppType::kCode), in_editor);  // nothing written there: overall
+  const std::vector<LearnedWord> words = Learned();
+  const LearnedWord* chat = Find(words, in_chat);
+  ASSERT_NE(chat, nullptr);
+  ASSERT_EQ(chat->apps.size(), 1u);
+  EXPECT_EQ(chat->apps[0].app, static_cast<int>(AppType::kChat));
+}
+
 // A composition longer than the sentence search reads (PinyinWindow fixes its early part): the
 // words of the fixed part are learned too, with their readings, in order.
 TEST_F(ZhPersonalTest, TheFixedPartOfALongCompositionIsLearned) {

@@ -275,12 +275,12 @@ void AddEvalPersonalCommand(CLI::App* eval) {
         ->transform(CLI::CheckedTransformer(AppTypeNames(), CLI::ignore_case))
         ->default_str("chat");
   };
-  app_option("--history-app", &args->history_app, "English: the app type --history is typed in");
+  app_option("--history-app", &args->history_app, "The app type --history is typed in");
   cmd->add_option("--also-history", args->also_history,
-                  "English: more of the person's text, learned after --history");
+                  "More of the person's text, learned after --history");
   app_option("--also-history-app", &args->also_history_app,
-             "English: the app type --also-history is typed in");
-  app_option("--test-app", &args->test_app, "English: the app type --test is replayed in");
+             "The app type --also-history is typed in");
+  app_option("--test-app", &args->test_app, "The app type --test is typed in");
   cmd->add_option("--pinyin-user-word-weight", args->pinyin_word_weight)->capture_default_str();
   cmd->add_option("--pinyin-user-pair-weight", args->pinyin_pair_weight)->capture_default_str();
   cmd->add_option("--max-lines", args->max_lines,
@@ -290,6 +290,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
                 "English: also one fine-tuning round after the history, and the replays after it "
                 "(ksr_after_finetune, general_ksr_after_finetune)");
   cmd->callback([args] {
+    const PersonalEvalApps apps = {args->history_app, args->also_history_app, args->test_app};
     if (args->engine.language == "zh") {
       if (args->finetune) {
         std::fprintf(stderr, "keydecide: --finetune: Chinese fine-tuning is not built yet\n");
@@ -298,6 +299,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
       EngineOptions options = args->engine.Options();
       options.pinyin_user_word_weight = args->pinyin_word_weight;
       options.pinyin_user_pair_weight = args->pinyin_pair_weight;
+      options.user_app_share = args->app_share;
       auto lines = [&](const std::string& path) {
         std::vector<PinyinEvalLine> out;
         if (path.empty()) return out;
@@ -306,8 +308,9 @@ void AddEvalPersonalCommand(CLI::App* eval) {
         return out;
       };
       PersonalPinyinResult r;
-      CheckOrDie(EvalPersonalPinyin(options, lines(args->history), lines(args->test),
-                                    lines(args->general), EvalStorePath(), args->suggestions, &r),
+      CheckOrDie(EvalPersonalPinyin(options, lines(args->history), lines(args->also_history),
+                                    lines(args->test), lines(args->general), EvalStorePath(),
+                                    args->suggestions, &r, apps),
                  "personal eval");
       auto figures = [](const PinyinEvalResult& e) {
         return nlohmann::json{{"top1", e.sentence_top1()},
@@ -330,6 +333,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
                             {"history_typed", r.history_typed},
                             {"pinyin_user_word_weight", args->pinyin_word_weight},
                             {"pinyin_user_pair_weight", args->pinyin_pair_weight},
+                            {"user_app_share", args->app_share},
                             {"suggestions", args->suggestions},
                             {"keystroke_us_before",
                              {{"p50", Quantile(r.before.keystroke_us, 0.5)},
@@ -373,14 +377,9 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     replay.suggestions = args->suggestions;
     replay.progress = false;
     PersonalEvalResult r;
-    PersonalEvalApps apps;
-    apps.history = args->history_app;
-    apps.other_history = also_history;
-    apps.other = args->also_history_app;
-    apps.test = args->test_app;
-    CheckOrDie(
-        EvalPersonal(options, history, test, general, store, replay, &r, args->finetune, apps),
-        "personal eval");
+    CheckOrDie(EvalPersonal(options, history, also_history, test, general, store, replay, &r,
+                            args->finetune, apps),
+               "personal eval");
     nlohmann::json out = {
         {"ksr_before", r.before.ksr()},
         {"ksr_after", r.after.ksr()},

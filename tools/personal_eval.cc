@@ -35,11 +35,13 @@ Status TypeHistory(Engine* engine, std::string_view history, AppType app) {
 }
 
 // Types the history lines as a person converting each of them (see the header).
-Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& lines, int suggestions,
-                         PersonalPinyinResult* out) {
+Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& lines, AppType app,
+                         int suggestions, PersonalPinyinResult* out) {
   constexpr size_t kLinesPerFlush = 100;  // well within the learner's queue
   constexpr int kPagedCandidates = 50;    // five pages of ten
-  auto session = engine->NewSession(SessionOptions());
+  SessionOptions options;
+  options.app = app;
+  auto session = engine->NewSession(options);
   Decision d;
   for (size_t n = 0; n < lines.size(); ++n) {
     const PinyinEvalLine& line = lines[n];
@@ -164,10 +166,10 @@ void RemoveStore(const std::string& path) {
 
 }  // namespace
 
-Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
-                    std::string_view general, const std::string& store_path,
-                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune,
-                    const PersonalEvalApps& apps) {
+Status EvalPersonal(const EngineOptions& options, std::string_view history,
+                    std::string_view also_history, std::string_view test, std::string_view general,
+                    const std::string& store_path, const ReplayOptions& replay,
+                    PersonalEvalResult* out, bool finetune, const PersonalEvalApps& apps) {
   *out = PersonalEvalResult();
   out->has_general = !general.empty();
   SessionOptions in_test;
@@ -195,9 +197,7 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
     return Status::IOError("the user store did not open: " + engine->info().personal);
   }
   Status s = TypeHistory(engine.get(), history, apps.history);
-  if (s.ok() && !apps.other_history.empty()) {
-    s = TypeHistory(engine.get(), apps.other_history, apps.other);
-  }
+  if (s.ok() && !also_history.empty()) s = TypeHistory(engine.get(), also_history, apps.also);
   SessionOptions no_learn;
   no_learn.no_learn = true;
   SessionOptions no_learn_in_test = in_test;
@@ -226,24 +226,28 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history, std:
 }
 
 Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<PinyinEvalLine>& history,
+                          const std::vector<PinyinEvalLine>& also_history,
                           const std::vector<PinyinEvalLine>& test,
                           const std::vector<PinyinEvalLine>& general, const std::string& store_path,
-                          int suggestions, PersonalPinyinResult* out) {
+                          int suggestions, PersonalPinyinResult* out,
+                          const PersonalEvalApps& apps) {
   *out = PersonalPinyinResult();
   out->has_general = !general.empty();
+  SessionOptions in_test;
+  in_test.app = apps.test;
   std::vector<std::vector<TypedWord>> test_words;
   {
     EngineOptions plain = options;
     plain.personal = false;
     std::unique_ptr<Engine> engine;
     KD_RETURN_IF_ERROR(Engine::Open(plain, &engine));
-    KD_RETURN_IF_ERROR(EvalPinyin(test, *engine, &out->before));
+    KD_RETURN_IF_ERROR(EvalPinyin(test, *engine, &out->before, in_test));
     if (out->has_general) KD_RETURN_IF_ERROR(EvalPinyin(general, *engine, &out->general_before));
     const std::unique_ptr<Session> cutter = engine->NewSession(SessionOptions());
     for (const PinyinEvalLine& line : test) {
       KD_RETURN_IF_ERROR(CutIntoWords(cutter.get(), line, &test_words.emplace_back()));
     }
-    KD_RETURN_IF_ERROR(EvalNextWords(*engine, test_words, SessionOptions(), &out->next_before));
+    KD_RETURN_IF_ERROR(EvalNextWords(*engine, test_words, in_test, &out->next_before));
   }
   EngineOptions personal = options;
   personal.personal = true;
@@ -254,11 +258,16 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   if (engine->info().personal.rfind("on: ", 0) != 0) {
     return Status::IOError("the user store did not open: " + engine->info().personal);
   }
-  Status s = TypePinyinHistory(engine.get(), history, suggestions, out);
+  Status s = TypePinyinHistory(engine.get(), history, apps.history, suggestions, out);
+  if (s.ok() && !also_history.empty()) {
+    s = TypePinyinHistory(engine.get(), also_history, apps.also, suggestions, out);
+  }
   SessionOptions no_learn;
   no_learn.no_learn = true;
-  if (s.ok()) s = EvalPinyin(test, *engine, &out->after, no_learn);
-  if (s.ok()) s = EvalNextWords(*engine, test_words, no_learn, &out->next_after);
+  SessionOptions no_learn_in_test = in_test;
+  no_learn_in_test.no_learn = true;
+  if (s.ok()) s = EvalPinyin(test, *engine, &out->after, no_learn_in_test);
+  if (s.ok()) s = EvalNextWords(*engine, test_words, no_learn_in_test, &out->next_after);
   if (s.ok() && out->has_general) s = EvalPinyin(general, *engine, &out->general_after, no_learn);
   engine.reset();
   if (s.ok()) s = CountLearned(store_path, "zh", &out->learned_words);

@@ -33,21 +33,22 @@ struct PersonalEvalResult {
   double finetune_seconds = 0;   // wall time of the round
 };
 
-// The app types the texts are typed in (SessionOptions::app): the history, a second history
-// (`other_history`, learned after the first; may be empty) and the test. General text is
-// replayed in a chat session.
+// The app types the texts are typed in (SessionOptions::app): the history, the second history
+// (`also_history` below, learned after the first, when there is one) and the test. General
+// text is typed in a chat session.
 struct PersonalEvalApps {
   AppType history = AppType::kChat;
-  std::string_view other_history;
-  AppType other = AppType::kChat;
+  AppType also = AppType::kChat;
   AppType test = AppType::kChat;
 };
 
 // Runs the evaluation above. `options` is the engine (its personal fields are overridden);
-// `store_path` must not exist yet and is removed afterwards. `general` may be empty.
-Status EvalPersonal(const EngineOptions& options, std::string_view history, std::string_view test,
-                    std::string_view general, const std::string& store_path,
-                    const ReplayOptions& replay, PersonalEvalResult* out, bool finetune = false,
+// `store_path` must not exist yet and is removed afterwards. `also_history` and `general` may
+// be empty.
+Status EvalPersonal(const EngineOptions& options, std::string_view history,
+                    std::string_view also_history, std::string_view test, std::string_view general,
+                    const std::string& store_path, const ReplayOptions& replay,
+                    PersonalEvalResult* out, bool finetune = false,
                     const PersonalEvalApps& apps = {});
 
 // Chinese: the same over pinyin eval lines (tools/pinyin_eval.h). The history is typed as a
@@ -79,9 +80,11 @@ struct PersonalPinyinResult {
 };
 
 Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<PinyinEvalLine>& history,
+                          const std::vector<PinyinEvalLine>& also_history,
                           const std::vector<PinyinEvalLine>& test,
                           const std::vector<PinyinEvalLine>& general, const std::string& store_path,
-                          int suggestions, PersonalPinyinResult* out);
+                          int suggestions, PersonalPinyinResult* out,
+                          const PersonalEvalApps& apps = {});
 
 }  // namespace keydecide
 

@@ -105,7 +105,8 @@ struct EngineOptions {
   // P_user(w) above, in a session of one app type (SessionOptions::app): (1 - share) × the
   // word's share of all the person's words + share × its share of what they wrote in that app
   // type (when they wrote anything there), so that a word they use in a code editor counts
-  // more there than in chat. 0..1 (docs/PERSONAL.md, "Per app type").
+  // more there than in chat. English and Chinese (the pinyin cache below). 0..1
+  // (docs/PERSONAL.md, "Per app type").
   float user_app_share = 0.75f;
   float user_new_word_bonus = 8.0f;
   // Chinese: the person's words as a cache model in the pinyin sentence search, a word gaining

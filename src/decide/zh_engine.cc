@@ -50,6 +50,7 @@ std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) con
   personal.learn = learner_ != nullptr && learning_ && !options.no_learn;
   personal.word_weight = user_word_weight_;
   personal.pair_weight = user_pair_weight_;
+  personal.app_share = user_app_share_;
   return std::make_unique<ZhSession>(lexicon_.get(), bigram_.get(), search_options_,
                                      sentence_options_, session_model_, options.app, personal);
 }
@@ -75,6 +76,7 @@ void ZhEngine::OpenPersonal(const EngineOptions& options) {
   learning_ = learner_ != nullptr && options.learn;
   user_word_weight_ = options.pinyin_user_word_weight;
   user_pair_weight_ = options.pinyin_user_pair_weight;
+  user_app_share_ = options.user_app_share;
 }
 
 Status ZhEngine::Init(const EngineOptions& options) {
@@ -119,6 +121,9 @@ Status ZhEngine::Init(const EngineOptions& options) {
       !(options.pinyin_user_pair_weight >= 0 && options.pinyin_user_pair_weight <= 10)) {
     return Status::InvalidArgument(
         "pinyin_user_word_weight and pinyin_user_pair_weight must be in 0..10");
+  }
+  if (!(options.user_app_share >= 0 && options.user_app_share <= 1)) {
+    return Status::InvalidArgument("user_app_share must be in 0..1");
   }
   if (const std::string model_path = ResolveModelPath(options, pack); model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));

@@ -53,7 +53,7 @@ class ZhEngine : public Engine {
   // Last: its thread reads the lexicon (VariantOf) until it stops.
   std::unique_ptr<Learner> learner_;
   bool learning_ = false;
-  float user_word_weight_ = 0, user_pair_weight_ = 0;
+  float user_word_weight_ = 0, user_pair_weight_ = 0, user_app_share_ = 0;
 };
 
 }  // namespace keydecide

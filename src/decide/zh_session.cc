@@ -43,6 +43,9 @@ constexpr size_t kSentencesOffered = 2;
 constexpr size_t kMaxUserFirst = 2;
 constexpr size_t kMaxUserPrefix = 3;
 constexpr size_t kMaxUserLetters = 64;
+// The person's words for the whole composition weighed again per app type: the heaviest this
+// many of its letters' words and of its initials'.
+constexpr size_t kMaxUserOrder = 16;
 // A commit's words held until the next commit: a long composition's (PinyinWindow) may be many
 // more than a window's, reserved for; a word converts at least one letter.
 constexpr size_t kReservedPendingWords = PinyinLattice::kMaxTyped + 1;
@@ -90,6 +93,7 @@ ZhSession::ZhSession(const Lexicon* lexicon, const WordBigram* bigram,
   if (personal_.learner != nullptr) {
     user_first_.reserve(kMaxUserFirst);
     user_prefix_.reserve(kMaxUserPrefix);
+    user_order_.reserve(2 * kMaxUserOrder);
     user_letters_.reserve(kMaxComposition);
     first_offered_.reserve(kMaxSentenceBytes);
     first_offered_for_.reserve(kMaxComposition);
@@ -650,7 +654,7 @@ void ZhSession::RefreshUserWords() {
   user_words_ = personal_.learner->words();
   user_words_version_ = version;
   next_.clear();  // its person's words are the old snapshot's
-  user_bonus_.Set(user_words_.get(), lexicon_, personal_.word_weight, personal_.pair_weight);
+  user_bonus_.Set(user_words_.get(), lexicon_, personal_, app_);
   sentence_search_.set_bonus(user_words_->size() > 0 ? &user_bonus_ : nullptr);
   search_valid_ = false;  // the sentences' scores depend on it
 }
@@ -669,16 +673,23 @@ void ZhSession::FindUserWords() {
   const auto trusted = [&](const UserWords::Word& w) {
     return w.offered() && (w.picks > 0 || w.tag == UserWords::kNoTag);
   };
+  // The heaviest of each list (by overall weight), heaviest first in this app type
+  // (UserBonus::UserProb), a word for the whole letters before one for their initials on a tie.
   const std::span<const uint32_t> full = user_words_->WithLetters(user_letters_);
   const std::span<const uint32_t> initials = user_letters_.size() >= 2
                                                  ? user_words_->WithInitials(user_letters_)
                                                  : std::span<const uint32_t>();
-  size_t a = 0, b = 0;
-  while (user_first_.size() < kMaxUserFirst && (a < full.size() || b < initials.size())) {
-    const bool take_full =
-        b == initials.size() || (a < full.size() && user_words_->word(full[a]).weight >=
-                                                        user_words_->word(initials[b]).weight);
-    const uint32_t i = take_full ? full[a++] : initials[b++];
+  user_order_.clear();
+  for (const std::span<const uint32_t> list : {full, initials}) {
+    for (const uint32_t i : list.first(std::min(list.size(), kMaxUserOrder))) {
+      user_order_.push_back({i, user_bonus_.UserProb(user_words_->word(i))});
+    }
+  }
+  std::stable_sort(user_order_.begin(), user_order_.end(),
+                   [](const UserOrder& x, const UserOrder& y) { return x.p > y.p; });
+  for (const UserOrder& o : user_order_) {
+    if (user_first_.size() == kMaxUserFirst) break;
+    const uint32_t i = o.word;
     const UserWords::Word& w = user_words_->word(i);
     if (!w.offered()) continue;
     if (!trusted(w)) break;
@@ -697,12 +708,17 @@ void ZhSession::FindUserWords() {
   }
 }
 
-void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon, float word_weight,
-                               float pair_weight) {
+void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon,
+                               const ZhSessionPersonal& personal, int app) {
   words_ = words;
   lexicon_ = lexicon;
+  const float word_weight = personal.word_weight;
   word_weight_ = word_weight;
-  pair_weight_ = pair_weight;
+  pair_weight_ = personal.pair_weight;
+  const float app_total = words != nullptr ? words->app_total_weight(app) : 0.0f;
+  app_ = app_total > 0 ? app : 0;  // (a valid index even when unused)
+  app_share_ = app_total > 0 ? personal.app_share : 0.0f;
+  inv_app_total_ = app_total > 0 ? 1.0f / app_total : 0.0f;
   max_word_ = max_pair_ = 0;
   word_bonus_.clear();
   extra_.clear();
@@ -715,12 +731,12 @@ void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon, f
     const UserWords::Word& w = words->word(i);
     const float p = LexiconProb(w.tag);
     min_prob = std::min(min_prob, p);
-    const float bonus = std::log1p(word_weight * w.weight * inv_total_ / p);
+    const float bonus = std::log1p(word_weight * UserProb(w) / p);
     max_word_ = std::max(max_word_, bonus);
     if (bonus > 0) word_bonus_.push_back({w.tag, bonus});  // tagged() is in tag order
   }
   // P_user(w | previous) is at most 1.
-  if (words->max_pair_weight() > 0) max_pair_ = std::log1p(pair_weight / min_prob);
+  if (words->max_pair_weight() > 0) max_pair_ = std::log1p(pair_weight_ / min_prob);
   SetExtraWords();
 }
 
@@ -782,7 +798,7 @@ void ZhSession::UserBonus::SetExtraWords() {
     breaks |= uint64_t{1} << (letters - 1);
     ++syllables;
     if (letters != w.letters.size() || utf8::Length(w.spelling) != syllables) continue;
-    const float log_p = std::log(word_weight_ * w.weight * inv_total_);
+    const float log_p = std::log(word_weight_ * UserProb(w));
     if (!std::isfinite(log_p)) continue;
     extra_.push_back({i, breaks, log_p});
   }
@@ -807,6 +823,11 @@ float ZhSession::UserBonus::MaxWordIn(uint32_t begin, uint32_t end) const {
 float ZhSession::UserBonus::LexiconProb(uint32_t variant) const {
   return static_cast<float>(std::max<uint32_t>(lexicon_->VariantCountAt(variant), 1)) *
          inv_lexicon_total_;
+}
+
+float ZhSession::UserBonus::UserProb(const UserWords::Word& w) const {
+  return (1 - app_share_) * w.weight * inv_total_ +
+         app_share_ * w.app_weight[app_] * inv_app_total_;
 }
 
 float ZhSession::UserBonus::Word(uint32_t variant) const {

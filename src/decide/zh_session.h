@@ -95,6 +95,9 @@ struct ZhSessionPersonal {
   // Score += word_weight × log(1 + w) + pair_weight × log(1 + p) in the sentence search.
   float word_weight = 0;
   float pair_weight = 0;
+  // P_user(w): (1 - app_share) × the word's share of all the person's words + app_share × its
+  // share in the session's app type, when they wrote anything there (EngineOptions).
+  float app_share = 0;
 };
 
 class ZhSession : public Session {
@@ -215,7 +218,8 @@ class ZhSession : public Session {
   }
 
   // The person's words as a cache language model beside the search's: a word gains
-  // log(1 + word_weight × P_user(w) / P_lexicon(w)), and after the word before it
+  // log(1 + word_weight × P_user(w) / P_lexicon(w)) (P_user as ZhSessionPersonal::app_share
+  // says), and after the word before it
   // log(1 + pair_weight × P_user(w | previous) / P_lexicon(w)), P_user from the decayed counts.
   // (As mixing P_user into the model with weight λ = word_weight / (1 + word_weight), less
   // the same log(1 − λ) for every word.) Words common everywhere gain little; the person's
@@ -233,8 +237,11 @@ class ZhSession : public Session {
     size_t ExtraWords(std::string_view rest, std::span<ExtraWord> out) const override;
     std::string_view ExtraText(uint32_t id) const override;
     // O(words log words): once per snapshot.
-    void Set(const UserWords* words, const Lexicon* lexicon, float word_weight, float pair_weight);
+    void Set(const UserWords* words, const Lexicon* lexicon, const ZhSessionPersonal& personal,
+             int app);
     uint32_t context = UserWords::kNoTag;  // the variant just committed, when known
+    // P_user(w) in the session's app type (ZhSessionPersonal::app_share), as Set left it.
+    float UserProb(const UserWords::Word& w) const;
 
    private:
     struct Extra {
@@ -262,6 +269,8 @@ class ZhSession : public Session {
     const UserWords* words_ = nullptr;
     const Lexicon* lexicon_ = nullptr;
     float inv_total_ = 0, inv_lexicon_total_ = 0;
+    int app_ = 0;
+    float app_share_ = 0, inv_app_total_ = 0;  // app_share_ 0 when nothing was written in app_
     float word_weight_ = 0, pair_weight_ = 0, max_word_ = 0, max_pair_ = 0;
   };
 
@@ -317,9 +326,14 @@ class ZhSession : public Session {
   };
   std::vector<UserCandidate> user_first_;   // before the sentences (the whole composition)
   std::vector<UserCandidate> user_prefix_;  // after them (a start of the composition)
-  std::string user_letters_;                // the composition without apostrophes
-  std::string first_offered_;               // the first candidate of the last Decide ...
-  std::string first_offered_for_;           // ... and the composition it was for
+  struct UserOrder {
+    uint32_t word;  // UserWords index
+    float p;        // UserBonus::UserProb
+  };
+  std::vector<UserOrder> user_order_;  // FindUserWords' scratch
+  std::string user_letters_;           // the composition without apostrophes
+  std::string first_offered_;          // the first candidate of the last Decide ...
+  std::string first_offered_for_;      // ... and the composition it was for
   struct Piece {
     std::string text, reading;
   };
