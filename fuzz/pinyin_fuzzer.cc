@@ -11,7 +11,8 @@
 //   - a bigram file is either refused or every probability it gives is finite and at most 1;
 //   - a long composition (PinyinWindow, up to 1024 letters) is refused past the cap or for other
 //     bytes, else its fixed pieces cover the letters before a live part of at most a window, its
-//     breaks only add apostrophes, and updating it from a prefix fixes what a fresh one fixes.
+//     fixed words lie end to end in its fixed text, its breaks only add apostrophes, and
+//     updating it from a prefix fixes what a fresh one fixes.
 // The first input byte picks the case: 0 letters (each byte mapped to a-z or ', at most 66),
 // 1 the same up to 1026 letters, 2 raw bytes,
 // 3 a bigram file: a valid one for a small lexicon with the input's (position, byte) pairs
@@ -193,12 +194,30 @@ void CheckWindow(Searches* s, std::string_view typed) {
     while (at < typed.size() && typed[at] == '\'') ++at;
   }
   Check(at == live);
+  // The fixed words (what a session learns of the fixed part) lie end to end inside the fixed
+  // text, each piece's ending where the piece's text does (one fixed as typed has none).
+  size_t text_at = 0, word = 0;
+  const std::vector<PinyinWindow::FixedWord>& words = s->window->fixed_words();
+  for (const PinyinWindow::Piece& piece : s->window->pieces()) {
+    Check(piece.words_end >= word && piece.words_end <= words.size());
+    Check(piece.text_begin == text_at);
+    const bool has_words = piece.words_end > word;
+    for (; word < piece.words_end; ++word) {
+      Check(words[word].text_begin == text_at && words[word].text_end > text_at &&
+            words[word].text_end <= piece.text_end);
+      text_at = words[word].text_end;
+    }
+    Check(!has_words || text_at == piece.text_end);
+    text_at = piece.text_end;
+  }
+  Check(word == words.size() && text_at == s->window->fixed_text().size());
   std::string breaks;
   s->window->WriteSyllableBreaks(typed, ~uint64_t{0}, &breaks);
   Check(WithoutApostrophes(breaks) == WithoutApostrophes(typed));
   Check(s->fresh_window->Update(typed, context).ok());
   Check(s->fresh_window->fixed_text() == s->window->fixed_text());
   Check(s->fresh_window->live_begin() == live);
+  Check(s->fresh_window->fixed_words().size() == words.size());
   (void)s->fresh_window->Update("", 0);  // the next input starts it from nothing
 }
 

@@ -712,8 +712,7 @@ void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon,
                                const ZhSessionPersonal& personal, int app) {
   words_ = words;
   lexicon_ = lexicon;
-  const float word_weight = personal.word_weight;
-  word_weight_ = word_weight;
+  word_weight_ = personal.word_weight;
   pair_weight_ = personal.pair_weight;
   const float app_total = words != nullptr ? words->app_total_weight(app) : 0.0f;
   app_ = app_total > 0 ? app : 0;  // (a valid index even when unused)
@@ -731,7 +730,7 @@ void ZhSession::UserBonus::Set(const UserWords* words, const Lexicon* lexicon,
     const UserWords::Word& w = words->word(i);
     const float p = LexiconProb(w.tag);
     min_prob = std::min(min_prob, p);
-    const float bonus = std::log1p(word_weight * UserProb(w) / p);
+    const float bonus = std::log1p(word_weight_ * UserProb(w) / p);
     max_word_ = std::max(max_word_, bonus);
     if (bonus > 0) word_bonus_.push_back({w.tag, bonus});  // tagged() is in tag order
   }

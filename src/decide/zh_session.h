@@ -41,9 +41,9 @@
 // as a word of its own. A commit is learned once the next one is made or the session ends, and
 // never when the person deletes into the text right after it. Learned words add to their scores in
 // the sentence search (log of their weight, and of their pairs'); a learned word whose reading (or
-// initials) is the whole composition comes first when it is the person's heaviest word there and
-// either was picked or is no lexicon word; words whose reading starts the composition are offered
-// after the sentences.
+// initials) is the whole composition comes first when it is the person's heaviest word there (in
+// the session's app type) and either was picked or is no lexicon word; words whose reading starts
+// the composition are offered after the sentences.
 
 #ifndef KEYDECIDE_DECIDE_PINYIN_SESSION_H_
 #define KEYDECIDE_DECIDE_PINYIN_SESSION_H_
@@ -204,9 +204,9 @@ class ZhSession : public Session {
   // The learned words for the composition into user_first_ and user_prefix_.
   void FindUserWords();
   bool IsUserCandidate(std::string_view text) const;
-  // What Accept(word) learns: `text` read as `reading` (may be ""), into pending_.
   // Queues `text` (read as `reading`, may be "") to learn after previous_word_, which it becomes.
   void QueueWord(std::string_view text, std::string_view reading, bool picked);
+  // What Accept(word) learns: `text` read as `reading` (may be ""), into pending_.
   void LearnAccepted(std::string_view text, std::string_view reading, bool picked);
   void LearnSentence(const PinyinSentence& sentence, bool picked);
   void OfferPending();
