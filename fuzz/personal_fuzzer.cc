@@ -2,8 +2,8 @@
 // one file a person may hand the engine from anywhere (keydecide personal import). Besides
 // "never crashes, no undefined behaviour", it checks that what ParseExport accepts is what the
 // store may hold (storable words, language tags, counts > 0, picks <= count, finite weights
-// <= count, first_time <= last_time; shortcuts with lower-cased triggers and text expansions),
-// and that writing it out and parsing it again gives the same entries.
+// <= count, first_time <= last_time; shortcuts with lower-cased triggers and text expansions;
+// recent words storable), and that writing it out and parsing it again gives the same entries.
 //
 //   build-fuzz/bin/personal_fuzzer -max_total_time=10 NEW_CORPUS_DIR fuzz/corpus/personal
 
@@ -46,25 +46,36 @@ void CheckPair(const LearnedPair& p) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view json(reinterpret_cast<const char*>(data), size);
-  std::vector<LearnedWord> words, words2;
-  std::vector<LearnedPair> pairs, pairs2;
-  std::vector<Shortcut> shortcuts, shortcuts2;
-  if (!personal::ParseExport(json, &words, &pairs, &shortcuts).ok()) return 0;
+  personal::ExportContents in, again;
+  if (!personal::ParseExport(json, &in).ok()) return 0;
+  const auto& words = in.words;
+  const auto& words2 = again.words;
   for (const LearnedWord& w : words) CheckWord(w);
-  for (const LearnedPair& p : pairs) CheckPair(p);
-  for (const Shortcut& sc : shortcuts) {
+  for (const LearnedPair& p : in.pairs) CheckPair(p);
+  for (const Shortcut& sc : in.shortcuts) {
     FUZZ_CHECK(personal::IsShortcutTrigger(sc.trigger));
     FUZZ_CHECK(personal::IsShortcutExpansion(sc.expansion));
     FUZZ_CHECK(sc.created >= 0);
   }
-  const std::string again = personal::WriteExport(words, pairs, 0, shortcuts);
-  FUZZ_CHECK(personal::ParseExport(again, &words2, &pairs2, &shortcuts2).ok());
-  FUZZ_CHECK(words2.size() == words.size() && pairs2.size() == pairs.size());
-  FUZZ_CHECK(shortcuts2.size() == shortcuts.size());
-  for (size_t i = 0; i < shortcuts.size(); ++i) {
-    FUZZ_CHECK(shortcuts2[i].trigger == shortcuts[i].trigger &&
-               shortcuts2[i].expansion == shortcuts[i].expansion &&
-               shortcuts2[i].created == shortcuts[i].created);
+  for (const personal::RecentEntry& r : in.recent) {
+    FUZZ_CHECK(personal::IsLanguageTag(r.language) && personal::IsStorableWord(r.word.word));
+    FUZZ_CHECK(r.word.previous.empty() || personal::IsStorableWord(r.word.previous));
+    FUZZ_CHECK(r.word.unix_time >= 0);
+  }
+  FUZZ_CHECK(personal::ParseExport(personal::WriteExport(in, 0), &again).ok());
+  FUZZ_CHECK(words2.size() == words.size() && again.pairs.size() == in.pairs.size());
+  FUZZ_CHECK(again.shortcuts.size() == in.shortcuts.size());
+  for (size_t i = 0; i < in.shortcuts.size(); ++i) {
+    FUZZ_CHECK(again.shortcuts[i].trigger == in.shortcuts[i].trigger &&
+               again.shortcuts[i].expansion == in.shortcuts[i].expansion &&
+               again.shortcuts[i].created == in.shortcuts[i].created);
+  }
+  FUZZ_CHECK(again.recent.size() == in.recent.size());
+  for (size_t i = 0; i < in.recent.size(); ++i) {
+    FUZZ_CHECK(again.recent[i].language == in.recent[i].language &&
+               again.recent[i].word.word == in.recent[i].word.word &&
+               again.recent[i].word.previous == in.recent[i].word.previous &&
+               again.recent[i].word.unix_time == in.recent[i].word.unix_time);
   }
   for (size_t i = 0; i < words.size(); ++i) {
     FUZZ_CHECK(words2[i].word == words[i].word && words2[i].count == words[i].count &&
@@ -78,9 +89,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  words2[i].apps[k].weight == words[i].apps[k].weight);
     }
   }
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    FUZZ_CHECK(pairs2[i].previous == pairs[i].previous && pairs2[i].word == pairs[i].word &&
-               pairs2[i].count == pairs[i].count && pairs2[i].weight == pairs[i].weight);
+  for (size_t i = 0; i < in.pairs.size(); ++i) {
+    const LearnedPair &p = in.pairs[i], &p2 = again.pairs[i];
+    FUZZ_CHECK(p2.previous == p.previous && p2.word == p.word && p2.count == p.count &&
+               p2.weight == p.weight);
   }
   return 0;
 }

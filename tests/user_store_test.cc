@@ -254,6 +254,73 @@ TEST_F(UserStoreTest, ExportImportRoundTripAndCountsAddUp) {
   EXPECT_EQ(wb[0].picks, 2u);
 }
 
+// The recent text (what fine-tuning reads) travels with an export: a store restored from one
+// can train the adapter again (docs/PERSONAL.md, "Export format").
+TEST_F(UserStoreTest, TheRecentTextIsExportedAndImportedAfterTheStoresOwn) {
+  auto a = OpenOrFail(path_);
+  ASSERT_TRUE(a->Learn({Event("Mr", "", false, 1000),
+                        Event("Darcy", "Mr", false, 1001),
+                        {"zh", "你好", "", false, 1002, ""}})
+                  .ok());
+  std::string json;
+  ASSERT_TRUE(a->Export(&json).ok());
+  auto b = OpenOrFail(dir_ + "/other.db");
+  ASSERT_TRUE(b->Learn({Event("own", "", false, 500)}).ok());
+  ASSERT_TRUE(b->Import(json).ok());
+  std::vector<RecentWord> en, zh;
+  ASSERT_TRUE(b->ListRecent("en", 100, &en).ok());
+  ASSERT_TRUE(b->ListRecent("zh", 100, &zh).ok());
+  ASSERT_EQ(en.size(), 3u);
+  EXPECT_EQ(en[0].word, "own");
+  EXPECT_EQ(en[1].word, "Mr");
+  EXPECT_EQ(en[1].previous, "");
+  EXPECT_EQ(en[2].word, "Darcy");
+  EXPECT_EQ(en[2].previous, "Mr");
+  EXPECT_EQ(en[2].unix_time, 1001);
+  ASSERT_EQ(zh.size(), 1u);
+  EXPECT_EQ(zh[0].word, "你好");
+
+  // An import keeps only the last kMaxRecentWords of a language, as learning does.
+  std::string many =
+      R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"recent":[)";
+  const size_t n = UserStore::kMaxRecentWords + 5;
+  for (size_t i = 0; i < n; ++i) {
+    many += std::string(i == 0 ? "" : ",") + R"({"language":"en","word":"w)" + std::to_string(i) +
+            R"(","previous":"","time":7})";
+  }
+  many += "]}";
+  ASSERT_TRUE(b->Import(many).ok());
+  ASSERT_TRUE(b->ListRecent("en", 1u << 30, &en).ok());
+  ASSERT_EQ(en.size(), UserStore::kMaxRecentWords);
+  EXPECT_EQ(en.back().word, "w" + std::to_string(n - 1));
+  EXPECT_EQ(en.front().word, "w5");
+
+  // A bad recent entry refuses the whole file.
+  const std::vector<std::string> bad = {
+      R"({"language":"en","word":"two words","previous":"","time":1})",
+      R"({"language":"en","word":"w","previous":"a b","time":1})",
+      R"({"language":"en","word":"w","time":1})",
+      R"({"language":"en","word":"w","previous":"","time":-1})",
+      R"({"language":"EN","word":"w","previous":"","time":1})",
+      R"(3)",
+  };
+  for (const std::string& entry : bad) {
+    const std::string doc =
+        R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"recent":[)" + entry +
+        "]}";
+    const Status s = b->Import(doc);
+    EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << doc;
+    EXPECT_NE(s.message().find("recent[0]"), std::string::npos) << s.ToString();
+  }
+  EXPECT_EQ(
+      b->Import(
+           R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"recent":{}})")
+          .code(),
+      Status::Code::kInvalidArgument);
+  ASSERT_TRUE(b->ListRecent("en", 1u << 30, &en).ok());
+  EXPECT_EQ(en.size(), UserStore::kMaxRecentWords);
+}
+
 TEST_F(UserStoreTest, ImportRefusesBadInputAndChangesNothing) {
   auto store = OpenOrFail(path_);
   ASSERT_TRUE(store->Learn({Event("kept")}).ok());

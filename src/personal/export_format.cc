@@ -148,6 +148,29 @@ bool ReadShortcut(const Json& e, size_t i, Shortcut* sc, std::string* error) {
   return ok;
 }
 
+bool IsPreviousWord(std::string_view previous) {
+  return previous.empty() || IsStorableWord(previous);
+}
+
+bool ReadRecent(const Json& e, size_t i, RecentEntry* r, std::string* error) {
+  FieldReader f(e, "recent[" + std::to_string(i) + "]");
+  if (!e.is_object()) return f.Fail("entry"), *error = f.error(), false;
+  const bool ok = f.String("language", IsLanguageTag, &r->language) &&
+                  f.String("word", IsStorableWord, &r->word.word) &&
+                  f.String("previous", IsPreviousWord, &r->word.previous) &&
+                  f.Time("time", &r->word.unix_time);
+  if (!ok) *error = f.error();
+  return ok;
+}
+
+// The optional array `key` of j (absent: empty); false when it is there and not an array.
+bool OptionalArray(const Json& j, const char* key, const Json** out) {
+  static const Json kEmpty = Json::array();
+  const auto it = j.find(key);
+  *out = it != j.end() ? &*it : &kEmpty;
+  return (*out)->is_array();
+}
+
 }  // namespace
 
 bool IsShortcutTrigger(std::string_view trigger) {
@@ -213,15 +236,12 @@ bool IsLanguageTag(std::string_view language) {
   return true;
 }
 
-std::string WriteExport(const std::vector<LearnedWord>& words,
-                        const std::vector<LearnedPair>& pairs, int64_t exported_at,
-                        const std::vector<Shortcut>& shortcuts) {
-  Json out = {{"format", kExportFormatName},
-              {"version", UserStore::kExportVersion},
-              {"exported_at", exported_at},
-              {"words", Json::array()},
-              {"pairs", Json::array()}};
-  for (const LearnedWord& w : words) {
+std::string WriteExport(const ExportContents& contents, int64_t exported_at) {
+  Json out = {{"format", kExportFormatName}, {"version", UserStore::kExportVersion},
+              {"exported_at", exported_at},  {"words", Json::array()},
+              {"pairs", Json::array()},      {"shortcuts", Json::array()},
+              {"recent", Json::array()}};
+  for (const LearnedWord& w : contents.words) {
     out["words"].push_back({{"language", w.language},
                             {"word", w.word},
                             {"count", w.count},
@@ -236,7 +256,7 @@ std::string WriteExport(const std::vector<LearnedWord>& words,
           {"count", a.count}, {"weight", a.weight}};
     }
   }
-  for (const LearnedPair& p : pairs) {
+  for (const LearnedPair& p : contents.pairs) {
     out["pairs"].push_back({{"language", p.language},
                             {"previous", p.previous},
                             {"word", p.word},
@@ -244,19 +264,21 @@ std::string WriteExport(const std::vector<LearnedWord>& words,
                             {"weight", p.weight},
                             {"last_time", p.last_time}});
   }
-  out["shortcuts"] = Json::array();
-  for (const Shortcut& sc : shortcuts) {
+  for (const Shortcut& sc : contents.shortcuts) {
     out["shortcuts"].push_back(
         {{"trigger", sc.trigger}, {"expansion", sc.expansion}, {"created", sc.created}});
+  }
+  for (const RecentEntry& r : contents.recent) {
+    out["recent"].push_back({{"language", r.language},
+                             {"word", r.word.word},
+                             {"previous", r.word.previous},
+                             {"time", r.word.unix_time}});
   }
   return out.dump(1) + "\n";
 }
 
-Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
-                   std::vector<LearnedPair>* pairs, std::vector<Shortcut>* shortcuts) {
-  words->clear();
-  pairs->clear();
-  if (shortcuts != nullptr) shortcuts->clear();
+Status ParseExport(std::string_view json, ExportContents* out) {
+  *out = ExportContents();
   if (json.size() > kMaxExportBytes) return Status::InvalidArgument("export larger than 256 MiB");
   if (!utf8::Validate(json).ok()) return Status::InvalidArgument("export is not valid UTF-8");
   if (JsonNestingDepth(json, kMaxDepth) > kMaxDepth)
@@ -280,28 +302,38 @@ Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
   auto w = j.find("words"), p = j.find("pairs");
   if (w == j.end() || !w->is_array()) return Status::InvalidArgument("'words' is not an array");
   if (p == j.end() || !p->is_array()) return Status::InvalidArgument("'pairs' is not an array");
-  auto sc = j.find("shortcuts");  // optional (see the header)
-  if (sc != j.end() && !sc->is_array()) {
+  const Json* sc = nullptr;  // optional (see the header)
+  const Json* recent = nullptr;
+  if (!OptionalArray(j, "shortcuts", &sc)) {
     return Status::InvalidArgument("'shortcuts' is not an array");
   }
-  const size_t n_shortcuts = sc != j.end() ? sc->size() : 0;
-  if (w->size() + p->size() + n_shortcuts > kMaxExportEntries) {
+  if (!OptionalArray(j, "recent", &recent)) {
+    return Status::InvalidArgument("'recent' is not an array");
+  }
+  if (w->size() + p->size() + sc->size() + recent->size() > kMaxExportEntries) {
     return Status::InvalidArgument("export has more than 2,000,000 entries");
   }
   std::string error;
-  words->resize(w->size());
+  out->words.resize(w->size());
   for (size_t i = 0; i < w->size(); ++i) {
-    if (!ReadWord((*w)[i], i, &(*words)[i], &error)) return Status::InvalidArgument(error);
+    if (!ReadWord((*w)[i], i, &out->words[i], &error)) return Status::InvalidArgument(error);
   }
-  pairs->resize(p->size());
+  out->pairs.resize(p->size());
   for (size_t i = 0; i < p->size(); ++i) {
-    if (!ReadPair((*p)[i], i, &(*pairs)[i], &error)) return Status::InvalidArgument(error);
+    if (!ReadPair((*p)[i], i, &out->pairs[i], &error)) return Status::InvalidArgument(error);
   }
-  std::vector<Shortcut> read(n_shortcuts);
-  for (size_t i = 0; i < n_shortcuts; ++i) {
-    if (!ReadShortcut((*sc)[i], i, &read[i], &error)) return Status::InvalidArgument(error);
+  out->shortcuts.resize(sc->size());
+  for (size_t i = 0; i < sc->size(); ++i) {
+    if (!ReadShortcut((*sc)[i], i, &out->shortcuts[i], &error)) {
+      return Status::InvalidArgument(error);
+    }
   }
-  if (shortcuts != nullptr) *shortcuts = std::move(read);
+  out->recent.resize(recent->size());
+  for (size_t i = 0; i < recent->size(); ++i) {
+    if (!ReadRecent((*recent)[i], i, &out->recent[i], &error)) {
+      return Status::InvalidArgument(error);
+    }
+  }
   return Status::OK();
 }
 

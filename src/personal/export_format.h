@@ -7,14 +7,17 @@
 //              {"language": "zh", "word": "张伟明", ..., "reading": "zhang'wei'ming"}],
 //    "pairs": [{"language": "en", "previous": "Mr", "word": "Darcy", "count": 2,
 //               "weight": 1.9, "last_time": <unix s>}, ...],
-//    "shortcuts": [{"trigger": "omw", "expansion": "On my way!", "created": <unix s>}, ...]}
+//    "shortcuts": [{"trigger": "omw", "expansion": "On my way!", "created": <unix s>}, ...],
+//    "recent": [{"language": "en", "word": "Darcy", "previous": "Mr", "time": <unix s>}, ...]}
 //
 // `weight` is the decayed count as of the export. Keys not named here are ignored, so that a
 // later writer of the same version may add some; every named key is required, except
 // "shortcuts" (added within version 1: older builds ignore it, and an export without it has
 // none), a word's "reading" (added within version 1 for Chinese; written only when not
-// empty) and a word's "apps" (added within version 1: its counts per app type, keyed chat,
-// search, code, editor, url; written only when it has some).
+// empty), a word's "apps" (added within version 1: its counts per app type, keyed chat,
+// search, code, editor, url; written only when it has some) and "recent" (added within
+// version 1: the recent text fine-tuning reads, each language's words oldest first; "previous"
+// is "" where a sentence started).
 
 #ifndef KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
 #define KEYDECIDE_PERSONAL_EXPORT_FORMAT_H_
@@ -54,16 +57,27 @@ bool IsShortcutTrigger(std::string_view trigger);
 // other than new line and tab.
 bool IsShortcutExpansion(std::string_view expansion);
 
-// Writes words, pairs (weights as given) and shortcuts in the format above.
-std::string WriteExport(const std::vector<LearnedWord>& words,
-                        const std::vector<LearnedPair>& pairs, int64_t exported_at,
-                        const std::vector<Shortcut>& shortcuts = {});
+// One word of the recent text (UserStore::ListRecent) with its language.
+struct RecentEntry {
+  std::string language;
+  RecentWord word;
+};
 
-// Parses and validates an export. On success fills *words, *pairs (last_tick 0) and, when not
-// null, *shortcuts. On failure returns InvalidArgument naming the first bad field by position
-// (never its text) and leaves the vectors in an unspecified state.
-Status ParseExport(std::string_view json, std::vector<LearnedWord>* words,
-                   std::vector<LearnedPair>* pairs, std::vector<Shortcut>* shortcuts = nullptr);
+// What an export holds.
+struct ExportContents {
+  std::vector<LearnedWord> words;  // weights as of the export
+  std::vector<LearnedPair> pairs;
+  std::vector<Shortcut> shortcuts;
+  std::vector<RecentEntry> recent;  // each language's words oldest first
+};
+
+// Writes `contents` in the format above.
+std::string WriteExport(const ExportContents& contents, int64_t exported_at);
+
+// Parses and validates an export into *out (pairs' last_tick 0). On failure returns
+// InvalidArgument naming the first bad field by position (never its text), or NotSupported
+// for another version, and leaves *out in an unspecified state.
+Status ParseExport(std::string_view json, ExportContents* out);
 
 }  // namespace keydecide::personal
 

@@ -429,15 +429,10 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
   }
   Stmt set_tick(db_, "UPDATE meta SET value = ?1 WHERE key = 'tick'");
   KD_SQL(set_tick.Bind(1, static_cast<int64_t>(tick)).Run(), "learning");
-  // Only the last kMaxRecentWords of each language are kept.
-  Stmt trim(db_,
-            "DELETE FROM recent WHERE language = ?1 AND id <= (SELECT id FROM recent"
-            " WHERE language = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)");
   std::string trimmed;
   for (const LearnEvent& e : batch) {
     if (e.language == trimmed || !IsLanguageTag(e.language)) continue;
-    KD_SQL(trim.Bind(1, e.language).Bind(2, static_cast<int64_t>(kMaxRecentWords)).Run(),
-           "learning");
+    KD_RETURN_IF_ERROR(TrimRecentLocked(e.language));
     trimmed = e.language;
   }
   KD_SQL(t.Commit(), "learning");
@@ -684,32 +679,52 @@ Status SqliteUserStore::ListShortcuts(std::vector<Shortcut>* out) {
 
 Status SqliteUserStore::Export(std::string* json) {
   std::lock_guard<std::mutex> lock(mu_);
-  // One read transaction, so that words and pairs are of the same moment.
+  // One read transaction, so that everything is of the same moment.
   KD_SQL(Exec(db_, "BEGIN"), "exporting");
-  std::vector<LearnedWord> words;
-  std::vector<LearnedPair> pairs;
-  std::vector<Shortcut> shortcuts;
+  ExportContents contents;
   uint64_t tick = 0;
   Status s = ReadTick(&tick);
-  if (s.ok()) s = ListLocked("", &words);
-  if (s.ok()) s = ListPairsLocked("", &pairs);
-  if (s.ok()) s = ListShortcutsLocked(&shortcuts);
+  if (s.ok()) s = ListLocked("", &contents.words);
+  if (s.ok()) s = ListPairsLocked("", &contents.pairs);
+  if (s.ok()) s = ListShortcutsLocked(&contents.shortcuts);
+  if (s.ok()) s = ListAllRecentLocked(&contents.recent);
   Exec(db_, "COMMIT");
   KD_RETURN_IF_ERROR(s);
-  for (LearnedWord& w : words) {
+  for (LearnedWord& w : contents.words) {
     w.weight = DecayedWeight(w.weight, w.last_tick, tick);
     for (AppCount& a : w.apps) a.weight = DecayedWeight(a.weight, a.last_tick, tick);
   }
-  for (LearnedPair& p : pairs) p.weight = DecayedWeight(p.weight, p.last_tick, tick);
-  *json = WriteExport(words, pairs, Now(), shortcuts);
+  for (LearnedPair& p : contents.pairs) p.weight = DecayedWeight(p.weight, p.last_tick, tick);
+  *json = WriteExport(contents, Now());
+  return Status::OK();
+}
+
+// Only the last kMaxRecentWords of each language are kept.
+Status SqliteUserStore::TrimRecentLocked(std::string_view language) {
+  Stmt trim(db_,
+            "DELETE FROM recent WHERE language = ?1 AND id <= (SELECT id FROM recent"
+            " WHERE language = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)");
+  KD_SQL(trim.Bind(1, language).Bind(2, static_cast<int64_t>(kMaxRecentWords)).Run(),
+         "trimming the recent words");
+  return Status::OK();
+}
+
+Status SqliteUserStore::ListAllRecentLocked(std::vector<RecentEntry>* out) {
+  out->clear();
+  Stmt s(db_, "SELECT language, word, previous, time FROM recent ORDER BY language, id");
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    out->push_back({s.Text(0), {s.Text(1), s.Text(2), s.Int(3)}});
+  }
+  KD_SQL(rc, "listing the recent words");
   return Status::OK();
 }
 
 Status SqliteUserStore::Import(std::string_view json) {
-  std::vector<LearnedWord> words;
-  std::vector<LearnedPair> pairs;
-  std::vector<Shortcut> shortcuts;
-  KD_RETURN_IF_ERROR(ParseExport(json, &words, &pairs, &shortcuts));
+  ExportContents in;
+  KD_RETURN_IF_ERROR(ParseExport(json, &in));
+  const std::vector<LearnedWord>& words = in.words;
+  const std::vector<LearnedPair>& pairs = in.pairs;
   std::lock_guard<std::mutex> lock(mu_);
   Transaction t(db_);
   KD_SQL(t.begin_rc(), "importing");
@@ -773,9 +788,26 @@ Status SqliteUserStore::Import(std::string_view json) {
   Stmt shortcut(db_,
                 "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
                 "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
-  for (const Shortcut& sc : shortcuts) {
+  for (const Shortcut& sc : in.shortcuts) {
     KD_SQL(shortcut.Bind(1, sc.trigger).Bind(2, sc.expansion).Bind(3, sc.created).Run(),
            "importing");
+  }
+  // The recent text follows the store's own (an import does not know where it fits in), and
+  // only the last kMaxRecentWords of each language stay.
+  Stmt recent(db_, "INSERT INTO recent(language, word, previous, time) VALUES(?1, ?2, ?3, ?4)");
+  for (const RecentEntry& r : in.recent) {
+    KD_SQL(recent.Bind(1, r.language)
+               .Bind(2, r.word.word)
+               .Bind(3, r.word.previous)
+               .Bind(4, r.word.unix_time)
+               .Run(),
+           "importing");
+  }
+  std::string trimmed;
+  for (const RecentEntry& r : in.recent) {
+    if (r.language == trimmed) continue;
+    KD_RETURN_IF_ERROR(TrimRecentLocked(r.language));
+    trimmed = r.language;
   }
   KD_SQL(t.Commit(), "importing");
   return Status::OK();

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "keydecide/user_store.h"
+#include "personal/export_format.h"
 
 struct sqlite3;
 
@@ -70,6 +71,8 @@ class SqliteUserStore : public UserStore {
   Status ListLocked(std::string_view language, std::vector<LearnedWord>* out);
   Status ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out);
   Status ListShortcutsLocked(std::vector<Shortcut>* out);
+  Status ListAllRecentLocked(std::vector<RecentEntry>* out);  // by language, oldest first
+  Status TrimRecentLocked(std::string_view language);
   Status ReadTick(uint64_t* tick);
   Status Checkpoint();
 
