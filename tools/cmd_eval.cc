@@ -2,6 +2,7 @@
 // pinyin conversion.
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -17,6 +18,22 @@
 #include "tools/typist.h"
 
 namespace keydecide {
+
+namespace {
+
+// The lines whose first candidate is not the hanzi, for reading what conversion gets wrong.
+void WritePinyinErrors(const std::vector<PinyinEvalLine>& lines, const PinyinEvalResult& r,
+                       const std::string& path) {
+  std::ofstream out(path);
+  for (size_t i = 0; i < lines.size() && i < r.first.size(); ++i) {
+    if (r.first[i] == lines[i].hanzi) continue;
+    out << i + 1 << '\t' << lines[i].hanzi << '\t' << r.first[i] << '\t' << lines[i].letters
+        << '\n';
+  }
+  if (!out.flush()) Die(1, "IOError", "eval pinyin", "cannot write " + path);
+}
+
+}  // namespace
 
 void AddEvalCommand(CLI::App* app) {
   auto* eval = app->add_subcommand("eval", "Evaluate the decision heads and pinyin conversion");
@@ -131,6 +148,7 @@ void AddEvalCommand(CLI::App* app) {
     std::string tsv;
     size_t max_lines = 0;
     bool json = false;
+    std::string errors;
   };
   auto pa = std::make_shared<PinyinArgs>();
   pa->engine.language = "zh";
@@ -140,6 +158,9 @@ void AddEvalCommand(CLI::App* app) {
   pinyin->add_option("--tsv", pa->tsv, "hanzi<TAB>letters<TAB>syllables file")->required();
   pinyin->add_option("--max-lines", pa->max_lines, "Use only the first N lines (0 = all)");
   pinyin->add_flag("--json", pa->json, "Print one JSON object");
+  pinyin->add_option("--errors", pa->errors,
+                     "Write each line converted wrongly as line number<TAB>hanzi<TAB>first "
+                     "candidate<TAB>letters to this file");
   pinyin->callback([pa] {
     std::vector<PinyinEvalLine> lines;
     CheckOrDie(ParsePinyinEval(ReadOrDie(pa->tsv), &lines), pa->tsv);
@@ -151,6 +172,7 @@ void AddEvalCommand(CLI::App* app) {
                                             lines.begin() + std::min<size_t>(lines.size(), 20));
     CheckOrDie(EvalPinyin(first, *engine, &warm), "pinyin eval");
     CheckOrDie(EvalPinyin(lines, *engine, &r), "pinyin eval");
+    if (!pa->errors.empty()) WritePinyinErrors(lines, r, pa->errors);
     const Engine::Info info = engine->info();
     nlohmann::json out = {{"lines", r.lines},
                           {"sentence_top1", r.sentence_top1()},

@@ -144,6 +144,7 @@ Status EvalPinyin(const std::vector<PinyinEvalLine>& lines, const Engine& engine
     result->top5 += std::any_of(d.candidates.begin(), d.candidates.end(),
                                 [&](const Candidate& c) { return c.text == line.hanzi; });
     result->char_errors += CodePointEditDistance(top, line.hanzi);
+    result->first.emplace_back(top);
 
     KD_RETURN_IF_ERROR(sentence_session->SetContext(""));
     const Clock::time_point start = Clock::now();

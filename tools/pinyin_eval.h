@@ -37,6 +37,7 @@ struct PinyinEvalResult {
   uint64_t char_errors = 0;  // edit distance (code points) from the first candidate, all lines
   std::vector<float> keystroke_us;  // one letter: Type + Decide(5), every letter of every line
   std::vector<float> sentence_us;   // every letter in one Type + Decide(5), every line
+  std::vector<std::string> first;   // each line's first candidate after the last letter
 
   double sentence_top1() const { return lines ? static_cast<double>(top1) / lines : 0; }
   double sentence_top5() const { return lines ? static_cast<double>(top5) / lines : 0; }
