@@ -74,6 +74,20 @@ foreach(key output_bytes relative_error ranking_top1 popup autocorrect intent ma
 endforeach()
 run_ok(${KEYDECIDE} info --model-dir ${MODELS} --model ${WORK}/q4.safetensors)
 expect_contains("${OUT}" "model weights:   q4g32+q8")
+# --compare-only writes nothing and compares two existing files: a model agrees with itself.
+file(SHA256 ${WORK}/q4.safetensors q4_before)
+run_ok(${KEYDECIDE} quantize ${WORK}/q4.safetensors ${WORK}/q4.safetensors --compare-only
+       --text ${FIXTURES}/tiny_corpus.txt --max-chars 300 --model-dir ${MODELS})
+expect_contains("${OUT}" "ranking top-1 1.0000, popup 1.0000")
+file(SHA256 ${WORK}/q4.safetensors q4_after)
+if(NOT q4_before STREQUAL q4_after)
+  message(FATAL_ERROR "quantize --compare-only changed its output file")
+endif()
+execute_process(COMMAND ${KEYDECIDE} quantize ${WORK}/q4.safetensors ${WORK}/q4.safetensors
+                --compare-only RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "quantize --compare-only without --text: expected exit 2, got ${rc}: ${err}")
+endif()
 
 # Benchmarks run and report what they promise (no timing is asserted).
 run_ok(${KEYDECIDE} bench --shape S1 --weights q8 --iterations 3 --json)

@@ -1,6 +1,8 @@
 // keydecide quantize IN OUT: writes an int8 or int4 copy of a float model and reports what
 // it cost: per-weight quantization error and, on a calibration text, how often every
-// decision agrees with the float model.
+// decision agrees with the float model. With --compare-only, only the agreement of two
+// existing files (e.g. a float model and a copy whose weights were rounded elsewhere, to see
+// what a quantization scheme costs before writing its kernels).
 
 #include <cstdio>
 #include <fstream>
@@ -21,6 +23,7 @@ void AddQuantizeCommand(CLI::App* app) {
     std::string input, output, report, text;
     QuantizeOptions options;
     bool no_promote = false;
+    bool compare_only = false;
     size_t max_chars = 20000;
     EngineFlags engine;  // the lexicon and layout the agreement check runs with
   };
@@ -39,21 +42,31 @@ void AddQuantizeCommand(CLI::App* app) {
   cmd->add_flag("--no-promote", a->no_promote,
                 "Only report weights over the error limit; do not store them more precisely");
   cmd->add_option("--report", a->report, "Write the report as JSON to this file");
+  cmd->add_flag("--compare-only", a->compare_only,
+                "Write nothing: compare the decisions of input and output (an existing model) "
+                "on --text");
   cmd->add_option("--text", a->text,
                   "Calibration text: type it with both models and compare every decision");
   cmd->add_option("--max-chars", a->max_chars, "Use only the first N bytes of --text (0 = all)");
   a->engine.AddTo(cmd);
   cmd->callback([a] {
     a->options.promote_flagged = !a->no_promote;
+    if (a->compare_only && a->text.empty()) {
+      Die(kUsageExit, "Usage", "quantize", "--compare-only needs --text");
+    }
     QuantizeReport q;
-    CheckOrDie(QuantizeModel(a->input, a->output, a->options, &q), "quantize");
+    if (!a->compare_only) {
+      CheckOrDie(QuantizeModel(a->input, a->output, a->options, &q), "quantize");
+    }
     nlohmann::json report = {{"input", a->input},
                              {"output", a->output},
                              {"input_bytes", q.input_bytes},
                              {"output_bytes", q.output_bytes},
                              {"weights", nlohmann::json::array()}};
-    std::printf("%s: %.2f MB -> %s: %.2f MB\n", a->input.c_str(), q.input_bytes / 1e6,
-                a->output.c_str(), q.output_bytes / 1e6);
+    if (!a->compare_only) {
+      std::printf("%s: %.2f MB -> %s: %.2f MB\n", a->input.c_str(), q.input_bytes / 1e6,
+                  a->output.c_str(), q.output_bytes / 1e6);
+    }
     for (const auto& w : q.weights) {
       report["weights"].push_back({{"name", w.name},
                                    {"shape", w.shape},
