@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -82,6 +83,19 @@ TEST_F(LearnerTest, WordsFromManyThreadsReachTheStoreAndTheSnapshot) {
   EXPECT_EQ(learner.words()->size(), size_t{kThreads * kWords});
   EXPECT_EQ(StoredWords(), size_t{kThreads * kWords});
   EXPECT_TRUE(learner.status().ok());
+}
+
+// Interval 0 (EngineOptions::learn_flush_ms 0, what `eval personal` uses): nothing is written
+// or refreshed but by Flush, so a run is the same every time.
+TEST_F(LearnerTest, IntervalZeroFlushesOnlyWhenAsked) {
+  Learner learner(Open(), "en", /*flush_interval_ms=*/0);
+  ASSERT_TRUE(learner.Offer("Darcy", "", false));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(StoredWords(), 0u);
+  EXPECT_EQ(learner.words()->size(), 0u);
+  ASSERT_TRUE(learner.Flush().ok());
+  EXPECT_EQ(StoredWords(), 1u);
+  EXPECT_EQ(learner.words()->size(), 1u);
 }
 
 TEST_F(LearnerTest, AFullQueueRefusesInsteadOfWaiting) {

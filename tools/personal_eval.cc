@@ -14,7 +14,9 @@ namespace {
 
 // The history is typed in pieces of about this many bytes, each flushed to the store, so that
 // the learner's queue (Learner::kQueueCapacity words) never overflows as it would under a
-// typist thousands of times faster than a person.
+// typist thousands of times faster than a person. The learner flushes only then
+// (EngineOptions::learn_flush_ms 0), so a run ranks alike at the same point of the text every
+// time.
 constexpr size_t kHistoryPieceBytes = 1500;
 
 Status TypeHistory(Engine* engine, std::string_view history, AppType app) {
@@ -37,8 +39,9 @@ Status TypeHistory(Engine* engine, std::string_view history, AppType app) {
 // Types the history lines as a person converting each of them (see the header).
 Status TypePinyinHistory(Engine* engine, const std::vector<PinyinEvalLine>& lines, AppType app,
                          int suggestions, PersonalPinyinResult* out) {
-  constexpr size_t kLinesPerFlush = 100;  // well within the learner's queue
-  constexpr int kPagedCandidates = 50;    // five pages of ten
+  constexpr size_t kLinesPerFlush = 10;  // within the learner's queue (512 words) for lines
+                                         // of up to 51 words
+  constexpr int kPagedCandidates = 50;   // five pages of ten
   SessionOptions options;
   options.app = app;
   auto session = engine->NewSession(options);
@@ -188,6 +191,7 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history,
   EngineOptions personal = options;
   personal.personal = true;
   personal.learn = true;
+  personal.learn_flush_ms = 0;  // only TypeHistory's flushes: the same figures every run
   personal.user_store_path = store_path;
   personal.fine_tune = finetune;
   personal.fine_tune_every_words = 0;  // one round, when this function asks for it
@@ -252,6 +256,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   EngineOptions personal = options;
   personal.personal = true;
   personal.learn = true;
+  personal.learn_flush_ms = 0;  // only TypeHistory's flushes: the same figures every run
   personal.user_store_path = store_path;
   std::unique_ptr<Engine> engine;
   KD_RETURN_IF_ERROR(Engine::Open(personal, &engine));

@@ -91,6 +91,10 @@ struct EngineOptions {
   // With `personal`: learn from sessions (false: rank with what the store holds, learn nothing;
   // pausing learning).
   bool learn = true;
+  // With `personal`: how often the learner writes what sessions finished to the store and
+  // refreshes the words sessions rank with, in ms. 0: only on Engine::FlushLearning (what an
+  // evaluation wants: the same ranking at the same point of a text, run after run).
+  int learn_flush_ms = 500;
   // Ranking, the person's words as a cache model: score += user_word_weight * log(1 + P_user(w)
   // / P_lexicon(w)) + user_pair_weight * log(1 + 3 * P_user(w | previous) / P_lexicon(w)), P_user
   // from the person's decayed counts (of the word among all theirs, of the pair among the

@@ -24,7 +24,8 @@ void OpenLearner(const EngineOptions& options, const std::string& language,
                  store->set_aside_path().c_str());
   }
   const std::string path = store->path();
-  *out = std::make_unique<Learner>(std::move(store), language, 500, std::move(tagger));
+  *out = std::make_unique<Learner>(std::move(store), language, options.learn_flush_ms,
+                                   std::move(tagger));
   *info = (options.learn ? "on: " : "on, not learning: ") + path;
 }
 

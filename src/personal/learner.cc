@@ -56,7 +56,12 @@ void Learner::Run() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(wake_mu_);
-      wake_.wait_for(lock, std::chrono::milliseconds(flush_interval_ms_), [this] { return stop_; });
+      if (flush_interval_ms_ <= 0) {
+        wake_.wait(lock, [this] { return stop_; });
+      } else {
+        wake_.wait_for(lock, std::chrono::milliseconds(flush_interval_ms_),
+                       [this] { return stop_; });
+      }
       if (stop_) return;
     }
     std::lock_guard<std::mutex> lock(flush_mu_);

@@ -37,7 +37,8 @@ class Learner {
   static constexpr size_t kMaxPending = 4096;      // events kept while the store refuses them
   static constexpr int kRefreshEveryFlushes = 20;
 
-  // Reads the store's words of `language` into the first snapshot and starts the thread.
+  // Reads the store's words of `language` into the first snapshot and starts the thread, which
+  // flushes every flush_interval_ms (<= 0: never; only Flush writes).
   // `tagger` (may be null) tags each snapshot's words (UserWords::Build), on that thread.
   // REQUIRES: store is not null; what tagger reads outlives the learner.
   Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms = 500,
