@@ -178,8 +178,9 @@ class KD_API UserStore {
 
   // The whole store as JSON (docs/PERSONAL.md: format "keydecide-user-store", version).
   virtual Status Export(std::string* json) = 0;
-  // Adds an export's words and pairs to the store (counts add up) and its shortcuts (an
-  // imported trigger's expansion replaces the store's), in one transaction.
+  // Adds an export's words and pairs to the store (counts add up), its shortcuts (an imported
+  // trigger's expansion replaces the store's) and its recent text (after the store's own; the
+  // last kMaxRecentWords of each language stay), in one transaction.
   // InvalidArgument, naming the first bad field and changing nothing, for anything that is
   // not a valid export of version kExportVersion.
   virtual Status Import(std::string_view json) = 0;
