@@ -102,7 +102,8 @@ class KD_API Engine {
 
   // With EngineOptions::personal: writes the words sessions learned to the user store now and
   // lets sessions rank with them from their next Decide (a background thread does this every
-  // half second anyway). Returns the store's status (OK without personalisation).
+  // EngineOptions::learn_flush_ms anyway, unless 0). Returns the store's status (OK without
+  // personalisation).
   virtual Status FlushLearning() { return Status::OK(); }
 
   // With EngineOptions::fine_tune: flushes learning, then runs one fine-tuning round on the
