@@ -7,8 +7,9 @@ written (issue 18, "int8 that agrees").
 Schemes: symmetric int8 per row (what `keydecide quantize --bits 8` stores) or per group of G
 columns within a row (--group G); --skip NAME leaves a matrix as it is.
 
-    /usr/bin/python3 bench/fake_quant.py models/en/model.safetensors /tmp/row.safetensors
-    /usr/bin/python3 bench/fake_quant.py models/en/model.safetensors /tmp/g32.safetensors --group 32
+    PYTHONPATH=training /usr/bin/python3 bench/fake_quant.py models/en/model.safetensors /tmp/row.safetensors
+    PYTHONPATH=training /usr/bin/python3 bench/fake_quant.py models/en/model.safetensors \
+        /tmp/g32.safetensors --group 32
     build/bin/keydecide quantize models/en/model.safetensors /tmp/g32.safetensors --compare-only \\
         --text data/en/dev.txt --max-chars 20000
 """
@@ -17,43 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import struct
-import zlib
 
 import numpy as np
 
-DTYPES = {"F16": np.float16, "F32": np.float32}
-
-
-def read(path: str) -> tuple[dict, dict[str, np.ndarray]]:
-    with open(path, "rb") as f:
-        n = struct.unpack("<Q", f.read(8))[0]
-        header = json.loads(f.read(n))
-        data = f.read()
-    tensors = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        begin, end = info["data_offsets"]
-        tensors[name] = np.frombuffer(data[begin:end], DTYPES[info["dtype"]]).reshape(info["shape"])
-    return header.get("__metadata__", {}), tensors
-
-
-def write(path: str, metadata: dict, tensors: dict[str, np.ndarray]) -> None:
-    header: dict = {}
-    blobs = []
-    offset = 0
-    for name, t in tensors.items():
-        b = np.ascontiguousarray(t, np.float32).tobytes()
-        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + len(b)]}
-        blobs.append(b)
-        offset += len(b)
-    data = b"".join(blobs)
-    header["__metadata__"] = {**metadata, "tensor_crc32": f"{zlib.crc32(data):08x}"}
-    raw = json.dumps(header).encode()
-    raw += b" " * (-len(raw) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(raw)) + raw + data)
+from keydecide_train.export import META_TENSOR_CRC32, read_safetensors, write_safetensors
 
 
 def round_int8(w: np.ndarray, group: int) -> np.ndarray:
@@ -74,12 +42,15 @@ def main() -> None:
     ap.add_argument("--group", type=int, default=0, help="columns per scale (0: one per row)")
     ap.add_argument("--skip", action="append", default=[], help="a matrix to leave as it is")
     args = ap.parse_args()
-    metadata, tensors = read(args.input)
+    tensors, metadata = read_safetensors(args.input)
     out = {}
     for name, t in tensors.items():
         matrix = t.ndim == 2 and name.endswith(".weight") and t.shape[0] > 64 and name not in args.skip
-        out[name] = round_int8(t, args.group) if matrix else t.astype(np.float32)
-    write(args.output, metadata, out)
+        out[name] = round_int8(t, args.group) if matrix else t
+    # The writer sets these itself; other entries (a zh model's language, pinyin) pass through.
+    contract = ("format", "format_version", "config", "words", META_TENSOR_CRC32)
+    write_safetensors(args.output, out, json.loads(metadata["config"]), metadata["words"].split("\n"),
+                      dtype="f32", metadata={k: v for k, v in metadata.items() if k not in contract})
 
 
 if __name__ == "__main__":
