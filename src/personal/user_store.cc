@@ -131,6 +131,11 @@ class Transaction {
       return SqliteStatus(kd_rc_, what);                                      \
   } while (0)
 
+// One word of the recent text, as learning and an import append it (TrimRecentLocked keeps the
+// last kMaxRecentWords).
+constexpr const char* kInsertRecent =
+    "INSERT INTO recent(language, word, previous, time) VALUES(?1, ?2, ?3, ?4)";
+
 // Schema steps: kMigrations[v] takes a store from version v to v + 1. Add a step, never edit
 // one: a person's file may be at any earlier version. A step written over several literals is
 // in parentheses, so that clang (-Wstring-concatenation) sees one element meant.
@@ -383,7 +388,7 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
            "ON CONFLICT(language, word, app) DO UPDATE SET count = count + 1,"
            " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
            " last_time = max(last_time, ?5)");
-  Stmt recent(db_, "INSERT INTO recent(language, word, previous, time) VALUES(?1, ?2, ?3, ?4)");
+  Stmt recent(db_, kInsertRecent);
   KD_SQL(word.prepare_rc(), "learning");
   KD_SQL(app.prepare_rc(), "learning");
   KD_SQL(pair.prepare_rc(), "learning");
@@ -794,7 +799,7 @@ Status SqliteUserStore::Import(std::string_view json) {
   }
   // The recent text follows the store's own (an import does not know where it fits in), and
   // only the last kMaxRecentWords of each language stay.
-  Stmt recent(db_, "INSERT INTO recent(language, word, previous, time) VALUES(?1, ?2, ?3, ?4)");
+  Stmt recent(db_, kInsertRecent);
   for (const RecentEntry& r : in.recent) {
     KD_SQL(recent.Bind(1, r.language)
                .Bind(2, r.word.word)
