@@ -202,14 +202,16 @@ class FineTunerTest : public ::testing::Test {
     o.train.learning_rate = 1e-2f;
     return o;
   }
+  AdapterExampleSource Typed() const {
+    return TypedAdapterExamples(model_.get(), &kEnglishComposition);
+  }
   std::string path_;
   std::unique_ptr<UserStore> store_;
   std::unique_ptr<Transformer> model_;
 };
 
 TEST_F(FineTunerTest, ARoundIsSavedServedAndForgotten) {
-  FineTuner tuner(model_.get(), &kEnglishComposition, "base-1", store_.get(), "en", TinyCorpus(6),
-                  Options());
+  FineTuner tuner(model_.get(), Typed(), "base-1", store_.get(), "en", TinyCorpus(6), Options());
   EXPECT_EQ(tuner.adapter(), nullptr);
   FineTuneReport r;
   ASSERT_TRUE(tuner.RunRound(&r).ok());
@@ -223,10 +225,10 @@ TEST_F(FineTunerTest, ARoundIsSavedServedAndForgotten) {
   EXPECT_GT(stamp, 0);
 
   // A new tuner (a restart) reads it back; one for another base model does not use it.
-  FineTuner again(model_.get(), &kEnglishComposition, "base-1", store_.get(), "en", "", Options());
+  FineTuner again(model_.get(), Typed(), "base-1", store_.get(), "en", "", Options());
   ASSERT_NE(again.adapter(), nullptr);
   EXPECT_EQ(again.adapter()->Serialize(), tuner.adapter()->Serialize());
-  FineTuner other(model_.get(), &kEnglishComposition, "base-2", store_.get(), "en", "", Options());
+  FineTuner other(model_.get(), Typed(), "base-2", store_.get(), "en", "", Options());
   EXPECT_EQ(other.adapter(), nullptr);
 
   // Forgetting a word of the text drops the adapter trained on it, and the word.
@@ -241,7 +243,7 @@ TEST_F(FineTunerTest, ARoundIsSavedServedAndForgotten) {
     EXPECT_NE(w.word, "meeting");
     EXPECT_NE(w.previous, "meeting");
   }
-  FineTuner after(model_.get(), &kEnglishComposition, "base-1", store_.get(), "en", "", Options());
+  FineTuner after(model_.get(), Typed(), "base-1", store_.get(), "en", "", Options());
   EXPECT_EQ(after.adapter(), nullptr);
 }
 
@@ -258,7 +260,7 @@ TEST_F(FineTunerTest, ABackgroundRoundPublishesWhileSessionsRead) {
   FineTuner::Options o = Options();
   o.every_words = 1;
   o.check_interval_ms = 5;
-  FineTuner tuner(model_.get(), &kEnglishComposition, "base-1", store_.get(), "en", "", o);
+  FineTuner tuner(model_.get(), Typed(), "base-1", store_.get(), "en", "", o);
   ASSERT_TRUE(store_->Learn({{"en", "dog", "the", false, 0, ""}}).ok());
   std::shared_ptr<const LogitAdapter> seen;
   for (int i = 0; i < 3000 && seen == nullptr; ++i) {

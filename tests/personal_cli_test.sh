@@ -56,8 +56,8 @@ for key in ksr_before ksr_after general_ksr_before general_ksr_after learned_wor
 done
 ls "$DIR"/keydecide_eval_* 2>/dev/null && fail "eval personal left its store behind"
 
-# Fine-tuning (issue 20): eval personal --finetune adds the replays after one round; a round on a
-# store's recent text from the CLI; Chinese says it has none.
+# Fine-tuning (issue 20): eval personal --finetune adds the replays after one round, in both
+# languages; a round on a store's recent text from the CLI.
 TMPDIR="$DIR" "$KD" eval personal --model-dir "$MODELS" --history "$DIR/a.txt" --test "$DIR/b.txt" \
   --general "$DIR/a.txt" --finetune --json > "$DIR/ft.json"
 for key in ksr_after_finetune general_ksr_after_finetune finetune_seconds; do
@@ -66,7 +66,15 @@ done
 "$KD" personal clear --store "$S" --yes >/dev/null
 "$KD" personal finetune --store "$S" --model-dir "$MODELS" | grep -q "^0 recent words" \
   || fail "finetune on an empty store"
-"$KD" eval personal --lang zh --history "$DIR/a.txt" --test "$DIR/b.txt" --finetune 2>"$DIR/err" \
-  && fail "zh --finetune accepted"
-grep -q "not built" "$DIR/err" || fail "zh --finetune message"
+printf '%s\t%s\t%s\n' 我们走吧 womenzouba "wo men zou ba" 你好世界 nihaoshijie "ni hao shi jie" \
+  > "$DIR/zh.tsv"
+TMPDIR="$DIR" "$KD" eval personal --lang zh --model-dir "$MODELS" --history "$DIR/zh.tsv" \
+  --test "$DIR/zh.tsv" --general "$DIR/zh.tsv" --finetune --fine-tune-weight 0.2 --json \
+  > "$DIR/zh_ft.json"
+for key in sentence_top1_after_finetune general_sentence_top1_after_finetune finetune; do
+  grep -q "\"$key\"" "$DIR/zh_ft.json" || fail "eval personal --lang zh --finetune: no $key"
+done
+grep -q '"fine_tune_weight": 0.2' "$DIR/zh_ft.json" || fail "zh --fine-tune-weight"
+"$KD" personal finetune --store "$S" --model-dir "$MODELS" --lang zh | grep -q "^0 recent words" \
+  || fail "zh finetune on an empty store"
 echo "personal CLI: ok"

@@ -13,10 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "decide/adapter_examples.h"
 #include "decide/sentence_lm.h"
 #include "decide/zh_context.h"
 #include "keydecide/engine.h"
+#include "keydecide/user_store.h"
 #include "lexicon/lexicon.h"
+#include "model/logit_adapter.h"
 #include "model/safetensors.h"
 #include "model/transformer.h"
 #include "model_fixture.h"
@@ -139,7 +142,8 @@ TEST(ZhContextTest, SplitsHanRunsIntoTheMostProbableWords) {
 
 // log P of words after context, from one plain encode and a log-softmax over the first n words.
 float ReferenceScore(const Transformer& model, const std::vector<int32_t>& context,
-                     const std::vector<int32_t>& words, int norm_words) {
+                     const std::vector<int32_t>& words, int norm_words,
+                     const LogitAdapter* adapter = nullptr, float weight = 0) {
   std::vector<TokenInput> tokens = {{ModelConfig::kBos, 0, 0}, {ModelConfig::kFirstApp, 0, 0}};
   for (int32_t w : context) tokens.push_back({ModelConfig::kWordOffset + w, 0, 0});
   const size_t first = tokens.size();
@@ -151,10 +155,22 @@ float ReferenceScore(const Transformer& model, const std::vector<int32_t>& conte
   double sum = 0;
   for (size_t p = first; p < tokens.size(); ++p) {
     const float* h = &y[(p - 1) * d];
+    // With an adapter, the word's logit gains weight × (bias[w] + U[w] . A h), written out.
+    auto delta = [&](int w) {
+      if (adapter == nullptr) return 0.0;
+      double s = adapter->bias[w];
+      for (int r = 0; r < adapter->rank; ++r) {
+        double z = 0;
+        for (int i = 0; i < d; ++i) z += adapter->a[r * d + i] * h[i];
+        s += adapter->u[w * adapter->rank + r] * z;
+      }
+      return weight * s;
+    };
     model.WordLogits(h, norm_words, logits.data());
     double z = 0;
-    for (float l : logits) z += std::exp(static_cast<double>(l));
-    sum += model.WordLogit(h, tokens[p].id - ModelConfig::kWordOffset) - std::log(z);
+    for (int w = 0; w < norm_words; ++w) z += std::exp(logits[w]);  // the base's normaliser
+    const int target = tokens[p].id - ModelConfig::kWordOffset;
+    sum += model.WordLogit(h, target) + delta(target) - std::log(z);
   }
   return static_cast<float>(sum);
 }
@@ -229,6 +245,121 @@ TEST(SentenceLmTest, NextWordsAreOneWordSentences) {
   }
 }
 
+// An adapter whose every weight is drawn from a seed (LogitAdapter::Zero leaves U and bias 0).
+LogitAdapter RandomAdapter(const Transformer& model, uint64_t seed) {
+  LogitAdapter adapter =
+      LogitAdapter::Zero(2, model.config().d_model, model.n_words(), "tiny", seed);
+  std::mt19937 rng(static_cast<uint32_t>(seed));
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (float& v : adapter.u) v = normal(rng);
+  for (float& v : adapter.bias) v = normal(rng);
+  return adapter;
+}
+
+// With an adapter, each word's logit gains weight × Delta (the normaliser stays the base's);
+// setting one drops the slots read without it, and taking it away restores the plain scores.
+TEST(SentenceLmTest, AnAdapterCorrectsTheWordsLogits) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  SentenceLm::Options options;
+  options.slots = 3;
+  options.norm_words = 8;
+  SentenceLm lm(model.get(), 0, options);
+  const std::vector<int32_t> context = {10, 7}, a = {6, 9}, ab = {6, 9, 8}, fork = {6, 12, 13};
+  lm.SetContext(context);
+  const float plain = lm.Score(ab);
+  const LogitAdapter adapter = RandomAdapter(*model, 5);
+  lm.SetAdapter(&adapter, 0.5f);
+  const float adapted = lm.Score(ab);
+  EXPECT_NEAR(adapted, ReferenceScore(*model, context, ab, 8, &adapter, 0.5f), 1e-3f);
+  EXPECT_GT(std::abs(adapted - plain), 1e-2f);  // not the slot read without it
+  // Reused and forked slots carry the projections along.
+  EXPECT_NEAR(lm.Score(a), ReferenceScore(*model, context, a, 8, &adapter, 0.5f), 1e-3f);
+  EXPECT_NEAR(lm.Score(fork), ReferenceScore(*model, context, fork, 8, &adapter, 0.5f), 1e-3f);
+  std::vector<float> log_p(2);
+  lm.NextWords(std::vector<int32_t>{6, 12}, log_p);
+  EXPECT_NEAR(log_p[1], ReferenceScore(*model, context, {12}, 8, &adapter, 0.5f), 1e-3f);
+  lm.SetAdapter(nullptr, 0.5f);
+  EXPECT_NEAR(lm.Score(ab), plain, 1e-5f);
+}
+
+// The Chinese examples: the hidden state before each Chinese word of a line (after [BOS] [APP]
+// and the line's words before it) with the word as target; <unk> and words that are no Chinese
+// word are context only, and each line starts afresh.
+TEST(ZhAdapterExamplesTest, OneExamplePerChineseWordAtTheStateBeforeIt) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  const auto lexicon = ZhLexicon();
+  ASSERT_NE(model, nullptr);
+  const ZhContext context(model.get(), lexicon.get());
+  AdapterExampleOptions options;
+  options.top_k = 4;
+  std::vector<AdapterExample> out;
+  AddZhAdapterExamples(*model, context, "你好中国，hello人\n我中", options, &out);
+  const auto id = [&](const char* w) { return static_cast<int32_t>(model->vocab().Find(w)); };
+  // Line 1 reads 你好 中国 ， hello 人; line 2 <unk> 中.
+  ASSERT_EQ(out.size(), 4u);
+  const std::vector<int32_t> targets = {id("你好"), id("中国"), id("人"), id("中")};
+  for (size_t i = 0; i < out.size(); ++i) {
+    EXPECT_EQ(out[i].words[0], targets[i]) << i;
+    EXPECT_EQ(out[i].words.size(), 5u);  // the target and the base's top 4 others
+  }
+  // The state before 人: [BOS] [APP] 你好 中国 ， hello, encoded from scratch.
+  std::vector<TokenInput> tokens = {{ModelConfig::kBos, 0, 0}, {ModelConfig::kFirstApp, 0, 0}};
+  for (const char* w : {"你好", "中国", "，", "hello"}) {
+    tokens.push_back({ModelConfig::kWordOffset + id(w), 0, 0});
+  }
+  const int d = model->config().d_model;
+  KvCache cache(model->config());
+  std::vector<float> y(tokens.size() * d);
+  model->Encode(tokens, &cache, y.data());
+  for (int i = 0; i < d; ++i) ASSERT_NEAR(out[2].y[i], y[(tokens.size() - 1) * d + i], 1e-4f);
+  // Line 2 starts afresh: the state before 中 follows [BOS] [APP] <unk>.
+  tokens.resize(2);
+  tokens.push_back({ModelConfig::kWordOffset + ModelConfig::kUnkWord, 0, 0});
+  model->Encode(tokens, &cache, y.data());
+  for (int i = 0; i < d; ++i) ASSERT_NEAR(out[3].y[i], y[2 * d + i], 1e-4f);
+
+  // Beside the base's top words, each example keeps its target's homophones: 忠 for 中.
+  testing::TinyModelSpec spec = ZhSpec();
+  spec.words.push_back("忠");
+  spec.readings.push_back("zhong");
+  const auto with_homophone = LoadModel(testing::TinyModelBytes(spec));
+  ASSERT_NE(with_homophone, nullptr);
+  const ZhContext homophone_context(with_homophone.get(), lexicon.get());
+  std::vector<AdapterExample> zhong;
+  options.top_k = 1;
+  AddZhAdapterExamples(*with_homophone, homophone_context, "中", options, &zhong);
+  ASSERT_EQ(zhong.size(), 1u);
+  const int32_t zhong_id = with_homophone->vocab().Find("忠");
+  EXPECT_NE(std::find(zhong[0].words.begin(), zhong[0].words.end(), zhong_id),
+            zhong[0].words.end());
+  EXPECT_EQ(zhong[0].base.size(), zhong[0].words.size());
+  options.top_k = 4;
+
+  // A line longer than the window is read in windows; every Chinese word is a target once.
+  out.clear();
+  std::string long_line;
+  for (int i = 0; i < 50; ++i) long_line += "你好";
+  AddZhAdapterExamples(*model, context, long_line, options, &out);
+  EXPECT_EQ(out.size(), 50u);
+  options.max_examples = 7;
+  out.clear();
+  AddZhAdapterExamples(*model, context, long_line, options, &out);
+  EXPECT_EQ(out.size(), 7u);
+}
+
+// The recent words as text: a sentence picked after its own words is not repeated; a word
+// that starts a sentence starts a line, even when the text ends with it.
+TEST(ZhAdapterExamplesTest, RecentTextSkipsThePickedSentenceOnly) {
+  const std::vector<RecentWord> words = {
+      {"你好", "", 0},   {"中国", "你好", 0}, {"人", "中国", 0},
+      {"中国人", "", 0},  // the sentence 中国人 picked over another: its two words precede it
+      {"好", "人", 0},   {"好", "", 0},  // a new sentence that happens to match the last word
+      {"你", "", 0},
+  };
+  EXPECT_EQ(RecentZhText(words), "你好中国人好\n好\n你");
+}
+
 struct ZhFiles {
   explicit ZhFiles(std::vector<float> intent_bias = {}, const std::string& name = "zh_model")
       : lexicon(testing::TempPath(name + ".kdlex")),
@@ -292,6 +423,61 @@ TEST(PinyinModelEngineTest, RanksSentencesWithTheModel) {
   for (size_t i = 0; i < base.size(); ++i) {
     EXPECT_EQ(same[i].text, base[i].text);
     EXPECT_EQ(same[i].score, base[i].score);
+  }
+}
+
+// A fine-tuned adapter in the person's store reaches the sentences: a sentence's score gains
+// pinyin_model_weight × pinyin_fine_tune_weight × the adapter's delta for its words (here a bias
+// alone, so exactly that); an adapter for another base, or fine-tuning off, changes nothing.
+TEST(PinyinModelEngineTest, TheStoresAdapterCorrectsTheSentences) {
+  const ZhFiles files;
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  const std::string store_path = testing::TempPath("zh_adapter") + "/user.db";
+  std::system(("rm -rf '" + testing::TempPath("zh_adapter") + "'").c_str());
+  const int32_t zhongguo = model->vocab().Find("中国");
+  for (const std::string& base : {std::string("another base"), model->weights_id()}) {
+    {
+      UserStoreOptions store_options;
+      store_options.path = store_path;
+      std::unique_ptr<UserStore> store;
+      ASSERT_TRUE(UserStore::Open(store_options, &store).ok());
+      LogitAdapter adapter =
+          LogitAdapter::Zero(2, model->config().d_model, model->n_words(), base, 1);
+      adapter.bias[zhongguo] = 4.0f;
+      ASSERT_TRUE(store->SaveAdapter("zh", adapter.Serialize()).ok());
+    }
+    auto open = [&](bool fine_tune, std::unique_ptr<Engine>* engine) {
+      EngineOptions o;
+      o.model_dir = KD_MODELS_DIR;
+      o.language = "zh";
+      o.lexicon_path = files.lexicon;
+      o.model_path = files.model;
+      o.pinyin_model_weight = 2.0f;
+      o.pinyin_fine_tune_weight = 0.5f;
+      o.personal = true;
+      o.learn = false;
+      o.user_store_path = store_path;
+      o.fine_tune = fine_tune;
+      o.fine_tune_every_words = 0;
+      const Status s = Engine::Open(o, engine);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+    };
+    std::unique_ptr<Engine> plain, tuned;
+    open(false, &plain);
+    open(true, &tuned);
+    const auto score_of = [](const std::vector<Candidate>& sentences, std::string_view text) {
+      for (const Candidate& c : sentences) {
+        if (c.text == text) return c.score;
+      }
+      return std::nanf("");
+    };
+    const auto before = Sentences(*plain, "zhongguoren");
+    const auto after = Sentences(*tuned, "zhongguoren");
+    const float want = base == model->weights_id() ? 2.0f * 0.5f * 4.0f : 0.0f;
+    EXPECT_NEAR(score_of(after, "中国人") - score_of(before, "中国人"), want, 1e-3f) << base;
+    EXPECT_NEAR(score_of(after, "中过人") - score_of(before, "中过人"), 0.0f, 1e-3f);  // no 中国
+    EXPECT_EQ(plain->FineTune(nullptr).code(), Status::Code::kNotSupported);
   }
 }
 
@@ -384,6 +570,15 @@ TEST(PinyinModelEngineTest, RefusesAModelForAnotherLanguageAndBadWeights) {
   EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
   EXPECT_NE(s.message().find("'zh'"), std::string::npos) << s.ToString();
   EXPECT_EQ(files.Open(files.model, -1.0f, &engine).code(), Status::Code::kInvalidArgument);
+  {
+    EngineOptions o;
+    o.model_dir = KD_MODELS_DIR;
+    o.language = "zh";
+    o.lexicon_path = files.lexicon;
+    o.model_path = files.model;
+    o.pinyin_fine_tune_weight = std::nanf("");
+    EXPECT_EQ(Engine::Open(o, &engine).code(), Status::Code::kInvalidArgument);
+  }
   EXPECT_EQ(files.Open(files.model, std::nanf(""), &engine).code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(files.Open("/nonexistent.safetensors", 0.5f, &engine).code(), Status::Code::kNotFound);
   EXPECT_EQ(engine, nullptr);

@@ -195,7 +195,7 @@ void AddPersonalCommand(CLI::App* app) {
   // with EngineOptions::fine_tune (docs/PERSONAL.md, "Fine-tuning").
   auto engine_flags = std::make_shared<EngineFlags>();
   auto* finetune = personal->add_subcommand(
-      "finetune", "Train the model's adapter on the person's recent text now (English)");
+      "finetune", "Train the model's adapter on the person's recent text now");
   AddStoreOption(finetune, &args->store);
   engine_flags->AddTo(finetune);
   finetune->callback([args, engine_flags] {
@@ -250,6 +250,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     size_t max_lines = 0;
     bool json = false;
     bool finetune = false;
+    float fine_tune_weight = -1;  // < 0: the language's default
   };
   auto args = std::make_shared<Args>();
   auto* cmd = eval->add_subcommand(
@@ -287,16 +288,17 @@ void AddEvalPersonalCommand(CLI::App* eval) {
                   "--lang zh: only the first N lines of each file (0 = all)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->add_flag("--finetune", args->finetune,
-                "English: also one fine-tuning round after the history, and the replays after it "
-                "(ksr_after_finetune, general_ksr_after_finetune)");
+                "Also one fine-tuning round after the history, and the evaluations after it "
+                "(English: ksr_after_finetune, general_ksr_after_finetune; Chinese: "
+                "sentence_top1_after_finetune, general_sentence_top1_after_finetune)");
+  cmd->add_option("--fine-tune-weight", args->fine_tune_weight,
+                  "With --finetune: how much the adapter counts (EngineOptions::fine_tune_weight, "
+                  "pinyin_fine_tune_weight; default: the engine's)");
   cmd->callback([args] {
     const PersonalEvalApps apps = {args->history_app, args->also_history_app, args->test_app};
     if (args->engine.language == "zh") {
-      if (args->finetune) {
-        std::fprintf(stderr, "keydecide: --finetune: Chinese fine-tuning is not built yet\n");
-        std::exit(2);
-      }
       EngineOptions options = args->engine.Options();
+      if (args->fine_tune_weight >= 0) options.pinyin_fine_tune_weight = args->fine_tune_weight;
       options.pinyin_user_word_weight = args->pinyin_word_weight;
       options.pinyin_user_pair_weight = args->pinyin_pair_weight;
       options.user_app_share = args->app_share;
@@ -310,7 +312,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
       PersonalPinyinResult r;
       CheckOrDie(EvalPersonalPinyin(options, lines(args->history), lines(args->also_history),
                                     lines(args->test), lines(args->general), EvalStorePath(),
-                                    args->suggestions, &r, apps),
+                                    args->suggestions, &r, args->finetune, apps),
                  "personal eval");
       auto figures = [](const PinyinEvalResult& e) {
         return nlohmann::json{{"top1", e.sentence_top1()},
@@ -347,6 +349,20 @@ void AddEvalPersonalCommand(CLI::App* eval) {
         out["general_before"] = figures(r.general_before);
         out["general_after"] = figures(r.general_after);
       }
+      if (r.finetuned) {
+        out["sentence_top1_after_finetune"] = r.after_finetune.sentence_top1();
+        out["after_finetune"] = figures(r.after_finetune);
+        out["next_word_after_finetune"] = next_words(r.next_after_finetune);
+        out["keystroke_us_after_finetune"] = {
+            {"p50", Quantile(r.after_finetune.keystroke_us, 0.5)},
+            {"p95", Quantile(r.after_finetune.keystroke_us, 0.95)}};
+        out["finetune"] = r.finetune_summary;
+        out["finetune_seconds"] = r.finetune_seconds;
+        out["fine_tune_weight"] = options.pinyin_fine_tune_weight;
+        if (r.has_general) {
+          out["general_sentence_top1_after_finetune"] = r.general_after_finetune.sentence_top1();
+        }
+      }
       if (args->json) {
         std::cout << out.dump(2) << "\n";
         return;
@@ -358,6 +374,13 @@ void AddEvalPersonalCommand(CLI::App* eval) {
       }
       std::printf("; 联想 top-5 %.4f -> %.4f (%zu words learned)\n", r.next_before.top5_rate(),
                   r.next_after.top5_rate(), r.learned_words);
+      if (r.finetuned) {
+        std::printf("after fine-tuning: sentence top-1 %.4f", r.after_finetune.sentence_top1());
+        if (r.has_general) {
+          std::printf(", general %.4f", r.general_after_finetune.sentence_top1());
+        }
+        std::printf(" (%s)\n", r.finetune_summary.c_str());
+      }
       return;
     }
     const std::string history = ReadOrDie(args->history);
@@ -372,6 +395,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     options.user_pair_weight = args->pair_weight;
     options.user_new_word_bonus = args->new_word;
     options.user_app_share = args->app_share;
+    if (args->fine_tune_weight >= 0) options.fine_tune_weight = args->fine_tune_weight;
     const std::string store = EvalStorePath();
     ReplayOptions replay;
     replay.suggestions = args->suggestions;

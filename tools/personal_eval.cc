@@ -233,7 +233,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
                           const std::vector<PinyinEvalLine>& also_history,
                           const std::vector<PinyinEvalLine>& test,
                           const std::vector<PinyinEvalLine>& general, const std::string& store_path,
-                          int suggestions, PersonalPinyinResult* out,
+                          int suggestions, PersonalPinyinResult* out, bool finetune,
                           const PersonalEvalApps& apps) {
   *out = PersonalPinyinResult();
   out->has_general = !general.empty();
@@ -258,6 +258,8 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   personal.learn = true;
   personal.learn_flush_ms = 0;  // only TypeHistory's flushes: the same figures every run
   personal.user_store_path = store_path;
+  personal.fine_tune = finetune;
+  personal.fine_tune_every_words = 0;  // one round, when this function asks for it
   std::unique_ptr<Engine> engine;
   KD_RETURN_IF_ERROR(Engine::Open(personal, &engine));
   if (engine->info().personal.rfind("on: ", 0) != 0) {
@@ -274,6 +276,20 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   if (s.ok()) s = EvalPinyin(test, *engine, &out->after, no_learn_in_test);
   if (s.ok()) s = EvalNextWords(*engine, test_words, no_learn_in_test, &out->next_after);
   if (s.ok() && out->has_general) s = EvalPinyin(general, *engine, &out->general_after, no_learn);
+  if (s.ok() && finetune) {
+    const auto start = std::chrono::steady_clock::now();
+    s = engine->FineTune(&out->finetune_summary);
+    out->finetune_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out->finetuned = s.ok();
+    if (s.ok()) s = EvalPinyin(test, *engine, &out->after_finetune, no_learn_in_test);
+    if (s.ok()) {
+      s = EvalNextWords(*engine, test_words, no_learn_in_test, &out->next_after_finetune);
+    }
+    if (s.ok() && out->has_general) {
+      s = EvalPinyin(general, *engine, &out->general_after_finetune, no_learn);
+    }
+  }
   engine.reset();
   if (s.ok()) s = CountLearned(store_path, "zh", &out->learned_words);
   RemoveStore(store_path);

@@ -63,6 +63,9 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history,
 // does). In a fresh no-learn session per line, each word's letters are typed and the word
 // committed; after each word but the last, the 联想 candidates are read: an item, a top-1 hit
 // when the next word is the first of them, a top-5 hit when it is among the first five.
+//
+// With `finetune`, one fine-tuning round (Engine::FineTune) follows the history, and the test,
+// 联想 and general evaluations run again (after_finetune, ...).
 struct NextWordResult {
   uint64_t items = 0, top1 = 0, top5 = 0;
   double top1_rate() const { return items ? static_cast<double>(top1) / items : 0.0; }
@@ -77,13 +80,18 @@ struct PersonalPinyinResult {
   size_t learned_words = 0;
   size_t history_picks = 0;  // candidates the typist chose that were not the first one
   size_t history_typed = 0;  // pieces no candidate offered
+  bool finetuned = false;    // with `finetune`: the same evaluations after one round
+  PinyinEvalResult after_finetune, general_after_finetune;
+  NextWordResult next_after_finetune;
+  std::string finetune_summary;
+  double finetune_seconds = 0;
 };
 
 Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<PinyinEvalLine>& history,
                           const std::vector<PinyinEvalLine>& also_history,
                           const std::vector<PinyinEvalLine>& test,
                           const std::vector<PinyinEvalLine>& general, const std::string& store_path,
-                          int suggestions, PersonalPinyinResult* out,
+                          int suggestions, PersonalPinyinResult* out, bool finetune = false,
                           const PersonalEvalApps& apps = {});
 
 }  // namespace keydecide

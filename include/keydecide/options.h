@@ -135,6 +135,10 @@ struct EngineOptions {
   // of a writer's text (docs/PERSONAL.md, "Fine-tuning"): at 1 it cost 0.8 points of KSR on
   // general text there, at 0.5 none, for most of the gain.
   float fine_tune_weight = 0.5f;
+  // The same for the Chinese model's sentence scores. Chosen on the tuning person's text
+  // (docs/PERSONAL.md, "Chinese fine-tuning"): 0.35 kept general text within 0.5 points, 0.5
+  // gained more there but cost 0.8 points of general text.
+  float pinyin_fine_tune_weight = 0.35f;
 };
 
 // How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).

@@ -115,36 +115,8 @@ EnEngine::~EnEngine() { pack_.fine_tuner_.reset(); }
 Status EnEngine::FlushLearning() { return pack_.learner_ ? pack_.learner_->Flush() : Status::OK(); }
 
 Status EnEngine::FineTune(std::string* summary) {
-  if (pack_.fine_tuner_ == nullptr) {
-    return Status::NotSupported("fine-tuning is off (EngineOptions::fine_tune, a model, a store)");
-  }
-  KD_RETURN_IF_ERROR(FlushLearning());
-  FineTuneReport r;
-  KD_RETURN_IF_ERROR(pack_.fine_tuner_->RunRound(&r));
-  if (summary != nullptr) {
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "%zu recent words, %zu examples of theirs (%zu held back), %zu replayed; "
-                  "%d epochs, held-back loss %.4f -> %.4f; %s; %.1f s",
-                  r.history_words, r.person_examples, r.train.held_examples, r.replay_examples,
-                  r.train.epochs, r.train.held_loss_before, r.train.held_loss_after,
-                  r.saved ? "adapter saved" : "no improvement, nothing saved", r.seconds);
-    *summary = buf;
-  }
-  return Status::OK();
+  return FineTuneNow(pack_.learner_.get(), pack_.fine_tuner_.get(), summary);
 }
-
-namespace {
-
-// The general text fine-tuning replays (scripts/make-replay-text.py): <pack>/replay.txt, ""
-// when it is missing or over 1 MiB (a round then replays nothing).
-std::string ReadReplayText(const std::string& pack_dir) {
-  std::string text;
-  if (pack_dir.empty() || !ReadFileToString(pack_dir + "/replay.txt", &text).ok()) return "";
-  return utf8::Repair(text);
-}
-
-}  // namespace
 
 void EnEngine::OpenPersonal(const EngineOptions& options, const std::string& pack_dir) {
   OpenLearner(options, "en", nullptr, &pack_.learner_, &info_.personal);
@@ -153,13 +125,10 @@ void EnEngine::OpenPersonal(const EngineOptions& options, const std::string& pac
   pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
                              options.user_new_word_bonus, options.fine_tune_weight,
                              options.user_app_share};
-  if (!options.fine_tune || pack_.model_ == nullptr) return;
-  FineTuner::Options o;
-  o.every_words = options.learn ? static_cast<uint64_t>(std::max(0, options.fine_tune_every_words))
-                                : 0;  // paused learning pauses training too
-  pack_.fine_tuner_ = std::make_unique<FineTuner>(
-      pack_.model_.get(), &kEnglishComposition, pack_.model_->weights_id(), pack_.learner_->store(),
-      "en", ReadReplayText(pack_dir), o);
+  if (pack_.model_ == nullptr) return;
+  OpenFineTuner(options, "en", pack_.model_.get(),
+                TypedAdapterExamples(pack_.model_.get(), &kEnglishComposition),
+                pack_.learner_.get(), pack_dir, &pack_.fine_tuner_);
 }
 
 Status EnEngine::Init(const EngineOptions& options) {

@@ -8,11 +8,11 @@
 
 namespace keydecide {
 
-FineTuner::FineTuner(const Transformer* model, const CompositionRule* rule, std::string base_id,
+FineTuner::FineTuner(const Transformer* model, AdapterExampleSource source, std::string base_id,
                      UserStore* store, std::string language, std::string replay_text,
                      const Options& options)
     : model_(model),
-      rule_(rule),
+      source_(std::move(source)),
       base_id_(std::move(base_id)),
       store_(store),
       language_(std::move(language)),
@@ -77,7 +77,7 @@ Status FineTuner::RunRound(FineTuneReport* report) {
   AdapterExampleOptions example_options = options_.examples;
   example_options.cancel = &stopping_;
   std::vector<AdapterExample> person;
-  AddAdapterExamples(*model_, rule_, RecentText(recent), example_options, &person);
+  source_.examples(source_.text(recent), example_options, &person);
   recent.clear();
   const size_t wanted =
       static_cast<size_t>(static_cast<double>(person.size()) * options_.replay_share);
@@ -85,7 +85,7 @@ Status FineTuner::RunRound(FineTuneReport* report) {
     replay_.clear();
     AdapterExampleOptions replay_options = example_options;
     replay_options.max_examples = std::min(wanted, options_.examples.max_examples);
-    AddAdapterExamples(*model_, rule_, replay_text_, replay_options, &replay_);
+    source_.examples(replay_text_, replay_options, &replay_);
     replay_exhausted_ =
         replay_.size() < replay_options.max_examples && !stopping_.load(std::memory_order_relaxed);
   }

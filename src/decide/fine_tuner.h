@@ -2,11 +2,11 @@
 // the user store, off the keystroke path, and serves it to sessions (docs/PERSONAL.md,
 // "Fine-tuning").
 //
-// A round reads the last history_words recent words, types them into the model
-// (decide/adapter_examples.h), holds back the latest held_share of those examples, mixes in
-// replay_share as many examples of the general replay text shipped with the model, trains
-// from a zero adapter (model/adapter_trainer.h) and saves the result to the store when the
-// held-back loss improved. The store's adapter is read at start and whenever its stamp
+// A round reads the last history_words recent words, makes them examples with the language's
+// AdapterExampleSource (decide/adapter_examples.h), holds back the latest held_share of those
+// examples, mixes in replay_share as many examples of the general replay text shipped with the
+// model, trains from a zero adapter (model/adapter_trainer.h) and saves the result to the store
+// when the held-back loss improved. The store's adapter is read at start and whenever its stamp
 // changes (a Forget drops it; another process may train one); one for another base model is
 // ignored and replaced by the next round.
 //
@@ -54,9 +54,10 @@ class FineTuner {
     int check_interval_ms = 10000;
   };
 
-  // `rule`: how the language's sessions type (AddAdapterExamples). REQUIRES: model, rule and
-  // store outlive this object; the store is thread-safe.
-  FineTuner(const Transformer* model, const CompositionRule* rule, std::string base_id,
+  // `source`: how the language's text becomes examples (TypedAdapterExamples for English,
+  // ZhAdapterExamples). REQUIRES: model, what source points to and store outlive this object;
+  // the store is thread-safe.
+  FineTuner(const Transformer* model, AdapterExampleSource source, std::string base_id,
             UserStore* store, std::string language, std::string replay_text,
             const Options& options);
   // Stops the background thread; a round in progress stops at its next word or batch and
@@ -80,7 +81,7 @@ class FineTuner {
   void Publish(std::shared_ptr<const LogitAdapter> adapter);
 
   const Transformer* model_;
-  const CompositionRule* rule_;
+  const AdapterExampleSource source_;
   const std::string base_id_;
   UserStore* store_;
   const std::string language_;

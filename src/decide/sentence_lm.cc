@@ -28,6 +28,19 @@ void SentenceLm::SetContext(std::span<const int32_t> words) {
   context_.assign(words.end() - keep, words.end());
 }
 
+void SentenceLm::SetAdapter(const LogitAdapter* adapter, float weight) {
+  if (adapter == adapter_ && weight == adapter_weight_) return;
+  adapter_ = adapter;
+  adapter_weight_ = weight;
+  for (Slot& slot : slots_) {
+    slot.tokens.clear();
+    slot.cache.Clear();
+    if (adapter != nullptr) {
+      slot.z.resize(static_cast<size_t>(model_->config().max_len) * adapter->rank);
+    }
+  }
+}
+
 float SentenceLm::LogNormaliser(const float* y) {
   model_->WordLogits(y, norm_words_, logits_.data());
   const float top = *std::max_element(logits_.begin(), logits_.end());
@@ -83,6 +96,9 @@ SentenceLm::Slot* SentenceLm::Place() {
     std::copy_n(best->hidden.begin(), best_common * d, slot->hidden.begin());
     std::copy_n(best->log_z.begin(), best_common, slot->log_z.begin());
     std::copy_n(best->log_p.begin(), best_common, slot->log_p.begin());
+    if (adapter_ != nullptr) {
+      std::copy_n(best->z.begin(), best_common * adapter_->rank, slot->z.begin());
+    }
   }
   const size_t have = std::min(slot->tokens.size(), seq_.size());
   if (have < seq_.size()) {
@@ -90,15 +106,22 @@ SentenceLm::Slot* SentenceLm::Place() {
     const size_t d = model_->config().d_model;
     model_->ExtendAll(fresh, &slot->cache, &slot->hidden[have * d]);
     steps_ += static_cast<int>(fresh.size());
+    const size_t rank = adapter_ != nullptr ? adapter_->rank : 0;
     for (size_t p = have; p < seq_.size(); ++p) {
       const int32_t id = seq_[p].id;
       const bool word = id >= ModelConfig::kWordOffset;
       // Only [APP] and words predict a word (the sentences never hold [SEP] or keys).
+      float* z = rank > 0 ? &slot->z[p * rank] : nullptr;
+      if ((word || p == 1) && z != nullptr) adapter_->Project(&slot->hidden[p * d], z);
       slot->log_z[p] = word || p == 1 ? LogNormaliser(&slot->hidden[p * d]) : std::nanf("");
-      slot->log_p[p] =
-          word ? model_->WordLogit(&slot->hidden[(p - 1) * d], id - ModelConfig::kWordOffset) -
-                     slot->log_z[p - 1]
-               : 0.0f;
+      if (word) {
+        const int w = id - ModelConfig::kWordOffset;
+        slot->log_p[p] = model_->WordLogit(&slot->hidden[(p - 1) * d], w) +
+                         (rank > 0 ? AdapterDelta(&slot->z[(p - 1) * rank], w) : 0.0f) -
+                         slot->log_z[p - 1];
+      } else {
+        slot->log_p[p] = 0.0f;
+      }
       slot->tokens.push_back(seq_[p]);
     }
   }
@@ -124,8 +147,10 @@ void SentenceLm::NextWords(std::span<const int32_t> words, std::span<float> log_
   // The last position is [APP] or a context word: both have their normaliser.
   const size_t last = seq_.size() - 1;
   const float* hidden = &slot->hidden[last * model_->config().d_model];
+  const float* z = adapter_ != nullptr ? &slot->z[last * adapter_->rank] : nullptr;
   for (size_t i = 0; i < words.size(); ++i) {
-    log_p[i] = model_->WordLogit(hidden, words[i]) - slot->log_z[last];
+    log_p[i] = model_->WordLogit(hidden, words[i]) + (z ? AdapterDelta(z, words[i]) : 0.0f) -
+               slot->log_z[last];
   }
 }
 

@@ -15,8 +15,16 @@
 // 128, 512 and 8192 words converted the tuning half of the pinyin dev file alike
 // (docs/MODEL.md, "Chinese typing model").
 //
+// With an adapter (SetAdapter: the person's fine-tuned correction, model/logit_adapter.h), a
+// word's log P gains weight × LogitAdapter::Delta; the normaliser stays the base's. Why: the
+// adapter lowers the frequent words to lift the person's, so a normaliser over the frequent
+// words alone would fall and lift every word of a sentence, favouring sentences of more words
+// (on the tuning person, sentence top-1 after the round 0.7048 with the adapter in the
+// normaliser against 0.7202 without, weight 0.5; docs/PERSONAL.md, "Chinese fine-tuning").
+//
 // Not thread-safe: one per session. Scoring does not allocate once the slots have grown to the
-// longest sequence (they are sized for max_len at construction).
+// longest sequence (they are sized for max_len at construction, and for the adapter's rank when
+// it is set).
 
 #ifndef KEYDECIDE_DECIDE_SENTENCE_LM_H_
 #define KEYDECIDE_DECIDE_SENTENCE_LM_H_
@@ -26,6 +34,7 @@
 #include <vector>
 
 #include "model/kv_cache.h"
+#include "model/logit_adapter.h"
 #include "model/transformer.h"
 
 namespace keydecide {
@@ -60,6 +69,11 @@ class SentenceLm {
   // empty.
   const float* Keystrokes(std::span<const TokenInput> keys);
 
+  // Scores from now on with `adapter` (null: none) at `weight`. A change drops every slot, as
+  // their log P were read without it. REQUIRES: adapter (when not null) fits the model
+  // (d_model and n_words) and outlives its use here.
+  void SetAdapter(const LogitAdapter* adapter, float weight);
+
   int steps() const { return steps_; }  // tokens encoded so far (tests, stats)
 
  private:
@@ -72,6 +86,7 @@ class SentenceLm {
     // its token after those before it (not computed after [SEP]).
     std::vector<float> log_z;
     std::vector<float> log_p;
+    std::vector<float> z;  // per position: LogitAdapter::Project of its hidden state [rank]
     uint64_t used = 0;
   };
 
@@ -80,10 +95,16 @@ class SentenceLm {
   // A slot holding seq_, encoded (reusing or forking the one with the longest common prefix).
   Slot* Place();
   float LogNormaliser(const float* y);
+  // The adapter's addition to word's logit at a position whose projection is z.
+  float AdapterDelta(const float* z, int word) const {
+    return adapter_ == nullptr ? 0.0f : adapter_weight_ * adapter_->Delta(z, word);
+  }
 
   const Transformer* model_;
   int app_;
   int norm_words_;
+  const LogitAdapter* adapter_ = nullptr;
+  float adapter_weight_ = 0;
   std::vector<Slot> slots_;
   std::vector<int32_t> context_;
   std::vector<TokenInput> seq_;

@@ -51,11 +51,19 @@ std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) con
   personal.word_weight = user_word_weight_;
   personal.pair_weight = user_pair_weight_;
   personal.app_share = user_app_share_;
+  personal.tuner = fine_tuner_.get();
+  personal.fine_tune_weight = fine_tune_weight_;
   return std::make_unique<ZhSession>(lexicon_.get(), bigram_.get(), search_options_,
                                      sentence_options_, session_model_, options.app, personal);
 }
 
+ZhEngine::~ZhEngine() { fine_tuner_.reset(); }
+
 Status ZhEngine::FlushLearning() { return learner_ ? learner_->Flush() : Status::OK(); }
+
+Status ZhEngine::FineTune(std::string* summary) {
+  return FineTuneNow(learner_.get(), fine_tuner_.get(), summary);
+}
 
 uint32_t ZhEngine::VariantOf(const UserWords::Word& word) const {
   if (word.letters.empty()) return UserWords::kNoTag;
@@ -69,7 +77,7 @@ uint32_t ZhEngine::VariantOf(const UserWords::Word& word) const {
   return UserWords::kNoTag;
 }
 
-void ZhEngine::OpenPersonal(const EngineOptions& options) {
+void ZhEngine::OpenPersonal(const EngineOptions& options, const std::string& pack_dir) {
   OpenLearner(
       options, "zh", [this](const UserWords::Word& w) { return VariantOf(w); }, &learner_,
       &info_.personal);
@@ -77,6 +85,11 @@ void ZhEngine::OpenPersonal(const EngineOptions& options) {
   user_word_weight_ = options.pinyin_user_word_weight;
   user_pair_weight_ = options.pinyin_user_pair_weight;
   user_app_share_ = options.user_app_share;
+  fine_tune_weight_ = options.pinyin_fine_tune_weight;
+  if (model_ != nullptr) {
+    OpenFineTuner(options, "zh", model_.get(), ZhAdapterExamples(model_.get(), context_.get()),
+                  learner_.get(), pack_dir, &fine_tuner_);
+  }
 }
 
 Status ZhEngine::Init(const EngineOptions& options) {
@@ -125,6 +138,9 @@ Status ZhEngine::Init(const EngineOptions& options) {
   if (!(options.user_app_share >= 0 && options.user_app_share <= 1)) {
     return Status::InvalidArgument("user_app_share must be in 0..1");
   }
+  if (!(options.pinyin_fine_tune_weight >= 0 && options.pinyin_fine_tune_weight <= 10)) {
+    return Status::InvalidArgument("pinyin_fine_tune_weight must be in 0..10");
+  }
   if (const std::string model_path = ResolveModelPath(options, pack); model_path != "none") {
     KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
   }
@@ -147,7 +163,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
     session->Decide(3, &d);
   }
   session.reset();
-  OpenPersonal(options);
+  OpenPersonal(options, pack);
   return Status::OK();
 }
 

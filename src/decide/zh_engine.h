@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "decide/fine_tuner.h"
 #include "decide/zh_context.h"
 #include "decide/zh_session.h"
 #include "keydecide/engine.h"
@@ -26,6 +27,8 @@ class ZhEngine : public Engine {
   std::unique_ptr<Session> NewSession(const SessionOptions& options) const override;
   Info info() const override { return info_; }
   Status FlushLearning() override;
+  Status FineTune(std::string* summary) override;
+  ~ZhEngine() override;
 
   // Loads the "zh" pack: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
   // pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
@@ -36,7 +39,7 @@ class ZhEngine : public Engine {
  private:
   Status LoadModel(const std::string& path, float weight);
   // Opens the user store and its learner; a store that fails leaves personalisation off.
-  void OpenPersonal(const EngineOptions& options);
+  void OpenPersonal(const EngineOptions& options, const std::string& pack_dir);
   // A learned word's lexicon variant (Lexicon::VariantIndex) by its reading and spelling, or
   // UserWords::kNoTag (UserWords::Tagger; the learner's thread calls it).
   uint32_t VariantOf(const UserWords::Word& word) const;
@@ -52,8 +55,9 @@ class ZhEngine : public Engine {
   Info info_;
   // Last: its thread reads the lexicon (VariantOf) until it stops.
   std::unique_ptr<Learner> learner_;
+  std::unique_ptr<FineTuner> fine_tuner_;  // after learner_: it reads the learner's store
   bool learning_ = false;
-  float user_word_weight_ = 0, user_pair_weight_ = 0, user_app_share_ = 0;
+  float user_word_weight_ = 0, user_pair_weight_ = 0, user_app_share_ = 0, fine_tune_weight_ = 0;
 };
 
 }  // namespace keydecide

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "decide/fine_tuner.h"
 #include "decide/model_track.h"
 #include "decide/stage_clock.h"
 #include "decide/text_limits.h"
@@ -659,6 +660,16 @@ void ZhSession::RefreshUserWords() {
   search_valid_ = false;  // the sentences' scores depend on it
 }
 
+void ZhSession::RefreshAdapter() {
+  if (personal_.tuner == nullptr || lm_ == nullptr) return;
+  const uint64_t version = personal_.tuner->version();
+  if (version == adapter_version_) return;
+  adapter_ = personal_.tuner->adapter();
+  adapter_version_ = version;
+  lm_->SetAdapter(adapter_.get(), personal_.fine_tune_weight);
+  search_valid_ = false;  // as for the words
+}
+
 void ZhSession::FindUserWords() {
   user_first_.clear();
   user_prefix_.clear();
@@ -875,6 +886,7 @@ Status ZhSession::Decide(int max_candidates, Decision* out) {
   std::span<const PinyinCandidate> found;
   std::span<const PinyinSentence> sentences;
   RefreshUserWords();
+  RefreshAdapter();
   user_first_.clear();  // none without letters
   user_prefix_.clear();
   if (!typed.empty()) {

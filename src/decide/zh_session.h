@@ -68,6 +68,7 @@
 
 namespace keydecide {
 
+class FineTuner;
 class Learner;
 class Lexicon;
 
@@ -98,6 +99,10 @@ struct ZhSessionPersonal {
   // P_user(w): (1 - app_share) × the word's share of all the person's words + app_share × its
   // share in the session's app type, when they wrote anything there (EngineOptions).
   float app_share = 0;
+  // The person's fine-tuned adapter (null: fine-tuning off); its correction is added to the
+  // model's word logits at fine_tune_weight (SentenceLm::SetAdapter).
+  const FineTuner* tuner = nullptr;
+  float fine_tune_weight = 0;
 };
 
 class ZhSession : public Session {
@@ -201,6 +206,8 @@ class ZhSession : public Session {
 
   // The person's words. A newer snapshot of the learner's, when there is one.
   void RefreshUserWords();
+  // The tuner's newer adapter, when there is one, into the sentence scores.
+  void RefreshAdapter();
   // The learned words for the composition into user_first_ and user_prefix_.
   void FindUserWords();
   bool IsUserCandidate(std::string_view text) const;
@@ -319,6 +326,8 @@ class ZhSession : public Session {
   ZhSessionPersonal personal_;
   std::shared_ptr<const UserWords> user_words_;  // the snapshot this Decide ranks with
   uint64_t user_words_version_ = 0;
+  std::shared_ptr<const LogitAdapter> adapter_;  // the tuner's, as of adapter_version_
+  uint64_t adapter_version_ = 0;
   UserBonus user_bonus_;
   struct UserCandidate {
     uint32_t word;      // UserWords::word index
