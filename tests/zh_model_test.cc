@@ -175,13 +175,18 @@ float ReferenceScore(const Transformer& model, const std::vector<int32_t>& conte
   return static_cast<float>(sum);
 }
 
-TEST(SentenceLmTest, MatchesAPlainEncodeWhileReusingAndForkingSlots) {
-  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
-  ASSERT_NE(model, nullptr);
+// Few slots, so that the tests make the LM fork and evict; a normaliser ReferenceScore matches.
+SentenceLm::Options ThreeSlotsOfEightWords() {
   SentenceLm::Options options;
   options.slots = 3;
   options.norm_words = 8;
-  SentenceLm lm(model.get(), 0, options);
+  return options;
+}
+
+TEST(SentenceLmTest, MatchesAPlainEncodeWhileReusingAndForkingSlots) {
+  const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
+  ASSERT_NE(model, nullptr);
+  SentenceLm lm(model.get(), 0, ThreeSlotsOfEightWords());
   const std::vector<int32_t> context = {10, 7};
   lm.SetContext(context);
 
@@ -261,10 +266,7 @@ LogitAdapter RandomAdapter(const Transformer& model, uint64_t seed) {
 TEST(SentenceLmTest, AnAdapterCorrectsTheWordsLogits) {
   const auto model = LoadModel(testing::TinyModelBytes(ZhSpec()));
   ASSERT_NE(model, nullptr);
-  SentenceLm::Options options;
-  options.slots = 3;
-  options.norm_words = 8;
-  SentenceLm lm(model.get(), 0, options);
+  SentenceLm lm(model.get(), 0, ThreeSlotsOfEightWords());
   const std::vector<int32_t> context = {10, 7}, a = {6, 9}, ab = {6, 9, 8}, fork = {6, 12, 13};
   lm.SetContext(context);
   const float plain = lm.Score(ab);

@@ -163,6 +163,14 @@ Status CountLearned(const std::string& path, std::string_view language, size_t* 
   return Status::OK();
 }
 
+// One fine-tuning round (Engine::FineTune), with its wall time.
+Status TimedFineTune(Engine* engine, std::string* summary, double* seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const Status s = engine->FineTune(summary);
+  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return s;
+}
+
 void RemoveStore(const std::string& path) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
 }
@@ -211,10 +219,7 @@ Status EvalPersonal(const EngineOptions& options, std::string_view history,
     s = Replay(general, engine->NewSession(no_learn).get(), replay, &out->general_after);
   }
   if (s.ok() && finetune) {
-    const auto start = std::chrono::steady_clock::now();
-    s = engine->FineTune(&out->finetune_summary);
-    out->finetune_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    s = TimedFineTune(engine.get(), &out->finetune_summary, &out->finetune_seconds);
     out->finetuned = s.ok();
     if (s.ok()) {
       s = Replay(test, engine->NewSession(no_learn_in_test).get(), replay, &out->after_finetune);
@@ -277,10 +282,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
   if (s.ok()) s = EvalNextWords(*engine, test_words, no_learn_in_test, &out->next_after);
   if (s.ok() && out->has_general) s = EvalPinyin(general, *engine, &out->general_after, no_learn);
   if (s.ok() && finetune) {
-    const auto start = std::chrono::steady_clock::now();
-    s = engine->FineTune(&out->finetune_summary);
-    out->finetune_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    s = TimedFineTune(engine.get(), &out->finetune_summary, &out->finetune_seconds);
     out->finetuned = s.ok();
     if (s.ok()) s = EvalPinyin(test, *engine, &out->after_finetune, no_learn_in_test);
     if (s.ok()) {
