@@ -124,8 +124,10 @@ void AddZhAdapterExamples(const Transformer& model, const ZhContext& context, st
             out->emplace_back(MakeAdapterExample(model, y, target, options.top_k, &logits));
         // Beside the base's likeliest words, the target's homophones (logits holds every
         // word's base logit): the adapter learns which of them this person means here.
+        const auto homophones = by_reading.find(model.vocab().Reading(target));
+        if (homophones == by_reading.end()) continue;
         size_t added = 0;
-        for (int32_t h : by_reading[model.vocab().Reading(target)]) {
+        for (int32_t h : homophones->second) {
           if (added == kMaxHomophones) break;
           if (std::find(e.words.begin(), e.words.end(), h) != e.words.end()) continue;
           e.words.push_back(h);
