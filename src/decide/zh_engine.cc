@@ -57,8 +57,6 @@ std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) con
                                      sentence_options_, session_model_, options.app, personal);
 }
 
-ZhEngine::~ZhEngine() { fine_tuner_.reset(); }
-
 Status ZhEngine::FlushLearning() { return learner_ ? learner_->Flush() : Status::OK(); }
 
 Status ZhEngine::FineTune(std::string* summary) {

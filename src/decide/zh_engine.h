@@ -28,7 +28,6 @@ class ZhEngine : public Engine {
   Info info() const override { return info_; }
   Status FlushLearning() override;
   Status FineTune(std::string* summary) override;
-  ~ZhEngine() override;
 
   // Loads the "zh" pack: <model_dir>/zh/lexicon.kdlex (or options.lexicon_path), which must be
   // pinyin-keyed, and the word bigram beside it (the same name ending in .kdbg) when present (a
