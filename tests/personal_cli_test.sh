@@ -75,6 +75,13 @@ for key in sentence_top1_after_finetune general_sentence_top1_after_finetune fin
   grep -q "\"$key\"" "$DIR/zh_ft.json" || fail "eval personal --lang zh --finetune: no $key"
 done
 grep -q '"fine_tune_weight": 0.2' "$DIR/zh_ft.json" || fail "zh --fine-tune-weight"
+# A weight out of range is refused, in both languages, never taken for the default.
+for lang in en zh; do
+  TMPDIR="$DIR" "$KD" eval personal --lang $lang --model-dir "$MODELS" --history "$DIR/zh.tsv" \
+    --test "$DIR/zh.tsv" --finetune --fine-tune-weight -1 2>"$DIR/err" \
+    && fail "$lang --fine-tune-weight -1 accepted"
+  grep -q "fine_tune_weight must be in 0..10" "$DIR/err" || fail "$lang --fine-tune-weight message"
+done
 "$KD" personal finetune --store "$S" --model-dir "$MODELS" --lang zh | grep -q "^0 recent words" \
   || fail "zh finetune on an empty store"
 echo "personal CLI: ok"

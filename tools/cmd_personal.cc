@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -250,7 +251,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     size_t max_lines = 0;
     bool json = false;
     bool finetune = false;
-    float fine_tune_weight = -1;  // < 0: the language's default
+    std::optional<float> fine_tune_weight;  // unset: the language's default
   };
   auto args = std::make_shared<Args>();
   auto* cmd = eval->add_subcommand(
@@ -298,7 +299,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     const PersonalEvalApps apps = {args->history_app, args->also_history_app, args->test_app};
     if (args->engine.language == "zh") {
       EngineOptions options = args->engine.Options();
-      if (args->fine_tune_weight >= 0) options.pinyin_fine_tune_weight = args->fine_tune_weight;
+      if (args->fine_tune_weight) options.pinyin_fine_tune_weight = *args->fine_tune_weight;
       options.pinyin_user_word_weight = args->pinyin_word_weight;
       options.pinyin_user_pair_weight = args->pinyin_pair_weight;
       options.user_app_share = args->app_share;
@@ -395,7 +396,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     options.user_pair_weight = args->pair_weight;
     options.user_new_word_bonus = args->new_word;
     options.user_app_share = args->app_share;
-    if (args->fine_tune_weight >= 0) options.fine_tune_weight = args->fine_tune_weight;
+    if (args->fine_tune_weight) options.fine_tune_weight = *args->fine_tune_weight;
     const std::string store = EvalStorePath();
     ReplayOptions replay;
     replay.suggestions = args->suggestions;

@@ -153,6 +153,9 @@ Status EnEngine::Init(const EngineOptions& options) {
   if (!(options.user_app_share >= 0 && options.user_app_share <= 1)) {
     return Status::InvalidArgument("user_app_share must be in 0..1");
   }
+  if (!(options.fine_tune_weight >= 0 && options.fine_tune_weight <= 10)) {
+    return Status::InvalidArgument("fine_tune_weight must be in 0..10");
+  }
   if (const std::string words_path = BesideLexicon(lexicon_path, ".kdws");
       std::filesystem::exists(words_path)) {
     KD_RETURN_IF_ERROR(WordSet::Open(words_path, &pack_.known_words_));
