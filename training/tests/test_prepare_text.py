@@ -14,7 +14,7 @@ import pytest
 
 from keydecide_train import prepare_text as P
 from keydecide_train.sources import (austen, brown, doc_pages, fortunes, jargon, manpages, rdata,
-                                     sword, typos)
+                                     stdlib_datasets, sword, typos)
 from keydecide_train.text import (Document, doc_hash, is_dev, normalize_code_line,
                                   normalize_document, normalize_line, render, split_documents)
 
@@ -368,6 +368,40 @@ def test_jargon_documents():
 
 
 # --- output format ---------------------------------------------------------
+
+def test_paragraphs_of_cuts_at_sentence_ends():
+    line = "One two. " * 100 + "Last one!"
+    paragraphs = stdlib_datasets.paragraphs_of(line, limit=100)
+    assert " ".join(paragraphs) == line.strip()
+    assert all(p.endswith((".", "!")) for p in paragraphs)
+    assert all(len(p) <= 100 + len("One two. ") for p in paragraphs)
+    # No sentence end: the line stays whole however long it is.
+    assert stdlib_datasets.paragraphs_of("a" * 500, limit=100) == ["a" * 500]
+    # A lower-case word after a full stop ("Mr. and") is not a sentence start.
+    assert stdlib_datasets.paragraphs_of("x" * 20 + ". and y. Z", limit=10) == \
+        ["x" * 20 + ". and y.", "Z"]
+
+
+def test_extract_sotu_and_moby_dick(tmp_path):
+    sotu = tmp_path / "sotu" / "data"
+    sotu.mkdir(parents=True)
+    (sotu / "1790_george_washington_n.txt").write_text("Fellow-Citizens. We meet.")
+    (sotu / "1790_george_washington_n.json").write_text("{}")
+    docs = list(stdlib_datasets.extract_sotu(tmp_path / "sotu"))
+    assert [(d.source, d.doc_id, d.lines) for d in docs] == \
+        [("sotu", "1790_george_washington_n", ["Fellow-Citizens. We meet."])]
+
+    moby = tmp_path / "moby" / "data"
+    moby.mkdir(parents=True)
+    (moby / "file_list.json").write_text('["contents.txt", "chapter_1.txt", "data.txt"]')
+    (moby / "contents.txt").write_text("CHAPTER 1. Loomings.\n")
+    (moby / "chapter_1.txt").write_text("CHAPTER 1. Loomings.\n\nCall me\nIshmael.\n\nSome years ago.\n")
+    (moby / "data.txt").write_text("the whole book")
+    docs = list(stdlib_datasets.extract_moby_dick(tmp_path / "moby"))
+    assert [(d.source, d.doc_id, d.lines) for d in docs] == \
+        [("moby-dick", "chapter_1", ["CHAPTER 1. Loomings.", "Call me Ishmael.", "Some years ago."])]
+    assert P.source_weight("sotu") == 0.5 and P.source_weight("moby-dick") == 1.0
+
 
 def test_render_and_stats():
     docs = [Document("s", "1", ["One two.", "Three."]), Document("s", "2", ["Four"])]
