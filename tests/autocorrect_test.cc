@@ -218,20 +218,20 @@ TEST_F(ShippedAutocorrectTest, RareWordsAreCorrectedFromTheCandidates) {
 
 // A lower-case word that neither the lexicon nor the known words (lexicon.kdws) hold fires at a
 // quarter of the threshold; a capitalised one (a name, likely) and a real word the lexicon lacks
-// do not. The head says 0.25 for "phenomenom" and 0.17 for "xylophone" here, below the normal
+// do not. The head says 0.28 for "seperate" and 0.27 for "xylophone" here, below the normal
 // level's 0.8.
 TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   std::unique_ptr<Lexicon> lex;
   ASSERT_TRUE(Lexicon::Open(std::string(KD_MODELS_DIR) + "/en/lexicon.kdlex", &lex).ok());
   ASSERT_EQ(lex->Find("xylophone"), lexicon::kNoEntry);  // only the word list has it
-  ASSERT_EQ(lex->Find("phenomenom"), lexicon::kNoEntry);
-  Decision d = TypeAndDecide("I met the phenomenom");
+  ASSERT_EQ(lex->Find("seperate"), lexicon::kNoEntry);
+  Decision d = TypeAndDecide("I met the seperate");
   EXPECT_TRUE(d.autocorrect.apply);
-  EXPECT_EQ(d.autocorrect.replacement, "phenomenon");
+  EXPECT_EQ(d.autocorrect.replacement, "separate");
   EXPECT_LT(d.autocorrect.confidence, AutocorrectThreshold(AutocorrectLevel::kNormal));
-  d = TypeAndDecide("I met the Phenomenom");
+  d = TypeAndDecide("I met the Seperate");
   EXPECT_FALSE(d.autocorrect.apply);
-  // At the eager level the head's 0.17 for "xylophone" would fire on an unknown word.
+  // At the eager level the head's 0.27 for "xylophone" would fire on an unknown word.
   SessionOptions eager;
   eager.autocorrect_level = AutocorrectLevel::kEager;
   d = TypeAndDecide("I met the xylophone", eager);
@@ -241,7 +241,7 @@ TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   SessionOptions off;
   off.autocorrect_level = AutocorrectLevel::kOff;
   auto session = engine_->NewSession(off);
-  ASSERT_TRUE(session->Type("I met the phenomenom").ok());
+  ASSERT_TRUE(session->Type("I met the seperate").ok());
   ASSERT_TRUE(session->Decide(3, &d).ok());
   EXPECT_FALSE(d.autocorrect.apply);
 }
