@@ -31,6 +31,9 @@ DEB_PKGS=(
   manpages manpages-dev
   jargon-text
   wamerican-huge   # a word list, not text: the known-words filter (scripts/build-lexicon.sh)
+  # Evaluation only, never training: code in languages the training does not use, for the
+  # intent of unseen code (training/keydecide_train/make_unseen_code_eval.py).
+  perl-modules-5.36 libruby3.1 libtcl8.6 libjs-jquery
 )
 
 # Pinned so that the text, the dedup and the dev split are reproducible.
@@ -114,6 +117,8 @@ for spec in "${NPM_PKGS[@]}"; do fetch_npm "$spec"; done
 
 echo
 (cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.prepare_text --raw "$RAW" --out "$OUT")
+(cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.make_unseen_code_eval \
+  --raw "$RAW/deb" --out "$OUT/intent_unseen_code.tsv")
 
 echo
 echo "fetch-data.sh: done in $(( $(date +%s) - start )) s"

@@ -1,0 +1,31 @@
+"""Unit tests for keydecide_train.make_unseen_code_eval on inline fixtures."""
+
+from keydecide_train import make_unseen_code_eval as U
+
+
+def test_perl_pod_comments_and_data_tail_are_left_out():
+    text = ("package Foo;\n# a comment line here\n=head1 NAME\n\nFoo - does things well\n\n=cut\n"
+            "my $x = shift @_;\nx;\n__END__\nmy $after = 'the end';\n")
+    assert U.code_lines("perl", text, ("#",)) == ["package Foo;", "my $x = shift @_;"]
+
+
+def test_ruby_begin_end_block_is_documentation():
+    text = "=begin\nSome prose about the code.\n=end\n  def initialize(name)\n"
+    assert U.code_lines("ruby", text, ("#",)) == ["  def initialize(name)"]
+
+
+def test_javascript_comment_lines_and_short_lines():
+    text = "/**\n * Returns the thing.\n */\nvar jQuery = function( selector ) {\n}\n// done now\n"
+    assert U.code_lines("javascript", text, ("//", "/*", "*", "*/")) == \
+        ["var jQuery = function( selector ) {"]
+
+
+def test_language_lines_are_distinct_ranked_and_capped(tmp_path):
+    root = tmp_path / "libtcl8.6/usr/share/tcltk/tcl8.6"
+    root.mkdir(parents=True)
+    (root / "a.tcl").write_text("set alpha [list 1 2]\nset alpha [list 1 2]\nproc beta {x} {\n")
+    (root / "b.tcl").write_text("return [expr {$x + 1}]\n")
+    lines = U.language_lines(tmp_path, "tcl", 10)
+    assert sorted(lines) == sorted(["set alpha [list 1 2]", "proc beta {x} {",
+                                    "return [expr {$x + 1}]"])
+    assert U.language_lines(tmp_path, "tcl", 2) == lines[:2]
