@@ -32,6 +32,9 @@ DEB_PKGS=(
   manpages manpages-dev
   jargon-text
   wamerican-huge   # a word list, not text: the known-words filter (scripts/build-lexicon.sh)
+  # Tuning only, never training: code of four more languages (make_unseen_code_eval.py --set
+  # tuning), for the intent head's code bias.
+  golang-1.19-src php-pear lua-penlight elpa-magit
   # Evaluation only, never training: code in languages the training does not use, for the
   # intent of unseen code (training/keydecide_train/make_unseen_code_eval.py).
   perl-modules-5.36 libruby3.1 libtcl8.6 libjs-jquery

@@ -1,6 +1,7 @@
 """Write an intent evaluation file of code lines in languages the training never saw (issue 15):
 Perl, Ruby, Tcl and JavaScript from Debian packages (scripts/fetch-data.sh fetches them under
-data/raw/deb; they serve this evaluation only, never training or tuning).
+data/raw/deb; they serve this evaluation only, never training or tuning). `--set tuning` writes
+the same from Go, PHP, Lua and Emacs Lisp instead, for choices made before that evaluation.
 
 Output: `code<TAB>line` rows, the format of make_intent_eval.py, up to --per-language lines
 of each language. As in the code training corpus (make_code_corpus.py), comments and embedded
@@ -30,7 +31,15 @@ LANGUAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "tcl": ("libtcl8.6", "usr/share/tcltk/tcl8.6/**/*.tcl", ("#",)),
     "javascript": ("libjs-jquery", "usr/share/javascript/jquery/jquery.js",
                    ("//", "/*", "*", "*/")),
+    # The tuning set (--set tuning): other languages the training never saw either, for
+    # choices such as the intent head's code bias (docs/BENCHMARKS.md, "Intent"), so that the
+    # four above only measure.
+    "go": ("golang-1.19-src", "usr/share/go-1.19/src/**/*.go", ("//", "/*", "*")),
+    "php": ("php-pear", "usr/share/php/**/*.php", ("//", "#", "/*", "*")),
+    "lua": ("lua-penlight", "usr/share/lua/**/*.lua", ("--",)),
+    "elisp": ("elpa-magit", "usr/share/emacs/site-lisp/**/*.el", (";",)),
 }
+SETS = {"eval": ["perl", "ruby", "tcl", "javascript"], "tuning": ["go", "php", "lua", "elisp"]}
 
 _BLOCK_DOC = {"perl": (re.compile(r"^=[a-zA-Z]"), re.compile(r"^=cut\b")),
               "ruby": (re.compile(r"^=begin\b"), re.compile(r"^=end\b"))}
@@ -63,7 +72,7 @@ def code_lines(language: str, text: str, comment_prefixes: tuple[str, ...]) -> l
 
 def language_lines(raw: Path, language: str, limit: int) -> list[str]:
     package, pattern, comments = LANGUAGES[language]
-    files = sorted((raw / package).glob(pattern))
+    files = sorted(p for p in (raw / package).glob(pattern) if p.is_file())
     if not files:
         raise SystemExit(f"make_unseen_code_eval: no {pattern} under {raw / package}; "
                          "run scripts/fetch-data.sh")
@@ -80,11 +89,13 @@ def main() -> None:
     ap.add_argument("--raw", type=Path, default=Path("data/raw/deb"))
     ap.add_argument("--out", type=Path, default=Path("data/en/intent_unseen_code.tsv"))
     ap.add_argument("--per-language", type=int, default=300)
+    ap.add_argument("--set", choices=sorted(SETS), default="eval",
+                    help="eval: Perl, Ruby, Tcl, JavaScript; tuning: Go, PHP, Lua, Emacs Lisp")
     ap.add_argument("--language", action="append", choices=sorted(LANGUAGES),
-                    help="only these languages (default: all); repeatable")
+                    help="only these languages (default: the set's); repeatable")
     args = ap.parse_args()
     rows = []
-    for language in args.language or list(LANGUAGES):
+    for language in args.language or SETS[args.set]:
         lines = language_lines(args.raw, language, args.per_language)
         print(f"{language}: {len(lines)} lines")
         rows += [f"code\t{line}\n" for line in lines]

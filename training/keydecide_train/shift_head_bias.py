@@ -4,7 +4,9 @@
       IN.safetensors OUT.safetensors --head autocorrect --shift -0.5
 
 A head's probability is sigmoid(w·y + b): lowering b by d makes the engine's fixed
-threshold (0.5) act like a higher one, trading recall for precision without retraining.
+threshold (0.5) act like a higher one, trading recall for precision without retraining. For
+the intent head (a softmax), raising one class's bias by d multiplies its odds against every
+other class by e^d: a change of that class's prior.
 Choose the shift on the dev split only (docs/MODEL.md says which was used and why);
 everything else in the file is copied unchanged (same dtype, vocabulary and config).
 """
@@ -32,17 +34,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("src", type=Path)
     ap.add_argument("out", type=Path)
-    ap.add_argument("--head", choices=["popup", "autocorrect"], required=True)
+    ap.add_argument("--head", choices=["popup", "autocorrect", "intent"], required=True)
+    ap.add_argument("--label", default=None,
+                    help="intent: the class whose bias moves (e.g. code); its prior, in effect")
     ap.add_argument("--shift", type=float, required=True, help="added to the head's bias")
     args = ap.parse_args()
     dtype = file_dtype(args.src)
     model, words = model_from_file(args.src)
     head = getattr(model.heads, args.head)
+    row = 0
+    if args.head == "intent":
+        labels = list(model.cfg.intent_labels)
+        if args.label not in labels:
+            raise SystemExit(f"--label must be one of {labels}")
+        row = labels.index(args.label)
+    elif args.label is not None:
+        raise SystemExit("--label is for --head intent")
     with torch.no_grad():
-        before = float(head.bias[0])
-        head.bias += args.shift
+        before = float(head.bias[row])
+        head.bias[row] += args.shift
     size = export_model(model, words, args.out, dtype)
-    print(f"{args.head} bias {before:.4f} -> {float(head.bias[0]):.4f}, {size} bytes ({dtype}) "
+    name = f"{args.head}[{args.label}]" if args.label else args.head
+    print(f"{name} bias {before:.4f} -> {float(head.bias[row]):.4f}, {size} bytes ({dtype}) "
           f"-> {args.out}")
 
 

@@ -25,6 +25,7 @@ def test_language_lines_are_distinct_ranked_and_capped(tmp_path):
     root.mkdir(parents=True)
     (root / "a.tcl").write_text("set alpha [list 1 2]\nset alpha [list 1 2]\nproc beta {x} {\n")
     (root / "b.tcl").write_text("return [expr {$x + 1}]\n")
+    (root / "c.tcl").mkdir()  # a directory named like a source file (Go's testdata has one)
     lines = U.language_lines(tmp_path, "tcl", 10)
     assert sorted(lines) == sorted(["set alpha [list 1 2]", "proc beta {x} {",
                                     "return [expr {$x + 1}]"])
