@@ -59,9 +59,9 @@ def code_lines(language: str, text: str, comment_prefixes: tuple[str, ...]) -> l
             if start.match(raw):
                 in_doc = not end.match(raw)
                 continue
-        if raw.strip() in ("__END__", "__DATA__"):
-            break
         stripped = raw.strip()
+        if stripped in ("__END__", "__DATA__"):
+            break
         if stripped.startswith(comment_prefixes):
             continue
         line = normalize_code_line(raw)

@@ -7,7 +7,8 @@ A head's probability is sigmoid(w·y + b): lowering b by d makes the engine's fi
 threshold (0.5) act like a higher one, trading recall for precision without retraining. For
 the intent head (a softmax), raising one class's bias by d multiplies its odds against every
 other class by e^d: a change of that class's prior.
-Choose the shift on the dev split only (docs/MODEL.md says which was used and why);
+Choose the shift on the dev split or a tuning set, never on evaluation data (docs/MODEL.md says
+which was used and why);
 everything else in the file is copied unchanged (same dtype, vocabulary and config).
 """
 from __future__ import annotations
