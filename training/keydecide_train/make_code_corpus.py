@@ -1,15 +1,19 @@
 """Write a small source-code corpus for the intent class "code" from what Debian ships
 on this machine: the Python standard library (/usr/lib/python3.11/*.py) and the C headers
-directly under /usr/include (*.h).
+directly under /usr/include (*.h); and, since step 8 of the English model (issue 15), the
+training set of code_languages.py (Go, PHP, Lua, Emacs Lisp) from the packages that
+scripts/fetch-data.sh unpacks under data/raw/deb, each capped at --max-bytes-more.
 
 Output (same text format as prepare_text.py: documents separated by a blank
 line, one line per code line, indentation kept):
   data/en/train/code-python.txt  data/en/dev/code-python.txt
   data/en/train/code-c.txt       data/en/dev/code-c.txt
+  data/en/train/code-go.txt      ... (code-php, code-lua, code-elisp)
 One document per source file; the train/dev split is text.split_documents' md5 rule on
 (source, file name). Comments and Python docstrings are dropped: they are prose, and the
-prose sources already cover prose. Deterministic: files in name order, each source capped
-at --max-bytes (whole files only).
+prose sources already cover prose (code_languages.code_lines for the added languages, which
+also drops lines shorter than 8 characters). Deterministic: files in name order, each source
+capped (whole files only).
 
 Re-run after scripts/fetch-data.sh / prepare_text.py, which delete unknown *.txt files.
 """
@@ -23,6 +27,7 @@ import sys
 import tokenize
 from pathlib import Path
 
+from . import code_languages
 from .text import Document, normalize_code_line, render, split_documents
 
 
@@ -97,16 +102,27 @@ def main() -> None:
     ap.add_argument("--python-dir", type=Path, default=Path("/usr/lib/python3.11"))
     ap.add_argument("--include-dir", type=Path, default=Path("/usr/include"))
     ap.add_argument("--max-bytes", type=int, default=2_500_000, help="cap per source")
+    ap.add_argument("--raw", type=Path, default=Path("data/raw/deb"),
+                    help="where scripts/fetch-data.sh unpacks the added languages' packages")
+    ap.add_argument("--max-bytes-more", type=int, default=1_000_000,
+                    help="cap per added language")
     args = ap.parse_args()
 
     sources = {
-        "code-python": (sorted(args.python_dir.glob("*.py")), python_code_lines),
-        "code-c": (sorted(args.include_dir.glob("*.h")), c_code_lines),
+        "code-python": (sorted(args.python_dir.glob("*.py")), python_code_lines, args.max_bytes),
+        "code-c": (sorted(args.include_dir.glob("*.h")), c_code_lines, args.max_bytes),
     }
-    for source, (files, extract) in sources.items():
+    for language in code_languages.SETS["train"]:
+        comments = code_languages.LANGUAGES[language][2]
+        sources[f"code-{language}"] = (
+            code_languages.language_files(args.raw, language),
+            lambda text, language=language, comments=comments:
+                code_languages.code_lines(language, text, comments),
+            args.max_bytes_more)
+    for source, (files, extract, max_bytes) in sources.items():
         if not files:
             sys.exit(f"make_code_corpus: no files for {source}")
-        docs = collect(source, files, extract, args.max_bytes)
+        docs = collect(source, files, extract, max_bytes)
         train, dev = split_documents(docs)
         for split, part in (("train", train), ("dev", dev)):
             path = args.out / split / f"{source}.txt"

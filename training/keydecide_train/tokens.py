@@ -382,6 +382,17 @@ class Vocab:
                         key=lambda cw: (-cw[0], cw[1]))
         return cls(WORD_SPECIALS + [w for _, w in ranked[:max(0, max_words - 4)]])
 
+    @classmethod
+    def extend(cls, words: Sequence[str], counts: Counter | dict, max_words: int,
+               min_count: float = 0.0) -> "Vocab":
+        """`words` (a model's vocabulary, kept in its order) followed by the most frequent
+        other words up to max_words: a grown vocabulary whose first rows are the old model's,
+        so that a run can continue it (--init-from)."""
+        base = cls(words)
+        rest = {w: c for w, c in counts.items() if w not in base.index}
+        more = cls.build(rest, max_words - len(base.words) + 4, min_count).words[4:]
+        return cls(base.words + more)
+
 
 def _storable(word: str) -> bool:
     """A word the weight file can hold: no newline (the separator), valid UTF-8 (an

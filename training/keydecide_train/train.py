@@ -584,18 +584,35 @@ def prepare_data(cfg: dict, data_dir: Path, env: Dist, info: Callable[[str], Non
     return data, train_corpus, export_meta
 
 
+def grown_embedding(table: torch.Tensor, rows: int, seed: int, tail: int = 4096) -> torch.Tensor:
+    """`table` with rows appended for the words a grown vocabulary adds (they come after the
+    old words, least frequent last). Each new row is drawn from the old vocabulary's `tail`
+    least frequent words, per dimension mean and spread: the output is tied, so a new word
+    starts as likely as a rare old one, neither silent nor louder than the words it joins."""
+    old_tail = table[max(T.WORD_OFFSET, table.shape[0] - tail):].float()
+    gen = torch.Generator().manual_seed(seed)
+    new = old_tail.mean(0) + old_tail.std(0) * torch.randn(rows - table.shape[0], table.shape[1],
+                                                           generator=gen)
+    return torch.cat([table, new.to(table.dtype)])
+
+
 def build_model(cfg: dict, words: list[str], env: Dist, info: Callable[[str], None],
                 init_from: str | Path | None) -> tuple[ModelConfig, TypingModel, TrainModule]:
     """The model (fresh from the seed, or the weights of `init_from`) and its TrainModule,
     on the run's device."""
     mc = ModelConfig.from_dict({**cfg["model"], "vocab_size": T.WORD_OFFSET + len(words)})
     model = TypingModel(mc)
-    if init_from:  # continue from an exported model (same vocabulary and shapes)
+    if init_from:  # continue from an exported model (same shapes; the same or a grown vocabulary)
         from .export import model_from_file
         start_model, start_words = model_from_file(init_from)
-        if list(start_words) != list(words):
-            raise ValueError(f"{init_from}: its vocabulary differs from this data's")
-        model.load_state_dict(start_model.state_dict())
+        if list(start_words) != list(words[:len(start_words)]):
+            raise ValueError(f"{init_from}: its vocabulary is not the start of this data's")
+        state = start_model.state_dict()
+        if len(start_words) < len(words):
+            state["tok_emb.weight"] = grown_embedding(state["tok_emb.weight"], mc.vocab_size,
+                                                      cfg["train"]["seed"])
+            info(f"vocabulary grown from {len(start_words)} to {len(words)} words")
+        model.load_state_dict(state)
         info(f"initialised from {init_from}")
     model = model.to(env.device)
     teacher = None

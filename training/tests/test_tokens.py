@@ -120,6 +120,14 @@ def test_vocab_build_and_id_mapping():
         T.WORD_OFFSET + T.URL]
 
 
+def test_vocab_extend_keeps_the_old_words_first():
+    counts = {"the": 9, "cat": 5, "dog": 4, "emu": 3, "yak": 1}
+    old = T.WORD_SPECIALS + ["dog", "the"]  # a model's order, not today's counts
+    vocab = T.Vocab.extend(old, counts, max_words=8, min_count=2)
+    assert vocab.words == old + ["cat", "emu"]  # then by count; "yak" is below min_count
+    assert T.Vocab.extend(old, counts, max_words=6).words == old  # no room: unchanged
+
+
 def test_vocab_skips_unstorable_words():
     counts = {"ok": 5, "bad\udcff": 9, "new\nline": 9, "<num>": 100}
     vocab = T.Vocab.build(counts, max_words=10)

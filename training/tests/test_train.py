@@ -10,6 +10,7 @@ from conftest import need_torch
 torch = need_torch()
 
 from keydecide_train import export  # noqa: E402
+from keydecide_train import tokens as T  # noqa: E402
 from keydecide_train import train as TR  # noqa: E402
 from keydecide_train.model import ModelConfig, TypingModel  # noqa: E402
 
@@ -154,7 +155,7 @@ def test_vocab_from_keeps_a_continued_models_word_ids(run, tiny_data, tiny_confi
     data = tmp_path / "data"
     shutil.copytree(tiny_data, data)
     cfg = copy.deepcopy(tiny_config)
-    with pytest.raises(ValueError, match="vocabulary differs"):
+    with pytest.raises(ValueError, match="vocabulary is not the start"):
         TR.train(cfg, data, tmp_path / "plain", device="cpu", max_steps=1, log=lambda s: None,
                  progress=False, init_from=tmp_path / "reordered.safetensors")
     cfg["data"]["vocab_from"] = str(tmp_path / "reordered.safetensors")
@@ -170,6 +171,44 @@ def test_vocab_from_keeps_a_continued_models_word_ids(run, tiny_data, tiny_confi
                       log=lambda s: None, progress=False,
                       init_from=tmp_path / "reordered.safetensors")
     assert result["history"] or result["evals"]
+
+
+def test_a_grown_vocabulary_continues_the_old_models_rows(run, tiny_data, tiny_config, tmp_path):
+    """data.vocab_from with a larger vocab_size: the model's words first, then the most
+    frequent others; --init-from keeps every old row and starts the new ones among the
+    rare old words (TR.grown_embedding)."""
+    import copy
+    import shutil
+
+    from keydecide_train import dataset as D
+    out, _ = run
+    model, words = export.model_from_file(out / "model.safetensors")
+    small = words[:len(words) - 6]  # a model that lacks the six least frequent words
+    table = model.tok_emb.weight.detach()[:T.WORD_OFFSET + len(small)]
+    cut = TypingModel(ModelConfig.from_dict({**model.cfg.file_config(),
+                                             "vocab_size": table.shape[0]}))
+    state = model.state_dict()
+    state["tok_emb.weight"] = table
+    cut.load_state_dict(state)
+    export.export_model(cut, small, tmp_path / "small.safetensors", "f32")
+    data = tmp_path / "data"
+    shutil.copytree(tiny_data, data)
+    cfg = copy.deepcopy(tiny_config)
+    cfg["data"]["vocab_from"] = str(tmp_path / "small.safetensors")
+    D.ensure_cache(data, cfg, log=lambda s: None)
+    strings = D.read_cache_lines(data / "cache" / "strings.txt")
+    assert strings[:len(small)] == small and len(set(strings[:len(words)])) == len(words)
+    cfg["train"]["lr"] = 0.0  # one step that moves nothing: the rows as initialised
+    TR.train(cfg, data, tmp_path / "grown", device="cpu", max_steps=1, log=lambda s: None,
+             progress=False, init_from=tmp_path / "small.safetensors")
+    grown, grown_words = export.model_from_file(tmp_path / "grown" / "model.safetensors")
+    assert grown_words[:len(small)] == small and len(grown_words) == len(words)
+    rows = grown.tok_emb.weight.detach()
+    assert torch.equal(rows[:table.shape[0]], table)
+    new = rows[table.shape[0]:]
+    tail = table[T.WORD_OFFSET:]
+    assert new.shape[0] == 6 and not torch.equal(new[0], new[1])
+    assert (new.mean(0) - tail.mean(0)).abs().mean() < 2 * tail.std(0).mean()
 
 
 def test_distillation_pulls_a_smaller_model_towards_its_teacher(run, tiny_data, tiny_config,

@@ -1,22 +1,23 @@
-"""Unit tests for keydecide_train.make_unseen_code_eval on inline fixtures."""
+"""Unit tests for keydecide_train.code_languages and make_unseen_code_eval on inline fixtures."""
 
+from keydecide_train import code_languages as C
 from keydecide_train import make_unseen_code_eval as U
 
 
 def test_perl_pod_comments_and_data_tail_are_left_out():
     text = ("package Foo;\n# a comment line here\n=head1 NAME\n\nFoo - does things well\n\n=cut\n"
             "my $x = shift @_;\nx;\n__END__\nmy $after = 'the end';\n")
-    assert U.code_lines("perl", text, ("#",)) == ["package Foo;", "my $x = shift @_;"]
+    assert C.code_lines("perl", text, ("#",)) == ["package Foo;", "my $x = shift @_;"]
 
 
 def test_ruby_begin_end_block_is_documentation():
     text = "=begin\nSome prose about the code.\n=end\n  def initialize(name)\n"
-    assert U.code_lines("ruby", text, ("#",)) == ["  def initialize(name)"]
+    assert C.code_lines("ruby", text, ("#",)) == ["  def initialize(name)"]
 
 
 def test_javascript_comment_lines_and_short_lines():
     text = "/**\n * Returns the thing.\n */\nvar jQuery = function( selector ) {\n}\n// done now\n"
-    assert U.code_lines("javascript", text, ("//", "/*", "*", "*/")) == \
+    assert C.code_lines("javascript", text, ("//", "/*", "*", "*/")) == \
         ["var jQuery = function( selector ) {"]
 
 
@@ -30,3 +31,8 @@ def test_language_lines_are_distinct_ranked_and_capped(tmp_path):
     assert sorted(lines) == sorted(["set alpha [list 1 2]", "proc beta {x} {",
                                     "return [expr {$x + 1}]"])
     assert U.language_lines(tmp_path, "tcl", 2) == lines[:2]
+
+
+def test_the_sets_share_no_language():
+    seen = [language for names in C.SETS.values() for language in names]
+    assert len(seen) == len(set(seen)) and set(seen) <= set(C.LANGUAGES)

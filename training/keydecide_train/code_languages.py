@@ -1,0 +1,75 @@
+"""Code of more languages, from Debian packages that scripts/fetch-data.sh unpacks under
+data/raw/deb, in three disjoint sets (issue 15): `train` feeds the code corpus
+(make_code_corpus.py), `tuning` serves choices such as the intent head's code bias, and `eval`
+only measures intent on code the training never saw (make_unseen_code_eval.py). A language is
+in one set only.
+
+Comments and embedded documentation (Perl's POD, Ruby's =begin/=end) are not code and are left
+out, as in the Python and C corpus; so are lines of fewer than MIN_CHARS non-space characters.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .text import normalize_code_line
+
+MIN_CHARS = 8
+
+# language -> (package directory under data/raw/deb, file glob, comment line prefixes)
+LANGUAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "perl": ("perl-modules-5.36", "usr/share/perl/5.36/**/*.pm", ("#",)),
+    "ruby": ("libruby3.1", "usr/lib/ruby/3.1.0/**/*.rb", ("#",)),
+    "tcl": ("libtcl8.6", "usr/share/tcltk/tcl8.6/**/*.tcl", ("#",)),
+    "javascript": ("libjs-jquery", "usr/share/javascript/jquery/jquery.js",
+                   ("//", "/*", "*", "*/")),
+    "go": ("golang-1.19-src", "usr/share/go-1.19/src/**/*.go", ("//", "/*", "*")),
+    "php": ("php-pear", "usr/share/php/**/*.php", ("//", "#", "/*", "*")),
+    "lua": ("lua-penlight", "usr/share/lua/**/*.lua", ("--",)),
+    "elisp": ("elpa-magit", "usr/share/emacs/site-lisp/**/*.el", (";",)),
+    "rust": ("librust-regex-dev", "usr/share/cargo/registry/*/src/**/*.rs", ("//", "/*", "*")),
+    "scheme": ("guile-3.0-libs", "usr/share/guile/3.0/**/*.scm", (";",)),
+}
+# Until step 8 Go, PHP, Lua and Emacs Lisp were the tuning set (the code bias of step 7).
+SETS = {"train": ["go", "php", "lua", "elisp"], "tuning": ["rust", "scheme"],
+        "eval": ["perl", "ruby", "tcl", "javascript"]}
+
+_BLOCK_DOC = {"perl": (re.compile(r"^=[a-zA-Z]"), re.compile(r"^=cut\b")),
+              "ruby": (re.compile(r"^=begin\b"), re.compile(r"^=end\b"))}
+
+
+def code_lines(language: str, text: str, comment_prefixes: tuple[str, ...]) -> list[str]:
+    """The lines of one file that are code: no comment lines, no embedded documentation,
+    no __END__ / __DATA__ tail (Perl, Ruby), at least MIN_CHARS non-space characters."""
+    out: list[str] = []
+    in_doc = False
+    start, end = _BLOCK_DOC.get(language, (None, None))
+    for raw in text.split("\n"):
+        if start is not None:
+            if in_doc:
+                in_doc = not end.match(raw)
+                continue
+            if start.match(raw):
+                in_doc = not end.match(raw)
+                continue
+        stripped = raw.strip()
+        if stripped in ("__END__", "__DATA__"):
+            break
+        if stripped.startswith(comment_prefixes):
+            continue
+        line = normalize_code_line(raw)
+        if sum(not c.isspace() for c in line) >= MIN_CHARS:
+            out.append(line)
+    return out
+
+
+
+
+def language_files(raw: Path, language: str) -> list[Path]:
+    """The language's source files under raw (data/raw/deb), in name order."""
+    package, pattern, _ = LANGUAGES[language]
+    files = sorted(p for p in (raw / package).glob(pattern) if p.is_file())
+    if not files:
+        raise SystemExit(f"no {pattern} under {raw / package}; run scripts/fetch-data.sh")
+    return files
