@@ -39,9 +39,13 @@ _BLOCK_DOC = {"perl": (re.compile(r"^=[a-zA-Z]"), re.compile(r"^=cut\b")),
               "ruby": (re.compile(r"^=begin\b"), re.compile(r"^=end\b"))}
 
 
-def code_lines(language: str, text: str, comment_prefixes: tuple[str, ...]) -> list[str]:
-    """The lines of one file that are code: no comment lines, no embedded documentation,
-    no __END__ / __DATA__ tail (Perl, Ruby), at least MIN_CHARS non-space characters."""
+def code_lines(language: str, text: str,
+               comment_prefixes: tuple[str, ...] | None = None) -> list[str]:
+    """The lines of one file that are code: no comment lines (by default the language's
+    prefixes in LANGUAGES), no embedded documentation, no __END__ / __DATA__ tail (Perl,
+    Ruby), at least MIN_CHARS non-space characters."""
+    if comment_prefixes is None:
+        comment_prefixes = LANGUAGES[language][2]
     out: list[str] = []
     in_doc = False
     start, end = _BLOCK_DOC.get(language, (None, None))
@@ -62,8 +66,6 @@ def code_lines(language: str, text: str, comment_prefixes: tuple[str, ...]) -> l
         if sum(not c.isspace() for c in line) >= MIN_CHARS:
             out.append(line)
     return out
-
-
 
 
 def language_files(raw: Path, language: str) -> list[Path]:

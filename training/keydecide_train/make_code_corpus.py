@@ -21,6 +21,7 @@ Re-run after scripts/fetch-data.sh / prepare_text.py, which delete unknown *.txt
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import re
 import sys
@@ -113,12 +114,9 @@ def main() -> None:
         "code-c": (sorted(args.include_dir.glob("*.h")), c_code_lines, args.max_bytes),
     }
     for language in code_languages.SETS["train"]:
-        comments = code_languages.LANGUAGES[language][2]
-        sources[f"code-{language}"] = (
-            code_languages.language_files(args.raw, language),
-            lambda text, language=language, comments=comments:
-                code_languages.code_lines(language, text, comments),
-            args.max_bytes_more)
+        sources[f"code-{language}"] = (code_languages.language_files(args.raw, language),
+                                       functools.partial(code_languages.code_lines, language),
+                                       args.max_bytes_more)
     for source, (files, extract, max_bytes) in sources.items():
         if not files:
             sys.exit(f"make_code_corpus: no files for {source}")

@@ -22,12 +22,9 @@ from .code_languages import LANGUAGES, SETS, code_lines, language_files
 
 
 def language_lines(raw: Path, language: str, limit: int) -> list[str]:
-    comments = LANGUAGES[language][2]
-    files = language_files(raw, language)
     distinct: set[str] = set()
-    for path in files:
-        distinct.update(code_lines(language, path.read_text(encoding="utf-8", errors="replace"),
-                                   comments))
+    for path in language_files(raw, language):
+        distinct.update(code_lines(language, path.read_text(encoding="utf-8", errors="replace")))
     ranked = sorted(distinct, key=lambda s: hashlib.md5(s.encode("utf-8")).digest())
     return ranked[:limit]
 

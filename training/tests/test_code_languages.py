@@ -36,3 +36,10 @@ def test_language_lines_are_distinct_ranked_and_capped(tmp_path):
 def test_the_sets_share_no_language():
     seen = [language for names in C.SETS.values() for language in names]
     assert len(seen) == len(set(seen)) and set(seen) <= set(C.LANGUAGES)
+
+
+def test_code_lines_take_the_languages_own_comment_prefixes_by_default():
+    text = "-- a Lua comment line\nlocal function tablex(t)\n;; not a Lua comment\n"
+    assert C.code_lines("lua", text) == ["local function tablex(t)", ";; not a Lua comment"]
+    assert C.code_lines("elisp", ";; an Emacs Lisp comment\n(defun magit-status ()\n") == \
+        ["(defun magit-status ()"]
