@@ -41,6 +41,30 @@ TEST(EvalTest, AutocorrectCountsAndRestoresTheText) {
   EXPECT_EQ(session->text(), text);  // every typo was put right again
 }
 
+TEST(EvalTest, AutocorrectTraceHasOneEntryPerTypo) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes());
+  SessionOptions always;  // threshold 0: every decision applies its replacement
+  always.autocorrect_threshold = 0;
+  auto session = engine->NewSession(always);
+  AutocorrectEvalResult r;
+  std::vector<AutocorrectTrace> trace;
+  ASSERT_TRUE(
+      EvalAutocorrect("The cat and the dog", {{"the", "teh"}}, session.get(), &r, nullptr, &trace)
+          .ok());
+  ASSERT_EQ(trace.size(), 2u);
+  EXPECT_EQ(trace[0].word, "The");
+  EXPECT_EQ(trace[0].typed, "Teh");  // the first letter's case kept
+  EXPECT_EQ(trace[1].word, "the");
+  EXPECT_EQ(trace[1].typed, "teh");
+  uint64_t applied = 0;
+  for (const AutocorrectTrace& t : trace) {
+    applied += t.applied;
+    EXPECT_GE(t.confidence, 0.0f);
+    EXPECT_LE(t.confidence, 1.0f);
+  }
+  EXPECT_EQ(applied, r.corrected + r.wrongly_corrected);
+}
+
 TEST(EvalTest, AutocorrectWithoutAModelNeverCorrects) {
   auto engine = testing::FixtureEngine();
   auto session = engine->NewSession(SessionOptions());

@@ -48,6 +48,7 @@ void AddEvalCommand(CLI::App* app) {
     float threshold = -1;  // the level's
     std::string level = "normal";
     bool json = false;
+    std::string trace;
   };
   auto ac = std::make_shared<AutocorrectArgs>();
   auto* autocorrect = eval->add_subcommand("autocorrect", "Typos typed in context");
@@ -65,6 +66,9 @@ void AddEvalCommand(CLI::App* app) {
                    "(default: the --level's)")
       ->check(CLI::Range(0.0f, 1.0f));
   autocorrect->add_flag("--json", ac->json, "Print one JSON object");
+  autocorrect->add_option("--trace", ac->trace,
+                          "Write one JSON line per misspelt word (word, typed, replacement, "
+                          "confidence, applied) to this file");
   autocorrect->callback([ac] {
     std::unordered_map<std::string, std::string> typo_of;
     size_t skipped = 0;
@@ -78,7 +82,23 @@ void AddEvalCommand(CLI::App* app) {
     auto session = engine->NewSession(options);
     AutocorrectEvalResult r;
     const std::unique_ptr<SimulatedTypist> typist = ac->typist.MakeOrDie(ac->engine);
-    CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r, typist.get()), "autocorrect eval");
+    std::vector<AutocorrectTrace> trace;
+    CheckOrDie(EvalAutocorrect(text, typo_of, session.get(), &r, typist.get(),
+                               ac->trace.empty() ? nullptr : &trace),
+               "autocorrect eval");
+    if (!ac->trace.empty()) {
+      std::ofstream out(ac->trace, std::ios::trunc);
+      for (const AutocorrectTrace& t : trace) {
+        out << nlohmann::json{{"word", t.word},
+                              {"typed", t.typed},
+                              {"replacement", t.replacement},
+                              {"confidence", t.confidence},
+                              {"applied", t.applied}}
+                   .dump()
+            << "\n";
+      }
+      if (!out.flush()) Die(1, "IOError", "eval autocorrect --trace", "cannot write " + ac->trace);
+    }
     nlohmann::json out = {{"corrected_rate", r.corrected_rate()},
                           {"false_correction_rate", r.false_correction_rate()},
                           {"typos", r.typos},

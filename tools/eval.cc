@@ -73,8 +73,8 @@ Status ParseTypoPairs(std::string_view tsv, std::unordered_map<std::string, std:
 
 Status EvalAutocorrect(std::string_view text,
                        const std::unordered_map<std::string, std::string>& typo_of,
-                       Session* session, AutocorrectEvalResult* result,
-                       SimulatedTypist* typist) {
+                       Session* session, AutocorrectEvalResult* result, SimulatedTypist* typist,
+                       std::vector<AutocorrectTrace>* trace) {
   *result = AutocorrectEvalResult();
   Decision d;
   auto type = [&](std::string_view keys) {
@@ -109,6 +109,10 @@ Status EvalAutocorrect(std::string_view text,
         ++result->corrected;
       } else if (apply) {
         ++result->wrongly_corrected;
+      }
+      if (trace != nullptr) {
+        trace->push_back(
+            {std::string(word), typed, d.autocorrect.replacement, d.autocorrect.confidence, apply});
       }
       for (size_t i = 0; i < typed.size(); ++i) KD_RETURN_IF_ERROR(session->Backspace());
       KD_RETURN_IF_ERROR(type(word));  // the text goes on as written

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "keydecide/options.h"
 #include "keydecide/status.h"
@@ -38,14 +39,26 @@ struct AutocorrectEvalResult {
   double false_correction_rate() const;
 };
 
+// One misspelt word's decision (`eval autocorrect --trace`): what would a fix have needed,
+// a replacement (the head's word; only read where the head fires) or the head to fire.
+struct AutocorrectTrace {
+  std::string word;         // as written in the text
+  std::string typed;        // the misspelling typed in its place
+  std::string replacement;  // the decision's (may be empty)
+  float confidence = 0;     // the head's probability
+  bool applied = false;
+};
+
 // Types `text` (valid UTF-8) into `session`, every word (letters and inner apostrophes)
 // whose lower case is a key of typo_of replaced by its misspelling (first letter's case
 // kept), asks for a decision at the end of each word, then restores the true word.
-// With a typist, every key is timed (tools/typist.h).
+// With a typist, every key is timed (tools/typist.h). With `trace`, one entry per typo is
+// appended.
 Status EvalAutocorrect(std::string_view text,
                        const std::unordered_map<std::string, std::string>& typo_of,
                        Session* session, AutocorrectEvalResult* result,
-                       SimulatedTypist* typist = nullptr);
+                       SimulatedTypist* typist = nullptr,
+                       std::vector<AutocorrectTrace>* trace = nullptr);
 
 struct IntentEvalResult {
   struct PerLabel {
