@@ -113,17 +113,22 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
                      [&](int a, int b) { return logits[a] > logits[b]; });
     order.resize(std::min<size_t>(order.size(), kCorrectionShortlist));
     for (const std::string& t : typed) {
+      // The best by logit less kCorrectionEditCost per edit, the typed word at no cost; the
+      // earlier (higher logit) of equal scores.
       int want = -1;
       bool want_typed_first = false;
+      float best = 0;
+      bool any = false;
       for (int w : order) {
         const std::string word = ToLowerUtf8(model->vocab().Word(w));
-        if (word == t) {
-          want_typed_first = true;
-          break;
-        }
-        if (ReferenceDistance(word, t) <= kMaxCorrectionEdits) {
-          want = w;
-          break;
+        const int edits = ReferenceDistance(word, t);
+        if (edits > kMaxCorrectionEdits) continue;
+        const float score = logits[w] - kCorrectionEditCost * static_cast<float>(edits);
+        if (!any || score > best) {
+          any = true;
+          best = score;
+          want_typed_first = word == t;
+          want = word == t ? -1 : w;
         }
       }
       bool typed_first = !want_typed_first;
@@ -189,6 +194,17 @@ TEST_F(ShippedAutocorrectTest, CorrectsSlipsTheSearchCannotReach) {
     const Decision d = TypeAndDecide(typed);
     EXPECT_TRUE(d.autocorrect.apply) << typed;
     EXPECT_EQ(d.autocorrect.replacement, fixed) << typed;
+  }
+}
+
+// Of the model's best words near the letters, fewer edits win unless the model prefers the other
+// by more than kCorrectionEditCost a edit: "oyur" is one swap from "your" and two edits from
+// "yours", which the model ranks first after "what is" (without the cost it was the pick).
+TEST_F(ShippedAutocorrectTest, FewerEditsWinAClosePreference) {
+  for (const char* typed : {"what is oyur", "it is oyur"}) {
+    const Decision d = TypeAndDecide(typed);
+    EXPECT_TRUE(d.autocorrect.apply) << typed;
+    EXPECT_EQ(d.autocorrect.replacement, "your") << typed;
   }
 }
 

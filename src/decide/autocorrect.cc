@@ -38,18 +38,29 @@ int CorrectionPick::Pick(const float* hidden, std::string_view typed, bool* type
   if (typed_first != nullptr) *typed_first = false;
   model_->WordLogits(hidden, static_cast<int>(logits_.size()), logits_.data());
   TopLetterWords(*model_, logits_, kCorrectionShortlist, &shortlist_);
+  // The typed word itself competes at no cost: where it scores best the model prefers it.
+  int best = -1;
+  bool best_is_typed = false;
+  float best_score = 0;
   for (const auto& [logit, w] : shortlist_) {
     // Too long to compare is too far; skipping it keeps lower_ within its reserve.
     if (model_->vocab().Word(w).size() > kMaxEditDistanceBytes) continue;
     lower_.clear();
     AppendLowerUtf8(model_->vocab().Word(w), &lower_);
-    if (lower_ == typed) {  // the model prefers what was typed
-      if (typed_first != nullptr) *typed_first = true;
-      return -1;
+    const int edits = lower_ == typed ? 0 : BoundedEditDistance(typed, lower_, kMaxCorrectionEdits);
+    if (edits > kMaxCorrectionEdits) continue;
+    const float score = logit - kCorrectionEditCost * static_cast<float>(edits);
+    if (best < 0 || score > best_score) {
+      best = w;
+      best_is_typed = edits == 0;
+      best_score = score;
     }
-    if (BoundedEditDistance(typed, lower_, kMaxCorrectionEdits) <= kMaxCorrectionEdits) return w;
   }
-  return -1;
+  if (best_is_typed) {
+    if (typed_first != nullptr) *typed_first = true;
+    return -1;
+  }
+  return best;
 }
 
 Autocorrect::Autocorrect(const Transformer* model, const Lexicon* lexicon,
