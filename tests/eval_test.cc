@@ -35,13 +35,15 @@ TEST(EvalTest, AutocorrectCountsAndRestoresTheText) {
   AutocorrectEvalResult r;
   ASSERT_TRUE(EvalAutocorrect(text, typo_of, session.get(), &r).ok());
   EXPECT_EQ(r.typos, 3u);
-  EXPECT_EQ(r.correct_words, 5u);
+  EXPECT_EQ(r.correct_words, 8u);   // every word is typed as written too
+  EXPECT_EQ(r.unpaired_words, 5u);  // "meeting is at We go"
   EXPECT_LE(r.corrected + r.wrongly_corrected, r.typos);
   EXPECT_LE(r.false_corrections, r.correct_words);
+  EXPECT_LE(r.unpaired_false_corrections, r.unpaired_words);
   EXPECT_EQ(session->text(), text);  // every typo was put right again
 }
 
-TEST(EvalTest, AutocorrectTraceHasOneEntryPerTypo) {
+TEST(EvalTest, AutocorrectTraceHasEveryTypoAndEveryFalseCorrection) {
   auto engine = testing::FixtureEngine(testing::TinyModelBytes());
   SessionOptions always;  // threshold 0: every decision applies its replacement
   always.autocorrect_threshold = 0;
@@ -51,18 +53,25 @@ TEST(EvalTest, AutocorrectTraceHasOneEntryPerTypo) {
   ASSERT_TRUE(
       EvalAutocorrect("The cat and the dog", {{"the", "teh"}}, session.get(), &r, nullptr, &trace)
           .ok());
-  ASSERT_EQ(trace.size(), 2u);
-  EXPECT_EQ(trace[0].word, "The");
-  EXPECT_EQ(trace[0].typed, "Teh");  // the first letter's case kept
-  EXPECT_EQ(trace[1].word, "the");
-  EXPECT_EQ(trace[1].typed, "teh");
+  std::vector<AutocorrectTrace> typos, changed;
+  for (const AutocorrectTrace& t : trace) (t.misspelt ? typos : changed).push_back(t);
+  ASSERT_EQ(typos.size(), 2u);
+  EXPECT_EQ(typos[0].word, "The");
+  EXPECT_EQ(typos[0].typed, "Teh");  // the first letter's case kept
+  EXPECT_EQ(typos[1].word, "the");
+  EXPECT_EQ(typos[1].typed, "teh");
   uint64_t applied = 0;
-  for (const AutocorrectTrace& t : trace) {
+  for (const AutocorrectTrace& t : typos) {
     applied += t.applied;
     EXPECT_GE(t.confidence, 0.0f);
     EXPECT_LE(t.confidence, 1.0f);
   }
   EXPECT_EQ(applied, r.corrected + r.wrongly_corrected);
+  EXPECT_EQ(changed.size(), r.false_corrections);
+  for (const AutocorrectTrace& t : changed) {
+    EXPECT_TRUE(t.applied);
+    EXPECT_EQ(t.typed, t.word);
+  }
 }
 
 TEST(EvalTest, AutocorrectWithoutAModelNeverCorrects) {

@@ -67,8 +67,9 @@ void AddEvalCommand(CLI::App* app) {
       ->check(CLI::Range(0.0f, 1.0f));
   autocorrect->add_flag("--json", ac->json, "Print one JSON object");
   autocorrect->add_option("--trace", ac->trace,
-                          "Write one JSON line per misspelt word (word, typed, replacement, "
-                          "confidence, applied) to this file");
+                          "Write one JSON line per misspelt word and per correctly typed word "
+                          "changed (word, typed, replacement, confidence, applied, misspelt) "
+                          "to this file");
   autocorrect->callback([ac] {
     std::unordered_map<std::string, std::string> typo_of;
     size_t skipped = 0;
@@ -93,7 +94,8 @@ void AddEvalCommand(CLI::App* app) {
                               {"typed", t.typed},
                               {"replacement", t.replacement},
                               {"confidence", t.confidence},
-                              {"applied", t.applied}}
+                              {"applied", t.applied},
+                              {"misspelt", t.misspelt}}
                    .dump()
             << "\n";
       }
@@ -106,6 +108,9 @@ void AddEvalCommand(CLI::App* app) {
                           {"wrongly_corrected", r.wrongly_corrected},
                           {"correct_words", r.correct_words},
                           {"false_corrections", r.false_corrections},
+                          {"unpaired_words", r.unpaired_words},
+                          {"unpaired_false_corrections", r.unpaired_false_corrections},
+                          {"unpaired_false_correction_rate", r.unpaired_false_correction_rate()},
                           {"pairs", typo_of.size()},
                           {"pairs_skipped", skipped},
                           {"scorer", engine->info().scorer},
@@ -117,8 +122,10 @@ void AddEvalCommand(CLI::App* app) {
     std::printf("typos %llu: corrected %.4f, wrongly corrected %llu\n",
                 static_cast<unsigned long long>(r.typos), r.corrected_rate(),
                 static_cast<unsigned long long>(r.wrongly_corrected));
-    std::printf("correct words %llu: false corrections %.4f\n",
-                static_cast<unsigned long long>(r.correct_words), r.false_correction_rate());
+    std::printf("words typed as written %llu: false corrections %.4f (without a pair %llu: %.4f)\n",
+                static_cast<unsigned long long>(r.correct_words), r.false_correction_rate(),
+                static_cast<unsigned long long>(r.unpaired_words),
+                r.unpaired_false_correction_rate());
   });
 
   struct IntentArgs {

@@ -51,6 +51,12 @@ double AutocorrectEvalResult::false_correction_rate() const {
                        : 0.0;
 }
 
+double AutocorrectEvalResult::unpaired_false_correction_rate() const {
+  return unpaired_words ? static_cast<double>(unpaired_false_corrections) /
+                              static_cast<double>(unpaired_words)
+                        : 0.0;
+}
+
 Status ParseTypoPairs(std::string_view tsv, std::unordered_map<std::string, std::string>* typo_of,
                       size_t* skipped) {
   *skipped = 0;
@@ -116,9 +122,16 @@ Status EvalAutocorrect(std::string_view text,
       }
       for (size_t i = 0; i < typed.size(); ++i) KD_RETURN_IF_ERROR(session->Backspace());
       KD_RETURN_IF_ERROR(type(word));  // the text goes on as written
+      KD_RETURN_IF_ERROR(session->Decide(3, &d));
     } else {
-      ++result->correct_words;
-      result->false_corrections += apply;
+      ++result->unpaired_words;
+      result->unpaired_false_corrections += apply;
+    }
+    ++result->correct_words;
+    result->false_corrections += d.autocorrect.apply;
+    if (trace != nullptr && d.autocorrect.apply) {
+      trace->push_back({std::string(word), std::string(word), d.autocorrect.replacement,
+                        d.autocorrect.confidence, true, false});
     }
     pos = end;
   }

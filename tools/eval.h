@@ -33,27 +33,37 @@ struct AutocorrectEvalResult {
   uint64_t typos = 0;              // words typed as their misspelling
   uint64_t corrected = 0;          // ... whose decision replaced them by the right word
   uint64_t wrongly_corrected = 0;  // ... replaced by another word
+  // Every word of the text is also typed as written (a misspelt one after its typo is put
+  // right), so the false rate is over the words people type, "the" included. Counting only
+  // the words without a pair (the unpaired figures, this eval's measure before 2026-12) leaves
+  // out every word a pairs file can misspell: with the 80,000 allowed pairs, most common words.
   uint64_t correct_words = 0;      // words typed as written
   uint64_t false_corrections = 0;  // ... that the decision would have changed
+  uint64_t unpaired_words = 0;     // ... of them, the words without a pair
+  uint64_t unpaired_false_corrections = 0;
   double corrected_rate() const;
   double false_correction_rate() const;
+  double unpaired_false_correction_rate() const;
 };
 
-// One misspelt word's decision (`eval autocorrect --trace`): what would a fix have needed,
-// a replacement (the head's word; only read where the head fires) or the head to fire.
+// One decision of `eval autocorrect --trace`: for a misspelt word, what would a fix have
+// needed, a replacement (the head's word; only read where the head fires) or the head to
+// fire; for a word typed as written, what changed it (only those are traced).
 struct AutocorrectTrace {
   std::string word;         // as written in the text
-  std::string typed;        // the misspelling typed in its place
+  std::string typed;        // the misspelling typed in its place, or the word
   std::string replacement;  // the decision's (may be empty)
   float confidence = 0;     // the head's probability
   bool applied = false;
+  bool misspelt = true;  // false: a correctly typed word the decision changed
 };
 
 // Types `text` (valid UTF-8) into `session`, every word (letters and inner apostrophes)
 // whose lower case is a key of typo_of replaced by its misspelling (first letter's case
-// kept), asks for a decision at the end of each word, then restores the true word.
-// With a typist, every key is timed (tools/typist.h). With `trace`, one entry per typo is
-// appended.
+// kept), asks for a decision at the end of each word, then restores the true word and asks
+// again.
+// With a typist, every key is timed (tools/typist.h). With `trace`, one entry per typo and
+// one per false correction is appended, in text order.
 Status EvalAutocorrect(std::string_view text,
                        const std::unordered_map<std::string, std::string>& typo_of,
                        Session* session, AutocorrectEvalResult* result,
