@@ -21,7 +21,7 @@ TEST(EvalTest, ParsesTypoPairs) {
   EXPECT_EQ(typo_of["station"], "stasion");
   EXPECT_EQ(typo_of["don't"], "dont");
   EXPECT_EQ(typo_of["receive"], "recieve");  // the first misspelling wins
-  EXPECT_EQ(skipped, 3u);                     // "a lot", "teh2", "the"/"The"
+  EXPECT_EQ(skipped, 3u);                    // "a lot", "teh2", "the"/"The"
   EXPECT_FALSE(ParseTypoPairs("no tab here\n", &typo_of, &skipped).ok());
 }
 
@@ -86,9 +86,9 @@ TEST(EvalTest, AutocorrectWithoutAModelNeverCorrects) {
 TEST(EvalTest, Intent) {
   auto engine = testing::FixtureEngine(testing::TinyModelBytes());
   IntentEvalResult r;
-  ASSERT_TRUE(EvalIntent("prose\tthe dog sleeps\ncode\tint main() {\n\nurl\twww.debian.org\n",
-                         *engine, &r)
-                  .ok());
+  ASSERT_TRUE(
+      EvalIntent("prose\tthe dog sleeps\ncode\tint main() {\n\nurl\twww.debian.org\n", *engine, &r)
+          .ok());
   EXPECT_EQ(r.total, 3u);
   EXPECT_EQ(r.labels.size(), 3u);
   EXPECT_LE(r.correct, r.total);

@@ -52,9 +52,9 @@ double AutocorrectEvalResult::false_correction_rate() const {
 }
 
 double AutocorrectEvalResult::unpaired_false_correction_rate() const {
-  return unpaired_words ? static_cast<double>(unpaired_false_corrections) /
-                              static_cast<double>(unpaired_words)
-                        : 0.0;
+  return unpaired_words
+             ? static_cast<double>(unpaired_false_corrections) / static_cast<double>(unpaired_words)
+             : 0.0;
 }
 
 Status ParseTypoPairs(std::string_view tsv, std::unordered_map<std::string, std::string>* typo_of,
@@ -185,8 +185,9 @@ Status EvalAgreement(std::string_view text, int max_candidates, Session* referen
       r.ranking_top1 += a.candidates[0].text == b.candidates[0].text;
     }
     r.popup += a.popup.show == b.popup.show;
-    r.autocorrect += a.autocorrect.apply == b.autocorrect.apply &&
-                     (!a.autocorrect.apply || a.autocorrect.replacement == b.autocorrect.replacement);
+    r.autocorrect +=
+        a.autocorrect.apply == b.autocorrect.apply &&
+        (!a.autocorrect.apply || a.autocorrect.replacement == b.autocorrect.replacement);
     r.intent += a.intent.label == b.intent.label;
     for (const Candidate& ca : a.candidates) {
       for (const Candidate& cb : b.candidates) {

@@ -87,12 +87,12 @@ Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* 
 // original): how often every decision agrees after each keystroke.
 struct AgreementResult {
   uint64_t decisions = 0;
-  uint64_t ranked = 0;            // decisions where both offered a candidate
-  uint64_t ranking_top1 = 0;      // ... and the first candidates are the same word
-  uint64_t popup = 0;             // same show/hide
-  uint64_t autocorrect = 0;       // same apply, and the same replacement when applied
-  uint64_t intent = 0;            // same label
-  double max_score_error = 0;     // largest |score difference| of a candidate both offered
+  uint64_t ranked = 0;         // decisions where both offered a candidate
+  uint64_t ranking_top1 = 0;   // ... and the first candidates are the same word
+  uint64_t popup = 0;          // same show/hide
+  uint64_t autocorrect = 0;    // same apply, and the same replacement when applied
+  uint64_t intent = 0;         // same label
+  double max_score_error = 0;  // largest |score difference| of a candidate both offered
   double sum_score_error = 0;
   uint64_t scores_compared = 0;
 
