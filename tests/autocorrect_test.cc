@@ -235,25 +235,26 @@ TEST_F(ShippedAutocorrectTest, RareWordsAreCorrectedFromTheCandidates) {
 
 // A lower-case word that neither the lexicon nor the known words (lexicon.kdws) hold fires at a
 // quarter of the threshold; a capitalised one (a name, likely) and a real word the lexicon lacks
-// do not. The head says 0.23 for "accomodate" and 0.27 for "axolotl" here, below the normal
-// level's 0.8 (step 7's head said 0.28 for "seperate", step 8's 0.15; examples, not the rule).
+// do not. The head says 0.23 for "accomodate" and 0.27 for "axolotl" here (examples, not the
+// rule), so the threshold is set to 0.5 rather than taken from a level.
 TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   std::unique_ptr<Lexicon> lex;
   ASSERT_TRUE(Lexicon::Open(std::string(KD_MODELS_DIR) + "/en/lexicon.kdlex", &lex).ok());
   ASSERT_EQ(lex->Find("axolotl"), lexicon::kNoEntry);  // only the word list has it
   ASSERT_EQ(lex->Find("accomodate"), lexicon::kNoEntry);
-  Decision d = TypeAndDecide("I met the accomodate");
+  SessionOptions half;
+  half.autocorrect_threshold = 0.5f;
+  ASSERT_EQ(UnknownWordThreshold(half), 0.5f * kUnknownWordFactor);
+  Decision d = TypeAndDecide("I met the accomodate", half);
   EXPECT_TRUE(d.autocorrect.apply);
   EXPECT_EQ(d.autocorrect.replacement, "accommodate");
-  EXPECT_LT(d.autocorrect.confidence, AutocorrectThreshold(AutocorrectLevel::kNormal));
-  d = TypeAndDecide("I met the Accomodate");
+  EXPECT_LT(d.autocorrect.confidence, 0.5f);
+  EXPECT_GE(d.autocorrect.confidence, UnknownWordThreshold(half));
+  d = TypeAndDecide("I met the Accomodate", half);
   EXPECT_FALSE(d.autocorrect.apply);
-  // At the eager level the head's 0.27 for "axolotl" would fire on an unknown word.
-  SessionOptions eager;
-  eager.autocorrect_level = AutocorrectLevel::kEager;
-  d = TypeAndDecide("I met the axolotl", eager);
+  d = TypeAndDecide("I met the axolotl", half);
   EXPECT_FALSE(d.autocorrect.apply);
-  EXPECT_GT(d.autocorrect.confidence, UnknownWordThreshold(eager));
+  EXPECT_GE(d.autocorrect.confidence, UnknownWordThreshold(half));  // it would, if unknown
   // The "off" level stays off.
   SessionOptions off;
   off.autocorrect_level = AutocorrectLevel::kOff;
@@ -261,6 +262,18 @@ TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   ASSERT_TRUE(session->Type("I met the accomodate").ok());
   ASSERT_TRUE(session->Decide(3, &d).ok());
   EXPECT_FALSE(d.autocorrect.apply);
+}
+
+// A word of the model's vocabulary needs kModelWordThreshold whatever the level: the head says
+// 0.48 for "buffet" and 0.62 for "neatly" here (examples), above the normal level's threshold,
+// and without the bar they became "buffer" and "nearly".
+TEST_F(ShippedAutocorrectTest, WordsTheModelKnowsNeedMore) {
+  for (const char* typed : {"we had a buffet", "she folded it neatly"}) {
+    const Decision d = TypeAndDecide(typed);
+    EXPECT_FALSE(d.autocorrect.apply) << typed;
+    EXPECT_GE(d.autocorrect.confidence, AutocorrectThreshold(AutocorrectLevel::kNormal)) << typed;
+    EXPECT_LT(d.autocorrect.confidence, kModelWordThreshold) << typed;
+  }
 }
 
 // Below the full rung the vocabulary is not read: the lexicon candidates' best stands in, and

@@ -39,13 +39,13 @@ struct StageSamples {
 
 // Types `text` one character per keystroke, again from the start in a new session until
 // `min_decisions` decisions past the warm-up are recorded.
-Status TypeAndTime(const Engine& engine, const EngineFlags& flags, const std::string& text, int k,
-                   size_t min_decisions, StageSamples* s) {
+Status TypeAndTime(const Engine& engine, const EngineFlags& flags, const SessionOptions& options,
+                   const std::string& text, int k, size_t min_decisions, StageSamples* s) {
   if (text.empty()) return Status::InvalidArgument("empty text");
   Decision d;
   size_t seen = 0;
   while (s->total.size() < min_decisions) {
-    auto session = flags.NewSession(engine, SessionOptions());
+    auto session = flags.NewSession(engine, options);
     for (size_t pos = 0; pos < text.size() && s->total.size() < min_decisions;) {
       size_t next = pos + 1;
       while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
@@ -72,7 +72,8 @@ Status TypeAndTime(const Engine& engine, const EngineFlags& flags, const std::st
 void AddBenchCommand(CLI::App* app) {
   struct Args {
     EngineFlags engine;
-    std::string text, shape, weights = "q8", plot, save_model, personal_store;
+    std::string text, shape, weights = "q8", plot, save_model, personal_store,
+                             autocorrect_level = "normal";
     int threads = 1, iterations = 0, suggestions = 3;
     size_t decisions = 5000, max_chars = 0;
     bool json = false, no_scaling = false;
@@ -86,6 +87,11 @@ void AddBenchCommand(CLI::App* app) {
   cmd->add_option("--max-chars", a->max_chars, "Use only the first N bytes of --text (0 = all)");
   cmd->add_option("--suggestions", a->suggestions, "Candidates asked for per decision");
   cmd->add_flag("--no-scaling", a->no_scaling, "Skip the candidate-count scaling runs");
+  cmd->add_option("--autocorrect-level", a->autocorrect_level,
+                  "Autocorrect level of the timed sessions (a lower threshold reads the model's "
+                  "vocabulary at more keystrokes): off, cautious, normal or eager")
+      ->check(CLI::IsMember({"off", "cautious", "normal", "eager"}))
+      ->capture_default_str();
   cmd->add_option("--plot", a->plot, "Write a latency plot (PNG, needs python3-matplotlib)");
   cmd->add_option("--shape", a->shape, "Model alone with random weights: S1, S2, S3 or S4");
   cmd->add_option("--weights", a->weights, "--shape: f32, q8, q4g32 or q4g64");
@@ -160,13 +166,17 @@ void AddBenchCommand(CLI::App* app) {
       CheckOrDie(session->Decide(a->suggestions, &d), "bench");
     }
     const double cold_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    SessionOptions options;
+    options.autocorrect_level = ParseAutocorrectLevelOrDie(a->autocorrect_level);
     StageSamples s;
-    CheckOrDie(TypeAndTime(*engine, a->engine, text, a->suggestions, a->decisions, &s), "bench");
+    CheckOrDie(TypeAndTime(*engine, a->engine, options, text, a->suggestions, a->decisions, &s),
+               "bench");
     const long rss_kb = ProcStatusKb("VmRSS"), hwm_kb = ProcStatusKb("VmHWM");
     nlohmann::json out = {{"text", a->text},
                           {"model", engine->info().model_path},
                           {"scorer", engine->info().scorer},
                           {"tier", a->engine.tier},
+                          {"autocorrect_level", a->autocorrect_level},
                           {"personal", engine->info().personal},
                           {"decisions", s.total.size()},
                           {"cold_start_ms", cold_ms},
@@ -187,7 +197,7 @@ void AddBenchCommand(CLI::App* app) {
         flags.max_candidates = n;
         auto e = open(flags);
         StageSamples sc;
-        CheckOrDie(TypeAndTime(*e, a->engine, text, std::min(a->suggestions, n),
+        CheckOrDie(TypeAndTime(*e, a->engine, options, text, std::min(a->suggestions, n),
                                std::max<size_t>(a->decisions / 2, 1000), &sc),
                    "bench");
         out["candidate_scaling"].push_back(

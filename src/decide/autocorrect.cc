@@ -72,8 +72,11 @@ Autocorrect::Autocorrect(const Transformer* model, const Lexicon* lexicon,
       pick_(model) {}
 
 // The head's probability needed to fire: `unknown_threshold` for a lower-case word no list
-// knows (a capitalised one is likely a name).
+// knows (a capitalised one is likely a name), more for a word the model knows.
 float Autocorrect::Needed(const Word& word, float threshold, float unknown_threshold) const {
+  if (model_->vocab().Find(word.typed) > ModelConfig::kEmailWord) {
+    return std::max(threshold, kModelWordThreshold);
+  }
   const bool unknown = known_words_ != nullptr && !StartsUpper(word.as_typed) &&
                        lexicon_->Find(word.typed) == lexicon::kNoEntry &&
                        !known_words_->MayContain(word.typed);
