@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "decide/context_state.h"
 #include "keydecide/engine.h"
 #include "model_fixture.h"
 #include "test_util.h"
@@ -81,6 +82,42 @@ TEST(EvalTest, AutocorrectWithoutAModelNeverCorrects) {
   ASSERT_TRUE(EvalAutocorrect("see teh dog", {{"the", "teh"}}, session.get(), &r).ok());
   EXPECT_EQ(r.typos, 0u);  // "teh" is not the correct side of a pair
   EXPECT_EQ(r.false_corrections, 0u);
+}
+
+// `eval context-states` reads each line as a session does: the intent it computes from the
+// states it writes is the session's.
+TEST(EvalTest, ContextStatesReadWhatASessionReads) {
+  const std::string model_bytes = testing::TinyModelBytes();
+  const std::string path = testing::TempPath("states.safetensors");
+  testing::WriteFile(path, model_bytes);
+  const std::vector<std::string_view> lines = {"the dog sleeps", "int main() {", "www.debian.org"};
+  int d_model = 0;
+  std::vector<float> states, intent;
+  std::vector<std::string> labels;
+  ASSERT_TRUE(
+      ContextStates(path, AppType::kChat, lines, &d_model, &states, &labels, &intent).ok());
+  ASSERT_GT(d_model, 0);
+  ASSERT_FALSE(labels.empty());
+  EXPECT_EQ(states.size(), lines.size() * d_model);
+  ASSERT_EQ(intent.size(), lines.size() * labels.size());
+  auto engine = testing::FixtureEngine(model_bytes);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    auto session = engine->NewSession(SessionOptions());
+    ASSERT_TRUE(session->SetContext(lines[i]).ok());
+    Decision d;
+    ASSERT_TRUE(session->Decide(1, &d).ok());
+    ASSERT_EQ(d.intent.probabilities.size(), labels.size());
+    for (size_t j = 0; j < labels.size(); ++j) {
+      EXPECT_FLOAT_EQ(intent[i * labels.size() + j], d.intent.probabilities[j]) << lines[i];
+    }
+  }
+  EXPECT_FALSE(ContextStates(testing::TempPath("missing.safetensors"), AppType::kChat, lines,
+                             &d_model, &states, &labels, &intent)
+                   .ok());
+  const std::vector<std::string_view> broken = {"ok", "\xff\xfe"};
+  EXPECT_FALSE(
+      ContextStates(path, AppType::kChat, broken, &d_model, &states, &labels, &intent).ok());
+  std::remove(path.c_str());
 }
 
 TEST(EvalTest, Intent) {

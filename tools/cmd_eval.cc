@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "decide/context_state.h"
 #include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/eval.h"
@@ -168,6 +169,54 @@ void AddEvalCommand(CLI::App* app) {
     std::printf("overall    %.4f of %llu\n",
                 r.total ? static_cast<double>(r.correct) / r.total : 0.0,
                 static_cast<unsigned long long>(r.total));
+  });
+
+  struct StatesArgs {
+    std::string model, labeled, out;
+    AppType app = AppType::kChat;
+  };
+  auto sa = std::make_shared<StatesArgs>();
+  auto* states = eval->add_subcommand(
+      "context-states",
+      "Write the English model's hidden state after each line of a label<TAB>text file, set as "
+      "a session's context (for fitting a head again: training/keydecide_train/"
+      "fit_intent_head.py)");
+  states->add_option("--model", sa->model, "English model file")->required();
+  states->add_option("--labeled", sa->labeled, "label<TAB>text file")->required();
+  states->add_option("--out", sa->out, "Output: float32 [lines, d_model], little-endian")
+      ->required();
+  states->add_option("--app", sa->app, "Kind of text field the lines are typed into")
+      ->transform(CLI::CheckedTransformer(AppTypeNames(), CLI::ignore_case))
+      ->default_str("chat");
+  states->callback([sa] {
+    const std::string tsv = ReadOrDie(sa->labeled);
+    std::vector<LabeledLine> labeled;
+    CheckOrDie(ParseLabeledLines(tsv, &labeled), sa->labeled);
+    std::vector<std::string_view> lines;
+    for (const LabeledLine& l : labeled) lines.push_back(l.text);
+    int d_model = 0;
+    std::vector<float> hidden, probs;
+    std::vector<std::string> labels;
+    CheckOrDie(ContextStates(sa->model, sa->app, lines, &d_model, &hidden, &labels, &probs),
+               "context-states");
+    std::ofstream out(sa->out, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(hidden.data()),
+              static_cast<std::streamsize>(hidden.size() * sizeof(float)));
+    if (!out.flush()) Die(1, "IOError", "eval context-states", "cannot write " + sa->out);
+    // The model's own reading of each line, to check against `eval intent`.
+    size_t agree = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const float* p = probs.data() + i * labels.size();
+      agree += labels[std::max_element(p, p + labels.size()) - p] == labeled[i].label;
+    }
+    std::cout << nlohmann::json{{"lines", lines.size()},
+                                {"d_model", d_model},
+                                {"intent_labels", labels},
+                                {"intent_accuracy",
+                                 lines.empty() ? 0.0 : static_cast<double>(agree) / lines.size()},
+                                {"out", sa->out}}
+                     .dump()
+              << "\n";
   });
 
   struct PinyinArgs {

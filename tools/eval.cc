@@ -138,13 +138,7 @@ Status EvalAutocorrect(std::string_view text,
   return Status::OK();
 }
 
-Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result,
-                  const SessionOptions& options) {
-  *result = IntentEvalResult();
-  if (engine.info().intent_labels.empty()) {
-    return Status::NotSupported("intent needs a model; the engine runs the count baseline");
-  }
-  Decision d;
+Status ParseLabeledLines(std::string_view tsv, std::vector<LabeledLine>* out) {
   int line_no = 0;
   return ForEachLine(tsv, [&](std::string_view line) {
     ++line_no;
@@ -153,17 +147,32 @@ Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* 
       return Status::InvalidArgument("intent line " + std::to_string(line_no) +
                                      " is not label<TAB>text");
     }
+    out->push_back({line.substr(0, tab), line.substr(tab + 1)});
+    return Status::OK();
+  });
+}
+
+Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result,
+                  const SessionOptions& options) {
+  *result = IntentEvalResult();
+  if (engine.info().intent_labels.empty()) {
+    return Status::NotSupported("intent needs a model; the engine runs the count baseline");
+  }
+  std::vector<LabeledLine> lines;
+  KD_RETURN_IF_ERROR(ParseLabeledLines(tsv, &lines));
+  Decision d;
+  for (const LabeledLine& line : lines) {
     auto session = engine.NewSession(options);
-    KD_RETURN_IF_ERROR(session->SetContext(line.substr(tab + 1)));
+    KD_RETURN_IF_ERROR(session->SetContext(line.text));
     KD_RETURN_IF_ERROR(session->Decide(1, &d));
-    auto& per = result->labels[std::string(line.substr(0, tab))];
-    const bool ok = d.intent.label == line.substr(0, tab);
+    auto& per = result->labels[std::string(line.label)];
+    const bool ok = d.intent.label == line.label;
     ++per.total;
     per.correct += ok;
     ++result->total;
     result->correct += ok;
-    return Status::OK();
-  });
+  }
+  return Status::OK();
 }
 
 Status EvalAgreement(std::string_view text, int max_candidates, Session* reference,

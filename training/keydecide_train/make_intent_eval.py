@@ -4,6 +4,9 @@ label<TAB>text lines, at most --per-class lines per label, deterministic.
   PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --data data/en \
       --config training/config/en_intent.json --out data/en/intent_dev.tsv
 
+With `--split train`, the same lines from the training split: what fit_intent_head.py fits
+the intent head on.
+
 Labels follow the training config's intent_rules (by source name). Texts are the start of
 a dev line cut at a word boundary (20..120 characters). The "url" class is the URLs and
 e-mail addresses found in the dev text (there is no other URL corpus in reach), each
@@ -45,10 +48,11 @@ def main() -> None:
     ap.add_argument("--config", type=Path, default=Path("training/config/en_intent.json"))
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--per-class", type=int, default=500)
+    ap.add_argument("--split", choices=["dev", "train"], default="dev")
     args = ap.parse_args()
     rules = json.loads(args.config.read_text())["data"]["intent_rules"]
     by_label: dict[str, list[str]] = {}
-    for path in sorted((args.data / "dev").glob("*.txt")):
+    for path in sorted((args.data / args.split).glob("*.txt")):
         label = label_of(path.stem, rules)
         for line in path.read_text(encoding="utf-8").splitlines():
             line = line.strip()
