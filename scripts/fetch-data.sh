@@ -41,6 +41,9 @@ DEB_PKGS=(
   # Evaluation only, never training: code in languages the training does not use, for the
   # intent of unseen code (training/keydecide_train/make_unseen_code_eval.py).
   perl-modules-5.36 libruby3.1 libtcl8.6 libjs-jquery
+  # Command lines from the examples of tools' man pages, the command intent's training text
+  # (training/keydecide_train/sources/manpages.py, TOOL_MAN_PACKAGES: keep the two lists equal).
+  git-man curl systemd rsync iproute2 util-linux findutils dpkg coreutils tar
 )
 
 # Pinned so that the text, the dedup and the dev split are reproducible.

