@@ -116,7 +116,7 @@ def extract_manpages(pkg: Path, source: str) -> Iterator[Document]:
 
 
 # Command-line tools whose section 1 and 8 man pages show commands in their examples (issue 15:
-# the command intent had 1,635 training lines). Each has some: apt, gzip, grep, sed, procps and
+# the command intent had 1,408 training lines). Each has some: apt, gzip, grep, sed, procps and
 # openssh-client had 0-3 and are left out.
 TOOL_MAN_PACKAGES = ("git-man", "curl", "systemd", "rsync", "iproute2", "util-linux",
                      "findutils", "dpkg", "coreutils", "tar")
