@@ -180,7 +180,8 @@ struct SessionOptions {
   // set at kOff; the replacement is still written as a hint.
   AutocorrectLevel autocorrect_level = AutocorrectLevel::kNormal;
   // When >= 0, overrides the level's threshold: autocorrect when the model's probability
-  // reaches this (tools tune with it, e.g. `keydecide eval autocorrect --threshold`).
+  // reaches this (tools tune with it, e.g. `keydecide eval autocorrect --threshold`); a quarter
+  // of it for a lower-case word no list knows, at least 0.9 for a word the model knows.
   float autocorrect_threshold = -1;
 
   // Learn nothing from this session (password fields, incognito windows): the host says so
