@@ -113,8 +113,9 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
                      [&](int a, int b) { return logits[a] > logits[b]; });
     order.resize(std::min<size_t>(order.size(), kCorrectionShortlist));
     for (const std::string& t : typed) {
-      // The best by logit less kCorrectionEditCost per edit, the typed word at no cost; the
-      // earlier (higher logit) of equal scores.
+      // The best by logit less kCorrectionEditCost per edit (and kCorrectionExtensionCost for a
+      // word that only carries on the typed letters), the typed word at no cost; the earlier
+      // (higher logit) of equal scores.
       int want = -1;
       bool want_typed_first = false;
       float best = 0;
@@ -123,7 +124,10 @@ TEST(CorrectionPickTest, MatchesBruteForceOverTheLogits) {
         const std::string word = ToLowerUtf8(model->vocab().Word(w));
         const int edits = ReferenceDistance(word, t);
         if (edits > kMaxCorrectionEdits) continue;
-        const float score = logits[w] - kCorrectionEditCost * static_cast<float>(edits);
+        const bool extends =
+            edits > 0 && word.size() > t.size() && word.compare(0, t.size(), t) == 0;
+        const float score = logits[w] - kCorrectionEditCost * static_cast<float>(edits) -
+                            (extends ? kCorrectionExtensionCost : 0.0f);
         if (!any || score > best) {
           any = true;
           best = score;
@@ -206,6 +210,14 @@ TEST_F(ShippedAutocorrectTest, FewerEditsWinAClosePreference) {
     EXPECT_TRUE(d.autocorrect.apply) << typed;
     EXPECT_EQ(d.autocorrect.replacement, "your") << typed;
   }
+}
+
+// A word that only carries on the typed letters pays kCorrectionExtensionCost: the model reads
+// "vas" as a word being typed and ranks "vast" first here; at the word's end "was" was meant.
+TEST_F(ShippedAutocorrectTest, AWordThatCarriesOnTheLettersPaysMore) {
+  const Decision d = TypeAndDecide("The sweet kraut on the sandwich vas");
+  EXPECT_TRUE(d.autocorrect.apply);
+  EXPECT_EQ(d.autocorrect.replacement, "was");
 }
 
 // A slip in a word the model's vocabulary lacks (the lexicon has it): no word of the model's

@@ -101,7 +101,7 @@ enum kd_autocorrect_level {
   KD_AUTOCORRECT_OFF = 0,      /* never: autocorrect_apply is always 0 */
   KD_AUTOCORRECT_CAUTIOUS = 1, /* there: 80% of typos fixed, 0.18% of right words changed */
   KD_AUTOCORRECT_NORMAL = 2,   /* the default: 89% / 0.47% */
-  KD_AUTOCORRECT_EAGER = 3     /* 91% / 0.80% */
+  KD_AUTOCORRECT_EAGER = 3     /* 92% / 0.80% */
 };
 
 /* kd_decision.tier: the rung of the latency ladder that served the decision. */

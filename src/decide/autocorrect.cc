@@ -49,7 +49,9 @@ int CorrectionPick::Pick(const float* hidden, std::string_view typed, bool* type
     AppendLowerUtf8(model_->vocab().Word(w), &lower_);
     const int edits = lower_ == typed ? 0 : BoundedEditDistance(typed, lower_, kMaxCorrectionEdits);
     if (edits > kMaxCorrectionEdits) continue;
-    const float score = logit - kCorrectionEditCost * static_cast<float>(edits);
+    const bool extends = edits > 0 && lower_.starts_with(typed);
+    const float score = logit - kCorrectionEditCost * static_cast<float>(edits) -
+                        (extends ? kCorrectionExtensionCost : 0.0f);
     if (best < 0 || score > best_score) {
       best = w;
       best_is_typed = edits == 0;

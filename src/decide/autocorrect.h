@@ -72,6 +72,13 @@ inline constexpr int kCorrectionWords = 8192;
 // the model's first word two edits away ("oyur" -> "yours") loses to a close one a swap away.
 inline constexpr int kCorrectionShortlist = 8;
 inline constexpr float kCorrectionEditCost = 4.0f;
+// What a replacement that only carries on the typed letters ("vas" -> "vast", "eith" ->
+// "either") pays beyond its edits. The model reads the keys as a word being typed, so it ranks
+// such words high, but at the word's end the person stopped there: "was" and "with" were
+// meant. Chosen on the tuning text's allowed pairs at the normal level (docs/BENCHMARKS.md,
+// "The extension cost"): 0 / 1 / 2 / 3 / 4 / 6 / 8 corrected 0.9120 / 0.9148 / 0.9158 /
+// 0.9160 / 0.9157 / 0.9148 / 0.9132, all at 0.47% false.
+inline constexpr float kCorrectionExtensionCost = 3.0f;
 
 // True when the word as typed is left alone whatever the head says: two or more capitals
 // ("NASA", "HD": an acronym, or shouting), or a capitalised word that the lexicon writes
@@ -86,7 +93,8 @@ class CorrectionPick {
 
   // The model word index of the best letter word within kMaxCorrectionEdits edits of `typed`
   // (lower-cased UTF-8) and not `typed` itself, among the model's kCorrectionShortlist best
-  // letter words, by logit less kCorrectionEditCost per edit; -1 when none is, or when `typed`
+  // letter words, by logit less kCorrectionEditCost per edit (and kCorrectionExtensionCost for
+  // a word that starts with all of `typed`); -1 when none is, or when `typed`
   // itself (no edits) scores above it. `hidden` is the model's state after the typed keys.
   // *typed_first (when not null) says whether `typed` itself scored above every word within the
   // bound (the model prefers it) rather than no word of the shortlist being within it.
