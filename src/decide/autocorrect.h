@@ -50,9 +50,9 @@ float UnknownWordThreshold(const SessionOptions& options);
 // or the threshold when that is higher. Such a word is rarely a slip: on the tuning text
 // (slice 1's pairs, threshold 0.3), the head's corrections of vocabulary words were 76 of the
 // 227 false ones and 17 of 15,249 right ones; with this bar, the same share of the typos is
-// corrected with a third fewer correct words changed (docs/BENCHMARKS.md, "Words the model
-// knows"). The pairs hold few misspellings that are words (79 of 17,424 typos), so what the bar
-// costs on real-word errors ("form" for "from") is not measured there.
+// corrected with a quarter fewer correct words changed (docs/BENCHMARKS.md, "The false rate over
+// every word"). The pairs hold few misspellings that are words (79 of 17,424 typos), so what the
+// bar costs on real-word errors ("form" for "from") is not measured there.
 inline constexpr float kModelWordThreshold = 0.9f;
 
 // Edits (insertion, deletion, substitution, adjacent swap of bytes: of letters, for English) a
