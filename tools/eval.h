@@ -78,8 +78,6 @@ struct IntentEvalResult {
   uint64_t total = 0, correct = 0;
 };
 
-// "label<TAB>text" lines: each text in a fresh session, intent taken from its decision.
-// InvalidArgument for a malformed line; NotSupported when the engine has no model.
 // The lines of a label<TAB>text file, as views into `tsv` (empty lines skipped).
 // InvalidArgument naming the first line that has no tab or an empty label.
 struct LabeledLine {
@@ -87,6 +85,8 @@ struct LabeledLine {
 };
 Status ParseLabeledLines(std::string_view tsv, std::vector<LabeledLine>* out);
 
+// "label<TAB>text" lines: each text in a fresh session, intent taken from its decision.
+// InvalidArgument for a malformed line; NotSupported when the engine has no model.
 Status EvalIntent(std::string_view tsv, const Engine& engine, IntentEvalResult* result,
                   const SessionOptions& options = SessionOptions());
 

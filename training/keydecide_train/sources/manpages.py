@@ -124,7 +124,9 @@ TOOL_MAN_PACKAGES = ("git-man", "curl", "systemd", "rsync", "iproute2", "util-li
 
 def tool_command_lines(rendered: str) -> list[str]:
     """The lines of a rendered page's no-fill regions (examples), outside the synopsis, that
-    read as shell command lines (command_lines.py)."""
+    read as shell command lines (command_lines.py). Not man_text_to_lines: that keeps the
+    synopsis as code even where it is a no-fill region (git's), and dedents the examples by
+    the synopsis."""
     lines = rendered.split("\n")
     nonblank = [i for i, line in enumerate(lines) if line.strip()]
     if len(nonblank) < 2:
