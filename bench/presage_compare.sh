@@ -4,18 +4,22 @@
 # replay the same dev text under the same rules (tools/replay.h) and the KSRs are printed
 # side by side. Needs scripts/fetch-data.sh to have run.
 #
-# Usage: bench/presage_compare.sh [--max-chars N] [--suggestions K]   (default: 50000 bytes, K=3; Presage needs ~14 ms a decision)
+# Usage: bench/presage_compare.sh [--text FILE] [--max-chars N] [--suggestions K]
+#   (default: data/en/dev.txt, 50000 bytes, K=3; Presage needs ~14 ms a decision). The held-out
+#   texts (scripts/fetch-heldout-en.sh) are typed with --text data/heldout/en/email.txt etc.
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+dev=data/en/dev.txt
 max_chars=50000
 suggestions=3
 while (($#)); do
   case $1 in
+    --text) dev=$2; shift 2 ;;
     --max-chars) max_chars=$2; shift 2 ;;
     --suggestions) suggestions=$2; shift 2 ;;
-    *) echo "usage: $0 [--max-chars N] [--suggestions K]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--text FILE] [--max-chars N] [--suggestions K]" >&2; exit 2 ;;
   esac
 done
 
@@ -44,7 +48,6 @@ for name in json.load(open("data/en/manifest.json"))["sources"]:
   done
 fi
 
-dev=data/en/dev.txt
 run() { "$@" --text "$dev" --max-chars "$max_chars" --suggestions "$suggestions"; }
 run build/bin/keydecide replay --model none --json >"$work/baseline.json"
 models=(baseline)
