@@ -75,6 +75,28 @@ TEST(EvalTest, AutocorrectTraceHasEveryTypoAndEveryFalseCorrection) {
   }
 }
 
+// A curly apostrophe between letters goes on with the word, as the engine reads it: "isn’t" is
+// one word (not "isn" then "t"), paired by its straight spelling.
+TEST(EvalTest, AutocorrectReadsCurlyApostrophesInsideWords) {
+  auto engine = testing::FixtureEngine(testing::TinyModelBytes());
+  auto session = engine->NewSession(SessionOptions());
+  const std::string text = "It isn\u2019t here, it isn't there\u2019";
+  AutocorrectEvalResult r;
+  std::vector<AutocorrectTrace> trace;
+  ASSERT_TRUE(EvalAutocorrect(text, {{"isn't", "isnt"}}, session.get(), &r, nullptr, &trace).ok());
+  EXPECT_EQ(r.typos, 2u);
+  EXPECT_EQ(r.correct_words, 6u);
+  std::vector<AutocorrectTrace> typos;
+  for (const AutocorrectTrace& t : trace) {
+    if (t.misspelt) typos.push_back(t);
+  }
+  ASSERT_EQ(typos.size(), 2u);
+  EXPECT_EQ(typos[0].word, "isn\u2019t");
+  EXPECT_EQ(typos[0].typed, "isnt");
+  EXPECT_EQ(typos[1].word, "isn't");
+  EXPECT_EQ(session->text(), text);
+}
+
 TEST(EvalTest, AutocorrectWithoutAModelNeverCorrects) {
   auto engine = testing::FixtureEngine();
   auto session = engine->NewSession(SessionOptions());
@@ -94,8 +116,7 @@ TEST(EvalTest, ContextStatesReadWhatASessionReads) {
   int d_model = 0;
   std::vector<float> states, intent;
   std::vector<std::string> labels;
-  ASSERT_TRUE(
-      ContextStates(path, AppType::kChat, lines, &d_model, &states, &labels, &intent).ok());
+  ASSERT_TRUE(ContextStates(path, AppType::kChat, lines, &d_model, &states, &labels, &intent).ok());
   ASSERT_GT(d_model, 0);
   ASSERT_FALSE(labels.empty());
   EXPECT_EQ(states.size(), lines.size() * d_model);

@@ -40,6 +40,29 @@ Status ForEachLine(std::string_view text, Fn fn) {
   return Status::OK();
 }
 
+constexpr std::string_view kCurlyApostrophe = "\u2019";  // what many keyboards send
+
+// The length of the apostrophe at text[pos] followed by a letter (a straight one, 1 byte, or a
+// curly one, 3), else 0: a word goes on through it ("don't", "isn’t").
+size_t ApostropheInWord(std::string_view text, size_t pos) {
+  const size_t n = text[pos] == '\'' ? 1 : text.substr(pos).starts_with(kCurlyApostrophe) ? 3 : 0;
+  return n > 0 && pos + n < text.size() && IsAsciiLetter(text[pos + n]) ? n : 0;
+}
+
+// The key a word is paired by: lower case, straight apostrophes (as the pairs are written).
+std::string PairKey(std::string_view word) {
+  std::string key;
+  for (size_t i = 0; i < word.size();) {
+    if (word.substr(i).starts_with(kCurlyApostrophe)) {
+      key += '\'';
+      i += kCurlyApostrophe.size();
+    } else {
+      key += static_cast<char>(std::tolower(static_cast<unsigned char>(word[i++])));
+    }
+  }
+  return key;
+}
+
 }  // namespace
 
 double AutocorrectEvalResult::corrected_rate() const {
@@ -95,13 +118,17 @@ Status EvalAutocorrect(std::string_view text,
       continue;
     }
     size_t end = pos;
-    while (end < text.size() &&
-           (IsAsciiLetter(text[end]) ||
-            (text[end] == '\'' && end + 1 < text.size() && IsAsciiLetter(text[end + 1])))) {
-      ++end;
+    while (end < text.size()) {
+      if (IsAsciiLetter(text[end])) {
+        ++end;
+      } else if (const size_t n = ApostropheInWord(text, end); n > 0) {
+        end += n;
+      } else {
+        break;
+      }
     }
     const std::string_view word = text.substr(pos, end - pos);
-    auto it = typo_of.find(Lower(word));
+    auto it = typo_of.find(PairKey(word));
     std::string typed(it != typo_of.end() ? it->second : std::string(word));
     if (it != typo_of.end() && std::isupper(static_cast<unsigned char>(word[0]))) {
       typed[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(typed[0])));

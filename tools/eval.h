@@ -58,10 +58,10 @@ struct AutocorrectTrace {
   bool misspelt = true;  // false: a correctly typed word the decision changed
 };
 
-// Types `text` (valid UTF-8) into `session`, every word (letters and inner apostrophes)
-// whose lower case is a key of typo_of replaced by its misspelling (first letter's case
-// kept), asks for a decision at the end of each word, then restores the true word and asks
-// again.
+// Types `text` (valid UTF-8) into `session`, every word (letters and inner apostrophes,
+// straight or curly) whose lower case, apostrophes straightened, is a key of typo_of replaced
+// by its misspelling (first letter's case kept), asks for a decision at the end of each word,
+// then restores the true word and asks again.
 // With a typist, every key is timed (tools/typist.h). With `trace`, one entry per typo and
 // one per false correction is appended, in text order.
 Status EvalAutocorrect(std::string_view text,
