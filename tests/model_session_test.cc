@@ -150,5 +150,34 @@ TEST(ModelSessionTest, AModelThatOverflowsFallsToTheLexiconTier) {
   EXPECT_GT(fell, 0);
 }
 
+// The session's words as a cache model (ModelScorer): once its first letters are typed, a word
+// this text used twice is offered before the common words that share them, whether the lexicon
+// lacks it (a name) or has it as a rare word; typed without that text, it is not.
+TEST(ShippedModelSessionTest, TheTextsOwnWordsComeBackAfterTheirFirstLetters) {
+  EngineOptions options;
+  options.model_dir = KD_MODELS_DIR;
+  std::unique_ptr<Engine> engine;
+  ASSERT_TRUE(Engine::Open(options, &engine).ok());
+  ASSERT_EQ(engine->info().scorer, "model+bigram");
+  struct Case {
+    const char* earlier;
+    const char* now;
+    const char* word;
+  };
+  for (const Case& c :
+       {Case{"Captain Grobnak led the way. Grobnak was tired. ", "And Gr", "Grobnak"},
+        Case{"We saw a quokka at the zoo. The quokka smiled. ", "Then the qu", "quokka"}}) {
+    for (const bool seen : {false, true}) {
+      auto session = engine->NewSession(SessionOptions());
+      ASSERT_TRUE(session->Type(std::string(seen ? c.earlier : "") + c.now).ok());
+      Decision d;
+      ASSERT_TRUE(session->Decide(3, &d).ok());
+      const bool first = !d.candidates.empty() && d.candidates[0].text == c.word;
+      EXPECT_EQ(first, seen) << (seen ? c.earlier : "") << c.now << ": "
+                             << (d.candidates.empty() ? "none" : d.candidates[0].text);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace keydecide

@@ -105,6 +105,16 @@ TEST_F(SessionTest, RemembersItsOwnWords) {
   EXPECT_TRUE(d.candidates.empty());  // sessions do not share history
 }
 
+// A word the lexicon lacks comes back as the text wrote it: with its capital when every use
+// had one (a name), else in lower case (one capital at a sentence start makes no name).
+TEST_F(SessionTest, TheSessionsNamesKeepTheirCapital) {
+  ASSERT_TRUE(session_->Type("we met Grobnak at noon and Grobnak ate. Zyzzyva and zyzzyva ").ok());
+  ASSERT_TRUE(session_->Type("grob").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"Grobnak"});
+  ASSERT_TRUE(session_->Type(" zyz").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"zyzzyva"});
+}
+
 TEST_F(SessionTest, ACorrectedTypoIsForgotten) {
   ASSERT_TRUE(session_->Type("I saw zzyzx ").ok());
   for (int i = 0; i < 6; ++i) ASSERT_TRUE(session_->Backspace().ok());  // back into "zzyzx"

@@ -150,11 +150,13 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
   correction_.key.reserve(2 * kMaxAcceptBytes);  // lower-casing never more than doubles it
   typed_.reserve(CandidateSearch::kMaxTyped * 2);
   hits_.reserve(engine->search_options().max_candidates);
-  scored_.reserve(engine->search_options().max_candidates + SessionHistory::kCapacity +
-                  kModelProposals + kUserCandidates + kApostropheCandidates + kBigramFollowers +
+  scored_.reserve(engine->search_options().max_candidates + kHistoryCandidates + kModelProposals +
+                  kUserCandidates + kApostropheCandidates + kBigramFollowers +
                   1);  // + the typed letters of an undo
   previous_key_.reserve(4 * sizeof(FinishedWord::text));
   bigram_key_.reserve(4 * sizeof(FinishedWord::text));
+  // Capitalising one letter adds at most a few bytes (a UTF-8 sequence of up to 4).
+  for (std::string& s : history_spelling_) s.reserve(SessionHistory::kMaxWordBytes + 4);
   if (engine->learner() != nullptr) {
     learner_ = engine->learner();
     learn_ = engine->learning() && !options.no_learn;
@@ -534,21 +536,36 @@ bool EnSession::KeptByPerson() const {
 }
 
 // Lexicon hits, then the session's own words that complete the typed letters exactly and
-// that the search did not return (unknown words, or known ones below its cut).
+// that the search did not return (unknown words, or known ones below its cut): the
+// kHistoryCandidates used most beyond their share of text in general, as the scorer's cache
+// bonus ranks them.
 void EnSession::GatherCandidates() {
   for (const SearchHit& h : hits_) {
     scored_.push_back(
         {h.entry, engine_->WordOf(h.entry), {}, h.cost, history_.CountOf(h.entry), 0});
   }
+  const Lexicon& lex = engine_->lexicon();
+  auto weight = [&](const SessionHistory::Word& w) {
+    const uint32_t count = w.entry != lexicon::kNoEntry ? lex.Count(w.entry) : 1;
+    return static_cast<float>(w.count) / static_cast<float>(std::max<uint32_t>(count, 1));
+  };
+  size_t n = 0;
   for (const SessionHistory::Word& w : history_) {
-    if (!w.key().starts_with(typed_)) continue;
+    if (w.count > 0 && w.key().starts_with(typed_)) KeepHeaviest(&w, weight, &history_best_, &n);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const SessionHistory::Word& w = *history_best_[i];
     const bool known = w.entry != lexicon::kNoEntry;
     if (known && std::any_of(hits_.begin(), hits_.end(),
                              [&](const SearchHit& h) { return h.entry == w.entry; })) {
       continue;
     }
-    scored_.push_back(
-        {w.entry, known ? engine_->WordOf(w.entry) : -1, known ? "" : w.key(), 0, w.count, 0});
+    std::string_view text;  // an unknown word's spelling: a name keeps its capital
+    if (!known) {
+      WriteSurfaceForm(w.key(), w.capitalized, &history_spelling_[i]);
+      text = history_spelling_[i];
+    }
+    scored_.push_back({w.entry, known ? engine_->WordOf(w.entry) : -1, text, 0, w.count, 0});
   }
 }
 

@@ -79,6 +79,8 @@ class EnSession : public Session {
   void ShiftPersonalOffsets(size_t cut);
   void ForgetCorrection() { correction_.start = correction_.end = std::string::npos; }
   void FindPreviousKey();
+  // The session's own words added per keystroke beside the lexicon's (GatherCandidates).
+  static constexpr size_t kHistoryCandidates = 16;
   void AddUserCandidates();
   // The person's words as a cache model (the .cc says how). kUserPairShare weighs their pairs
   // against their words; chosen with the option weights on the Wesnoth tuning split
@@ -158,6 +160,9 @@ class EnSession : public Session {
   std::string bigram_key_;
   uint32_t previous_word_ = 0;  // the bigram's word for previous_key_ (0: the sentence start)
   std::array<const UserWords::Word*, 4> user_best_{};
+  std::array<const SessionHistory::Word*, kHistoryCandidates> history_best_{};
+  // The spellings of the unknown ones among them (reserved: written without allocating).
+  std::array<std::string, kHistoryCandidates> history_spelling_;
 };
 
 }  // namespace keydecide

@@ -17,6 +17,10 @@ ModelScorer::ModelScorer(const Lexicon* lexicon, const Transformer* model, doubl
 
 void ModelScorer::Score(const ScoringInput& input, std::span<ScoredCandidate> candidates) const {
   const float unk = model_->WordLogit(input.hidden, ModelConfig::kUnkWord);
+  const bool word_start = input.typed.empty();
+  // P_session / P_lexicon = (recent / remembered) / (count / lexicon total).
+  const float lexicon_per_remembered = static_cast<float>(lexicon_->total_count()) /
+                                       static_cast<float>(std::max<size_t>(input.history_size, 1));
   for (ScoredCandidate& c : candidates) {
     float s;
     if (c.word > ModelConfig::kEmailWord) {
@@ -25,8 +29,20 @@ void ModelScorer::Score(const ScoringInput& input, std::span<ScoredCandidate> ca
       const uint32_t count = c.entry != lexicon::kNoEntry ? lexicon_->Count(c.entry) : 1;
       s = unk + std::log(static_cast<float>(std::max<uint32_t>(count, 1))) - log_oov_count_;
     }
-    c.score = s - options_.channel_weight * static_cast<float>(c.cost) +
-              options_.history_weight * std::log1p(static_cast<float>(c.recent));
+    const float recent = static_cast<float>(c.recent);
+    float cache;
+    if (word_start) {
+      cache = options_.history_weight * std::log1p(recent);
+    } else {
+      const uint32_t count = c.entry != lexicon::kNoEntry ? lexicon_->Count(c.entry) : 1;
+      cache = options_.cache_weight * std::log1p(recent * lexicon_per_remembered /
+                                                 static_cast<float>(std::max<uint32_t>(count, 1)));
+    }
+    if (!word_start && c.entry == lexicon::kNoEntry && c.word < 0 &&
+        c.recent >= kNewWordSightings) {
+      cache += options_.new_word_bonus;
+    }
+    c.score = s - options_.channel_weight * static_cast<float>(c.cost) + cache;
   }
 }
 

@@ -9,6 +9,11 @@
 
 namespace keydecide {
 
+SessionHistory::SessionHistory(const Lexicon* lexicon) : lexicon_(lexicon) {
+  lowered_.reserve(2 * kMaxWordBytes);
+  index_.fill(kNone);
+}
+
 void SessionHistory::Push(std::string_view word) {
   while (!word.empty() && word.back() == '\'') word.remove_suffix(1);
   if (word.empty() || word.size() > kMaxWordBytes) return;
@@ -25,55 +30,98 @@ void SessionHistory::Push(std::string_view word) {
     has_letter = IsLetter(cp);
   }
   if (!has_letter) return;
-  Slot& slot = ring_[next_];
-  slot.length = static_cast<uint8_t>(lowered_.size());
-  std::memcpy(slot.text, lowered_.data(), lowered_.size());
-  slot.text[slot.length] = '\0';
-  slot.entry = lexicon_->Find(lowered_);
+  if (size_ == kCapacity) {  // the oldest goes first, so that a record is free below
+    Forget(ring_[next_]);
+    --size_;
+  }
+  const uint32_t entry = lexicon_->Find(lowered_);
+  uint16_t id = entry != lexicon::kNoEntry ? FindEntry(entry) : FindUnknown(lowered_);
+  if (id == kNone) {
+    id = free_size_ > 0 ? free_[--free_size_] : static_cast<uint16_t>(used_++);
+    Word& w = words_[id];
+    w.entry = entry;
+    w.count = 0;
+    w.length = static_cast<uint8_t>(lowered_.size());
+    std::memcpy(w.text, lowered_.data(), lowered_.size());
+    w.text[w.length] = '\0';
+    w.capitalized = true;
+    if (entry != lexicon::kNoEntry) {
+      size_t slot = Home(entry);
+      while (index_[slot] != kNone) slot = (slot + 1) % kIndexSlots;
+      index_[slot] = id;
+    }
+  }
+  ++words_[id].count;
+  words_[id].capitalized = words_[id].capitalized && StartsUpper(word);
+  ring_[next_] = id;
   next_ = (next_ + 1) % kCapacity;
-  size_ = std::min(size_ + 1, kCapacity);
-  RebuildDistinct();
+  ++size_;
 }
 
-void SessionHistory::Clear() { next_ = size_ = distinct_size_ = 0; }
+void SessionHistory::Clear() {
+  used_ = free_size_ = next_ = size_ = 0;
+  index_.fill(kNone);
+}
 
 void SessionHistory::PopLast() {
   if (size_ == 0) return;
   next_ = (next_ + kCapacity - 1) % kCapacity;
   --size_;
-  RebuildDistinct();
+  Forget(ring_[next_]);
 }
 
-// Called once per finished word (not per keystroke): sorts at most kCapacity items.
-void SessionHistory::RebuildDistinct() {
-  for (size_t i = 0; i < size_; ++i) {  // the size_ most recent slots, oldest first
-    const Slot& s = ring_[(next_ + kCapacity - size_ + i) % kCapacity];
-    Word& w = distinct_[i];
-    w.entry = s.entry;
-    w.count = 1;
-    w.length = s.length;
-    std::memcpy(w.text, s.text, s.length + 1);
+void SessionHistory::Forget(uint16_t id) {
+  Word& w = words_[id];
+  if (--w.count > 0) return;
+  if (w.entry != lexicon::kNoEntry) IndexErase(w.entry);
+  free_[free_size_++] = id;
+}
+
+size_t SessionHistory::Home(uint32_t entry) const {
+  return (entry * 2654435761u) % kIndexSlots;  // Knuth's multiplicative hash
+}
+
+uint16_t SessionHistory::FindEntry(uint32_t entry) const {
+  for (size_t slot = Home(entry); index_[slot] != kNone; slot = (slot + 1) % kIndexSlots) {
+    if (words_[index_[slot]].entry == entry) return index_[slot];
   }
-  auto by_key = [](const Word& a, const Word& b) { return a.key() < b.key(); };
-  std::sort(distinct_.begin(), distinct_.begin() + size_, by_key);
-  distinct_size_ = 0;
-  for (size_t i = 0; i < size_; ++i) {  // merge runs of the same word
-    if (distinct_size_ > 0 && distinct_[distinct_size_ - 1].key() == distinct_[i].key()) {
-      ++distinct_[distinct_size_ - 1].count;
-    } else {
-      distinct_[distinct_size_++] = distinct_[i];
+  return kNone;
+}
+
+// Unknown words are few among the remembered ones (names, typos), so a scan over the records
+// serves them; the lexicon's words go through the index.
+uint16_t SessionHistory::FindUnknown(std::string_view key) const {
+  for (size_t id = 0; id < used_; ++id) {
+    const Word& w = words_[id];
+    if (w.count > 0 && w.entry == lexicon::kNoEntry && w.key() == key) {
+      return static_cast<uint16_t>(id);
     }
   }
-  std::sort(distinct_.begin(), distinct_.begin() + distinct_size_,
-            [](const Word& a, const Word& b) {
-              return a.entry != b.entry ? a.entry < b.entry : a.key() < b.key();
-            });
+  return kNone;
+}
+
+// Removes `entry` from the index, then moves back each later record of its probe run that
+// may no longer be found past the hole (deletion without tombstones).
+void SessionHistory::IndexErase(uint32_t entry) {
+  size_t hole = Home(entry);
+  while (words_[index_[hole]].entry != entry) hole = (hole + 1) % kIndexSlots;
+  for (size_t slot = (hole + 1) % kIndexSlots; index_[slot] != kNone;
+       slot = (slot + 1) % kIndexSlots) {
+    const size_t home = Home(words_[index_[slot]].entry);
+    // The record at `slot` may move into the hole unless its home lies cyclically in
+    // (hole, slot].
+    const bool stays = hole < slot ? (home > hole && home <= slot) : (home > hole || home <= slot);
+    if (stays) continue;
+    index_[hole] = index_[slot];
+    hole = slot;
+  }
+  index_[hole] = kNone;
 }
 
 uint16_t SessionHistory::CountOf(uint32_t entry) const {
-  const Word* it = std::lower_bound(begin(), end(), entry,
-                                    [](const Word& w, uint32_t e) { return w.entry < e; });
-  return (it != end() && it->entry == entry) ? it->count : 0;
+  if (entry == lexicon::kNoEntry) return 0;
+  const uint16_t id = FindEntry(entry);
+  return id != kNone ? words_[id].count : 0;
 }
 
 }  // namespace keydecide
