@@ -124,6 +124,37 @@ TEST_F(PersonalSessionTest, AWordUsedInThisAppTypeComesFirstHere) {
   EXPECT_EQ(first_of_the_two(AppType::kChat), "Zorbling");
 }
 
+// The person's words and the session's own (SessionHistory) are both cache models of how much
+// more a word is used here than in general: a word in both gains the larger bonus, not the sum.
+TEST_F(PersonalSessionTest, APersonsWordThisTextUsesTooIsNotCountedTwice) {
+  auto personal = OpenEngine();
+  auto plain = OpenEngine(/*learn=*/false, dir_ + "/empty.db");
+  ASSERT_TRUE(personal && plain);
+  {
+    auto s = personal->NewSession({});
+    ASSERT_TRUE(s->Type("the meeting, a meeting, our meeting and the meeting ").ok());
+  }
+  ASSERT_TRUE(personal->FlushLearning().ok());
+  const auto score = [](Engine* engine, const char* text) {
+    auto s = engine->NewSession({});
+    EXPECT_TRUE(s->Type(text).ok());
+    Decision d;
+    EXPECT_TRUE(s->Decide(64, &d).ok());
+    for (const Candidate& c : d.candidates) {
+      if (c.text == "meeting") return c.score;
+    }
+    ADD_FAILURE() << "meeting is no candidate after: " << text;
+    return 0.0f;
+  };
+  // The person's bonus alone: the same text in both engines, nothing of it in this session.
+  const float person = score(personal.get(), "so mee") - score(plain.get(), "so mee");
+  const char* used = "we had a meeting. the meeting ran late. so mee";
+  const float on_top = score(personal.get(), used) - score(plain.get(), used);
+  EXPECT_GT(person, 1.0f);
+  EXPECT_GE(on_top, -1e-3f);
+  EXPECT_LT(on_top, person - 0.5f);  // the sum would add all of it again
+}
+
 // A shortcut's trigger offers its expansion first, and fires unless the trigger is a word.
 TEST_F(PersonalSessionTest, AShortcutIsOfferedFirstAndFiresUnlessItsTriggerIsAWord) {
   {

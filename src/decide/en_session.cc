@@ -424,7 +424,11 @@ void EnSession::AddUserBonus() {
       bonus += weights.pair * std::log1p(kUserPairShare * p_pair / p_lexicon);
     }
     if (c.entry == lexicon::kNoEntry && c.word < 0 && w->offered()) bonus += weights.new_word;
-    c.score += bonus;
+    // The larger of this and the session's cache bonus (ModelScorer), not both: each says how
+    // much more this person, or this text, uses the word than text in general, and a word of
+    // the person's is mostly one of the text's too (summed, learning added nothing on the
+    // Wesnoth tuning split: docs/BENCHMARKS.md, "The session's words").
+    c.score += std::max(0.0f, bonus - c.cache);
   }
 }
 

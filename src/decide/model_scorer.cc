@@ -42,6 +42,7 @@ void ModelScorer::Score(const ScoringInput& input, std::span<ScoredCandidate> ca
         c.recent >= kNewWordSightings) {
       cache += options_.new_word_bonus;
     }
+    c.cache = cache;
     c.score = s - options_.channel_weight * static_cast<float>(c.cost) + cache;
   }
 }

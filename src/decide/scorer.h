@@ -18,6 +18,7 @@ struct ScoredCandidate {
   uint16_t recent;        // occurrences among the session's recent words
   float score;            // set by the scorer: a log-score, higher is better
   float logit = 0;        // set by the model scorer: the model's logit for `word` (when >= 0)
+  float cache = 0;        // ... and the part of `score` the session's recent words gave
 };
 
 struct ScoringInput {
