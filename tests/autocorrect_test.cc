@@ -201,6 +201,16 @@ TEST_F(ShippedAutocorrectTest, CorrectsSlipsTheSearchCannotReach) {
   }
 }
 
+// A word the lexicon lacks that this text already kept as typed is the text's own (a program, a
+// name): it is not corrected again; without it earlier in the text, it is.
+TEST_F(ShippedAutocorrectTest, AWordThisTextKeptIsNotCorrectedAgain) {
+  const Decision first = TypeAndDecide("Run the browser in firejail");
+  EXPECT_TRUE(first.autocorrect.apply);
+  EXPECT_EQ(first.autocorrect.replacement, "firewall");
+  const Decision again = TypeAndDecide("Run the browser in firejail, and the mailer in firejail");
+  EXPECT_FALSE(again.autocorrect.apply);
+}
+
 // Of the model's best words near the letters, fewer edits win unless the model prefers the other
 // by more than kCorrectionEditCost a edit: "oyur" is one swap from "your" and two edits from
 // "yours", which the model ranks first after "what is" (without the cost it was the pick).

@@ -46,6 +46,9 @@ TEST_F(SessionHistoryTest, CountsWordsLowerCasedAndIgnoresOthers) {
   EXPECT_EQ(history_->CountOf(lexicon_->Find("the")), 3);
   EXPECT_EQ(history_->CountOf(lexicon_->Find("fox")), 0);
   EXPECT_EQ(history_->CountOf(lexicon::kNoEntry), 0);
+  EXPECT_EQ(history_->CountOfUnknown("zyzzyva"), 2);
+  EXPECT_EQ(history_->CountOfUnknown("zyzzyv"), 0);
+  EXPECT_EQ(history_->CountOfUnknown("the"), 0);  // a lexicon word: CountOf
   history_->PopLast();
   EXPECT_EQ(history_->CountOf(lexicon_->Find("the")), 2);
   history_->Clear();
@@ -85,6 +88,8 @@ TEST_F(SessionHistoryTest, AgreesWithTheLastWordsThroughChurn) {
       const uint32_t entry = lexicon_->Find(key);
       if (entry != lexicon::kNoEntry) {
         ASSERT_EQ(history_->CountOf(entry), count) << key;
+      } else {
+        ASSERT_EQ(history_->CountOfUnknown(key), count) << key;
       }
     }
   }

@@ -539,6 +539,14 @@ bool EnSession::KeptByPerson() const {
   return w != nullptr && w->offered();
 }
 
+// A word the lexicon lacks that this text already has as typed: the person kept it there (an
+// autocorrection they took back is remembered as typed, one they let stand as corrected), so
+// it is the text's word (a name, a program), not a slip. Never autocorrected.
+bool EnSession::KeptInThisText() const {
+  return !typed_.empty() && engine_->lexicon().Find(typed_) == lexicon::kNoEntry &&
+         history_.CountOfUnknown(typed_) > 0;
+}
+
 // Lexicon hits, then the session's own words that complete the typed letters exactly and
 // that the search did not return (unknown words, or known ones below its cut): the
 // kHistoryCandidates used most beyond their share of text in general, as the scorer's cache
@@ -679,7 +687,7 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
   // At a corrected word the person deleted back to (or took the letters back at), it is not
   // corrected again.
-  const bool keep = AtCorrectedWord() || KeptByPerson();
+  const bool keep = AtCorrectedWord() || KeptByPerson() || KeptInThisText();
   autocorrect.Decide(hidden, {composition(), typed_, capitalize, keep}, scored_,
                      tier_ == Tier::kFullModel, options_.autocorrect_threshold,
                      unknown_word_threshold_, &out->autocorrect);

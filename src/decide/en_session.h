@@ -99,6 +99,7 @@ class EnSession : public Session {
   bool AtCorrectedWord() const;
   void AddTypedCandidate();
   bool KeptByPerson() const;
+  bool KeptInThisText() const;
 
   const EnPack* engine_;
   SessionOptions options_;

@@ -124,4 +124,9 @@ uint16_t SessionHistory::CountOf(uint32_t entry) const {
   return id != kNone ? words_[id].count : 0;
 }
 
+uint16_t SessionHistory::CountOfUnknown(std::string_view key) const {
+  const uint16_t id = FindUnknown(key);
+  return id != kNone ? words_[id].count : 0;
+}
+
 }  // namespace keydecide

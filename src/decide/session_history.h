@@ -51,6 +51,8 @@ class SessionHistory {
 
   // Occurrences of a lexicon entry among the remembered words (0 if none). O(1).
   uint16_t CountOf(uint32_t entry) const;
+  // Occurrences of a word the lexicon lacks, by its lower-cased key (0 if none).
+  uint16_t CountOfUnknown(std::string_view key) const;
 
  private:
   static constexpr uint16_t kNone = 0xFFFF;
