@@ -31,9 +31,9 @@ class ModelScorer : public Scorer {
  public:
   struct Options {
     float channel_weight = 1.0f;  // nats per typing-slip point (tuned by replay on dev)
-    float history_weight = 0.2f;  // nats per log(1 + recent uses) (tuned likewise)
-    float cache_weight = 0.7f;    // nats per log(1 + P_session / P_lexicon) (docs/BENCHMARKS.md)
-    float new_word_bonus = 4.0f;  // nats (chosen likewise)
+    float history_weight = 0.4f;  // nats per log(1 + recent uses), at a word start
+    float cache_weight = 0.7f;    // nats per log(1 + P_session / P_lexicon), once letters are typed
+    float new_word_bonus = 4.0f;  // nats (these three: docs/BENCHMARKS.md, "The session's words")
   };
   static constexpr uint16_t kNewWordSightings = 2;  // once may be a typo
 
