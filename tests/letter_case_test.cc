@@ -66,9 +66,15 @@ TEST(LetterCaseTest, Classes) {
 
 TEST(LetterCaseTest, Utf8Helpers) {
   EXPECT_EQ(ToLowerUtf8("Hello \xC3\x89T\xC3\x89"), "hello \xC3\xA9t\xC3\xA9");
-  EXPECT_EQ(ToLowerUtf8("A\xFF" "B"), "a\xFF" "b");  // invalid bytes pass through
+  EXPECT_EQ(ToLowerUtf8("A\xFF"
+                        "B"),
+            "a\xFF"
+            "b");  // invalid bytes pass through
   EXPECT_EQ(CapitalizeUtf8("\xC3\xA9lan"), "\xC3\x89lan");
   EXPECT_EQ(CapitalizeUtf8(""), "");
+  std::string upper;
+  AppendUpperUtf8("caf\xC3\xA9 42\xFF", &upper);
+  EXPECT_EQ(upper, "CAF\xC3\x89 42\xFF");  // invalid bytes pass through
   EXPECT_TRUE(StartsUpper("'Tis"));
   EXPECT_FALSE(StartsUpper("iPhone"));
   EXPECT_FALSE(StartsUpper("123"));

@@ -91,6 +91,16 @@ TEST_F(SessionTest, CasingFollowsPositionAndTyping) {
   EXPECT_EQ(Top(1), std::vector<std::string>{"London"});  // its usual spelling
   ASSERT_TRUE(session_->SetContext("and Sta").ok());
   EXPECT_EQ(Top(1), std::vector<std::string>{"Station"});  // typed with a capital
+  ASSERT_TRUE(session_->SetContext("and STA").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"STATION"});  // every letter a capital
+  ASSERT_TRUE(session_->SetContext("and S").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"So"});  // one capital: a capitalised word
+  // A full stop right against the word is inside it (a domain, a file name), and the
+  // sentence goes on.
+  ASSERT_TRUE(session_->SetContext("see www.sta").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"station"});
+  ASSERT_TRUE(session_->SetContext("see it. sta").ok());
+  EXPECT_EQ(Top(1), std::vector<std::string>{"Station"});
 }
 
 TEST_F(SessionTest, RemembersItsOwnWords) {

@@ -715,6 +715,7 @@ void EnSession::WriteCandidates(size_t k, bool capitalize, Decision* out) {
   while (k > 0 && scored_[k - 1].score == -std::numeric_limits<float>::infinity()) --k;
   slots_.Resize(k, &out->candidates);
   const bool word_start = composition().empty();
+  const bool upper = IsAllUpper(composition());  // two capitals typed or more: "MO" -> MOUNT
   for (size_t i = 0; i < k; ++i) {
     const ScoredCandidate& s = scored_[i];
     Candidate& c = out->candidates[i];
@@ -725,8 +726,13 @@ void EnSession::WriteCandidates(size_t k, bool capitalize, Decision* out) {
       c.kind = CandidateKind::kTyped;
       continue;
     }
-    WriteSurfaceForm(s.entry != lexicon::kNoEntry ? lex.CommonSpelling(s.entry) : s.text,
-                     capitalize, &c.text);
+    const std::string_view spelling =
+        s.entry != lexicon::kNoEntry ? lex.CommonSpelling(s.entry) : s.text;
+    if (upper) {
+      WriteUpperForm(spelling, &c.text);
+    } else {
+      WriteSurfaceForm(spelling, capitalize, &c.text);
+    }
     if (curly_) CurlApostrophes(&c.text);
     c.score = s.score;
     c.typing_cost = s.cost;

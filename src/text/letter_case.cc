@@ -27,9 +27,8 @@ constexpr size_t kNfcCodePoints = 256;
 bool DecomposeInto(char32_t cp, utf8proc_int32_t* buf, utf8proc_ssize_t* n) {
   int last_boundclass = 0;
   const utf8proc_ssize_t room = static_cast<utf8proc_ssize_t>(kNfcCodePoints) - *n;
-  const utf8proc_ssize_t got = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp),
-                                                       buf + *n, room, UTF8PROC_DECOMPOSE,
-                                                       &last_boundclass);
+  const utf8proc_ssize_t got = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), buf + *n,
+                                                       room, UTF8PROC_DECOMPOSE, &last_boundclass);
   if (got < 0 || got > room) return false;
   *n += got;
   return true;
@@ -44,8 +43,8 @@ utf8proc_uint16_t CombiningClass(utf8proc_int32_t cp) {
 // (utf8proc_normalize_utf32 does not allocate). Returns the new length, < 0 on failure.
 utf8proc_ssize_t Compose(utf8proc_int32_t* buf, utf8proc_ssize_t n) {
   for (utf8proc_ssize_t i = 1; i < n; ++i) {
-    for (utf8proc_ssize_t j = i;
-         j > 0 && CombiningClass(buf[j]) != 0 && CombiningClass(buf[j - 1]) > CombiningClass(buf[j]);
+    for (utf8proc_ssize_t j = i; j > 0 && CombiningClass(buf[j]) != 0 &&
+                                 CombiningClass(buf[j - 1]) > CombiningClass(buf[j]);
          --j) {
       std::swap(buf[j], buf[j - 1]);
     }
@@ -157,6 +156,20 @@ void AppendCapitalizedUtf8(std::string_view s, std::string* out) {
   }
   utf8::Append(ToUpper(cp), out);
   out->append(s.substr(pos));
+}
+
+void AppendUpperUtf8(std::string_view s, std::string* out) {
+  size_t pos = 0;
+  while (pos < s.size()) {
+    const size_t start = pos;
+    char32_t cp;
+    if (utf8::Decode(s, &pos, &cp)) {
+      utf8::Append(ToUpper(cp), out);
+    } else {
+      pos = start + 1;
+      out->push_back(s[start]);
+    }
+  }
 }
 
 std::string CapitalizeUtf8(std::string_view s) {

@@ -31,6 +31,10 @@ void AppendLowerUtf8(std::string_view s, std::string* out);
 std::string CapitalizeUtf8(std::string_view s);
 void AppendCapitalizedUtf8(std::string_view s, std::string* out);
 
+// Upper-cases every code point (one for one: "ß" stays). Invalid UTF-8 bytes are copied
+// through unchanged. Does not allocate beyond `out`.
+void AppendUpperUtf8(std::string_view s, std::string* out);
+
 // True when s has at least one letter and its first letter is upper case.
 bool StartsUpper(std::string_view s);
 
