@@ -23,6 +23,10 @@ void EngineFlags::AddTo(CLI::App* cmd) {
   cmd->add_option("--small-model", small_model,
                   "Small model of the small_model rung, or 'none' (default: <model-dir>/<lang>/"
                   "model.small.q8.safetensors, when present)");
+  cmd->add_option("--popup-net", popup_net,
+                  "Popup network file, or 'none' for the popup head mixed with the candidates' "
+                  "share (default: <model-dir>/<lang>/popup.json, when present and the model is "
+                  "the pack's own)");
   cmd->add_option("--tier", tier,
                   "Hold every session at this rung of the latency ladder: full_model, "
                   "no_vocab_proposals, small_model or lexicon_only")
@@ -69,6 +73,7 @@ EngineOptions EngineFlags::Options() const {
   options.max_candidates = max_candidates;
   options.model_path = model;
   options.small_model_path = small_model;
+  options.popup_net_path = popup_net;
   return options;
 }
 

@@ -29,6 +29,7 @@ struct EngineFlags {
   float pinyin_model_weight = EngineOptions().pinyin_model_weight;
   float word_bigram_weight = EngineOptions().word_bigram_weight;
   std::string small_model;
+  std::string popup_net;
   std::string tier = "full_model";  // the rung every session is held at (--tier)
 
   void AddTo(CLI::App* cmd);

@@ -26,6 +26,8 @@ void AddInfoCommand(CLI::App* app) {
               << "\n"
               << "small model:     "
               << (info.small_model_path.empty() ? "(none)" : info.small_model_path) << "\n"
+              << "popup network:   "
+              << (info.popup_net_path.empty() ? "(none)" : info.popup_net_path) << "\n"
               << "SIMD target:     " << info.simd_target << "\n";
   });
 }

@@ -32,6 +32,7 @@ void AddReplayCommand(CLI::App* app) {
     size_t max_chars = 0;
     bool json = false;
     std::string trace;
+    std::string popup_features;
     bool contractions = false;
     bool exact_case = false;
   };
@@ -53,6 +54,9 @@ void AddReplayCommand(CLI::App* app) {
   cmd->add_option("--trace", args->trace,
                   "Write one JSON line per word (its rank among all candidates before each "
                   "letter, letters typed, picked) to this file, for bench/completion_analysis.py");
+  cmd->add_option("--popup-features", args->popup_features,
+                  "Write the popup label and features of every model decision to this TSV file, "
+                  "for training/keydecide_train/fit_popup.py");
   cmd->callback([args] {
     std::string text = ReadOrDie(args->text_path);
     KeepLeadingBytes(&text, args->max_chars);
@@ -66,9 +70,19 @@ void AddReplayCommand(CLI::App* app) {
     options.typist = typist.get();
     std::vector<WordTrace> trace;
     if (!args->trace.empty()) options.trace = &trace;
+    std::ofstream popup_rows;
+    if (!args->popup_features.empty()) {
+      popup_rows.open(args->popup_features, std::ios::binary | std::ios::trunc);
+      if (!popup_rows)
+        Die(1, "IOError", "replay --popup-features", "cannot write " + args->popup_features);
+      options.popup_features = &popup_rows;
+    }
     ReplayResult r;
     CheckOrDie(Replay(text, session.get(), options, &r), "replay of " + args->text_path);
     if (!args->trace.empty()) WriteTraceOrDie(args->trace, text, trace);
+    if (popup_rows.is_open() && !popup_rows.flush()) {
+      Die(1, "IOError", "replay --popup-features", "cannot write " + args->popup_features);
+    }
     if (args->json) {
       nlohmann::json out = ReplayReport(r);
       out["text"] = args->text_path;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
+#include "decide/popup_probe.h"
 #include "keydecide/engine.h"
 #include "tools/progress_bar.h"
 #include "tools/text_util.h"
@@ -48,6 +50,18 @@ size_t WordEnd(std::string_view text, size_t pos, bool contractions) {
 
 double Rate(uint64_t num, uint64_t den) { return den ? static_cast<double>(num) / den : 0.0; }
 
+void WritePopupRow(const Session& session, bool helps, std::ostream* out) {
+  PopupFeatures f;
+  if (!LatestPopupFeatures(session, &f)) return;
+  char buf[32];
+  *out << (helps ? '1' : '0');
+  for (float v : f) {
+    std::snprintf(buf, sizeof buf, "\t%.7g", v);
+    *out << buf;
+  }
+  *out << '\n';
+}
+
 }  // namespace
 
 double RocAuc(std::vector<std::pair<float, bool>> scored) {
@@ -89,16 +103,14 @@ double ReplayResult::LatencyQuantile(double q) const {
   return v[i];
 }
 
-double ReplayResult::PopupAuc() const {
-  return RocAuc(popup);
-}
+double ReplayResult::PopupAuc() const { return RocAuc(popup); }
 
 nlohmann::json WordTraceJson(std::string_view text, const WordTrace& t) {
   nlohmann::json ranks = nlohmann::json::array();
   for (size_t i = 0; i < WordTrace::kTracedLetters && i <= t.typed; ++i) ranks.push_back(t.rank[i]);
-  return {{"offset", t.offset}, {"word", text.substr(t.offset, t.length)},
-          {"typed", t.typed}, {"picked", t.picked}, {"word_start", t.word_start},
-          {"ranks", ranks}};
+  return {{"offset", t.offset},         {"word", text.substr(t.offset, t.length)},
+          {"typed", t.typed},           {"picked", t.picked},
+          {"word_start", t.word_start}, {"ranks", ranks}};
 }
 
 nlohmann::json ReplayReport(const ReplayResult& r) {
@@ -115,7 +127,8 @@ nlohmann::json ReplayReport(const ReplayResult& r) {
       {"words_picked", r.words_picked},
       {"decisions", r.latency_us.size()},
       {"latency_us",
-       {{"p50", r.LatencyQuantile(0.5)}, {"p95", r.LatencyQuantile(0.95)},
+       {{"p50", r.LatencyQuantile(0.5)},
+        {"p95", r.LatencyQuantile(0.95)},
         {"p99", r.LatencyQuantile(0.99)}}},
       {"popup_auc", std::isnan(auc) ? nlohmann::json(nullptr) : nlohmann::json(auc)},
   };
@@ -130,9 +143,13 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
   ProgressBar progress(options.progress ? "replay" : "", options.progress ? text.size() : 0);
   const size_t k = static_cast<size_t>(options.suggestions);
   if (options.trace != nullptr) options.trace->clear();
-  const size_t asked = options.trace != nullptr
-                           ? std::max<size_t>(k, static_cast<size_t>(options.trace_depth))
-                           : k;
+  if (options.popup_features != nullptr) {
+    *options.popup_features << "label";
+    for (std::string_view name : kPopupFeatureNames) *options.popup_features << '\t' << name;
+    *options.popup_features << '\n';
+  }
+  const size_t asked =
+      options.trace != nullptr ? std::max<size_t>(k, static_cast<size_t>(options.trace_depth)) : k;
   Decision decision;
   auto type = [&](std::string_view keys) {
     return options.typist ? session->Type(keys, options.typist->Press(keys)) : session->Type(keys);
@@ -170,19 +187,20 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
     size_t typed = 0;
     for (size_t i = 0; i < word.size() && !picked; ++i) {
       const auto start = std::chrono::steady_clock::now();
-      KD_RETURN_IF_ERROR(
-          session->Decide(static_cast<int>(i == 0 ? std::max<size_t>(asked, 3) : asked),
-                          &decision));
-      result->latency_us.push_back(std::chrono::duration<float, std::micro>(
-                                       std::chrono::steady_clock::now() - start)
-                                       .count());
+      KD_RETURN_IF_ERROR(session->Decide(
+          static_cast<int>(i == 0 ? std::max<size_t>(asked, 3) : asked), &decision));
+      result->latency_us.push_back(
+          std::chrono::duration<float, std::micro>(std::chrono::steady_clock::now() - start)
+              .count());
       const int rank = RankOf(decision, word, options.exact_case);
       if (trace != nullptr && i < WordTrace::kTracedLetters) {
         trace->rank[i] = static_cast<int16_t>(rank);
       }
       if (decision.has_model) {
-        result->popup.push_back(
-            {decision.popup.probability, rank >= 0 && rank < 3 && word.size() - i >= 2});
+        const bool helps = rank >= 0 && rank < 3 && word.size() - i >= 2;
+        result->popup.push_back({decision.popup.probability, helps});
+        if (options.popup_features != nullptr)
+          WritePopupRow(*session, helps, options.popup_features);
       }
       if (i == 0 && word_start) {
         result->next_word_top1 += rank == 0;

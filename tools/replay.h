@@ -19,6 +19,7 @@
 #define KEYDECIDE_TOOLS_REPLAY_H_
 
 #include <cstdint>
+#include <ostream>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -36,9 +37,9 @@ class SimulatedTypist;
 // One word of the text as the typist met it, for finding where one engine loses keystrokes
 // to another (`keydecide replay --trace`, bench/completion_analysis.py).
 struct WordTrace {
-  size_t offset = 0;   // byte offset of the word in the text
+  size_t offset = 0;    // byte offset of the word in the text
   uint16_t length = 0;  // its bytes
-  uint16_t typed = 0;  // letters typed before the pick (the word's length: never picked)
+  uint16_t typed = 0;   // letters typed before the pick (the word's length: never picked)
   bool picked = false;
   bool word_start = false;  // the engine saw a new word there (not the "t" of "don't")
   // Before each letter (while not picked, at most kTracedLetters): the intended word's rank
@@ -48,10 +49,10 @@ struct WordTrace {
 };
 
 struct ReplayOptions {
-  int suggestions = 3;   // K candidates the typist looks at (1..200)
+  int suggestions = 3;        // K candidates the typist looks at (1..200)
   bool contractions = false;  // a word keeps its apostrophes between letters
   bool exact_case = false;    // a candidate must match the word's case
-  bool progress = true;  // progress bar on a terminal
+  bool progress = true;       // progress bar on a terminal
   // Times every key (tools/typist.h) when set; untimed keys when null. Not owned.
   SimulatedTypist* typist = nullptr;
   // When set, one WordTrace per word, with ranks read from `trace_depth` candidates (the typist
@@ -59,18 +60,22 @@ struct ReplayOptions {
   // many are asked for). Not owned.
   std::vector<WordTrace>* trace = nullptr;
   int trace_depth = 200;
+  // When set, a header line ("label", then the popup features' names) and one line per
+  // decision with the model's heads: the replay's popup label (1/0), then the features the
+  // popup network reads (decide/popup_features.h), tab-separated. Not owned.
+  std::ostream* popup_features = nullptr;
 };
 
 struct ReplayResult {
-  uint64_t characters = 0;           // code points of the text
-  uint64_t keystrokes = 0;           // auto-space variant
+  uint64_t characters = 0;  // code points of the text
+  uint64_t keystrokes = 0;  // auto-space variant
   uint64_t keystrokes_word_only = 0;
-  uint64_t words = 0;                // ASCII-letter words
-  uint64_t word_starts = 0;          // ... that start where the engine sees a new word
-  uint64_t words_picked = 0;         // words completed by picking a candidate
-  uint64_t next_word_top1 = 0;       // intended word ranked first at its start (of word_starts)
-  uint64_t next_word_top3 = 0;       // ... among the first three
-  std::vector<float> latency_us;     // wall time of every Decide call
+  uint64_t words = 0;             // ASCII-letter words
+  uint64_t word_starts = 0;       // ... that start where the engine sees a new word
+  uint64_t words_picked = 0;      // words completed by picking a candidate
+  uint64_t next_word_top1 = 0;    // intended word ranked first at its start (of word_starts)
+  uint64_t next_word_top3 = 0;    // ... among the first three
+  std::vector<float> latency_us;  // wall time of every Decide call
   // With a model: every decision's popup probability and whether showing it would have
   // helped (the intended word in the top 3 with at least 2 letters left to type).
   std::vector<std::pair<float, bool>> popup;

@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "keydecide/export.h"
 #include "keydecide/decision.h"
+#include "keydecide/export.h"
 #include "keydecide/options.h"
 #include "keydecide/status.h"
 
@@ -123,6 +123,7 @@ class KD_API Engine {
     std::string scorer;            // "model" or "baseline-unigram", "+bigram" with the word bigram
     std::string model_path;        // empty without a model
     std::string small_model_path;  // the small-model rung's file; empty without one
+    std::string popup_net_path;    // the popup network's file; empty without one
     std::string model_weights;     // "f32", "q8", "q4g64+q8", ... (empty without a model)
     std::string simd_target;       // the kernels' instruction set, e.g. "avx3_dl" (KEYDECIDE_SIMD)
     size_t model_words = 0;

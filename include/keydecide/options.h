@@ -39,6 +39,12 @@ struct EngineOptions {
   // model is the pack's own (model_path empty); otherwise none. "none": no small-model rung
   // (the ladder skips it).
   std::string small_model_path;
+  // The popup network (English): the suggestion bar's estimate from the model's popup head,
+  // the candidates and what the person typed past (docs/MODEL.md, "Popup network"). Empty:
+  // the pack's <model_dir>/<language>/popup.json when it exists and the typing model is the
+  // pack's own (the network is fitted to that model's outputs); otherwise none. "none": the
+  // popup head mixed with the candidates' share (decide/popup_estimate.h).
+  std::string popup_net_path;
 
   // Keyboard layout name (a file <model_dir>/layouts/<name>.txt) or a path to a layout
   // file. Drives the typing-slip costs of fuzzy matching.
@@ -172,10 +178,13 @@ struct SessionOptions {
   // Upper-case the first letter of candidates at the start of a sentence.
   bool auto_capitalize = true;
 
-  // Show the suggestion bar when the popup estimate (the model's popup head mixed with the
-  // candidates' own share, decide/popup_estimate.h) reaches this. English only: a pinyin
-  // session shows its candidates whenever it has some.
-  float popup_threshold = 0.5f;
+  // Show the suggestion bar when the popup estimate reaches this: the popup network's
+  // probability that one of the bar's words saves two letters or more now (model/popup_net.h),
+  // or without one the model's popup head mixed with the candidates' own share
+  // (decide/popup_estimate.h). English only: a pinyin session shows its candidates whenever it
+  // has some. The default keeps the bar as often as before the network (21% of the decisions
+  // of the tuning texts), now right more often (docs/BENCHMARKS.md, "Popup network").
+  float popup_threshold = 0.44f;
   // How readily to autocorrect (AutocorrectLevel above). Decision::autocorrect.apply is never
   // set at kOff; the replacement is still written as a hint.
   AutocorrectLevel autocorrect_level = AutocorrectLevel::kNormal;

@@ -11,6 +11,7 @@
 #include "decide/model_scorer.h"
 #include "decide/open_learner.h"
 #include "decide/pack_files.h"
+#include "decide/popup_features.h"
 #include "decide/text_limits.h"
 #include "keydecide/user_store.h"
 #include "model/simd_target.h"
@@ -189,6 +190,10 @@ Status EnEngine::Init(const EngineOptions& options) {
     KD_RETURN_IF_ERROR(LoadModel(model_path));
     const std::string small_path = ResolveSmallModelPath(options, pack);
     if (small_path != "none") KD_RETURN_IF_ERROR(LoadSmallModel(small_path));
+    if (const std::string popup_path = ResolvePopupNetPath(options, pack); popup_path != "none") {
+      KD_RETURN_IF_ERROR(PopupNet::Open(popup_path, kPopupFeatureNames, &pack_.popup_net_));
+      info_.popup_net_path = popup_path;
+    }
   } else {
     pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }

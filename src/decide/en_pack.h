@@ -20,6 +20,7 @@
 #include "lexicon/typing_costs.h"
 #include "lexicon/word_bigram.h"
 #include "lexicon/word_set.h"
+#include "model/popup_net.h"
 #include "model/transformer.h"
 #include "personal/learner.h"
 #include "text/keyboard_layout.h"
@@ -40,6 +41,9 @@ class EnPack {
   // scorer; null without one (then that rung is served by the lexicon).
   const Transformer* small_model() const { return small_model_.get(); }
   const Scorer& small_scorer() const { return *small_scorer_; }
+  // The popup network fitted to the typing model (popup.json); null without one (then the
+  // popup head is mixed with the candidates' share).
+  const PopupNet* popup_net() const { return popup_net_.get(); }
   const CandidateSearch::Options& search_options() const { return search_options_; }
   // The word bigram beside the lexicon (lexicon.kdbg), and how much its context counts in a
   // model-scored candidate's score (EngineOptions::word_bigram_weight); null without the file
@@ -92,6 +96,7 @@ class EnPack {
   std::unique_ptr<TypingCosts> costs_;
   std::unique_ptr<Transformer> model_;
   std::unique_ptr<Transformer> small_model_;
+  std::unique_ptr<PopupNet> popup_net_;
   std::unique_ptr<Scorer> small_scorer_;
   double oov_count_ = 0;  // lexicon counts of the words outside the vocabulary
   std::vector<int32_t> entry_word_;

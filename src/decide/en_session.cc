@@ -677,13 +677,21 @@ void EnSession::AddModelProposals(const float* hidden) {
   }
 }
 
+// The popup network's estimate with the full model, else the head mixed with the candidates'
+// share (the network is fitted to the typing model's outputs, not the small model's).
+float EnSession::EstimatePopup(float head, size_t offered) {
+  ComputePopupFeatures({head, scored_, offered, typed_.size(), &engine_->lexicon()},
+                       &popup_features_);
+  const PopupNet* net = engine_->popup_net();
+  if (net != nullptr && !small_active_) return net->Probability(popup_features_);
+  return MixPopupLogits(popup_features_[0], popup_features_[1]);
+}
+
 void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   const Transformer& model = small_active_ ? *engine_->small_model() : *engine_->model();
   Autocorrect& autocorrect = small_active_ ? *small_autocorrect_ : *autocorrect_;
   const auto& labels = model.config().intent_labels;
-  out->popup.probability =
-      MixPopup(model.Popup(hidden),
-               SavingShare(scored_, out->candidates.size(), typed_.size(), engine_->lexicon()));
+  out->popup.probability = EstimatePopup(model.Popup(hidden), out->candidates.size());
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
   // At a corrected word the person deleted back to (or took the letters back at), it is not
   // corrected again.

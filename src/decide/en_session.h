@@ -18,6 +18,7 @@
 #include "decide/autocorrect.h"
 #include "decide/decision_fill.h"
 #include "decide/model_track.h"
+#include "decide/popup_features.h"
 #include "decide/scorer.h"
 #include "decide/session_history.h"
 #include "decide/stage_clock.h"
@@ -53,6 +54,9 @@ class EnSession : public Session {
   void SetTier(Tier tier) override { tier_ = tier; }
   std::string_view text() const override { return text_.text(); }
   std::string_view composition() const override { return text_.composition(); }
+  // The popup features of the latest decision made with the full model's heads (all zero
+  // before one): what the replay dumps to fit the popup network.
+  const PopupFeatures& popup_features() const { return popup_features_; }
 
  private:
   void AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms);
@@ -65,6 +69,7 @@ class EnSession : public Session {
   void ApplyShortcut(int max_candidates, Decision* out) const;
   void AddModelProposals(const float* hidden);
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
+  float EstimatePopup(float head, size_t offered);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
   void ScoreAndPost(const float* hidden, int max_candidates, bool capitalize, Clock::time_point* t,
                     Decision* out);
@@ -164,6 +169,7 @@ class EnSession : public Session {
   std::array<const SessionHistory::Word*, kHistoryCandidates> history_best_{};
   // The spellings of the unknown ones among them (reserved: written without allocating).
   std::array<std::string, kHistoryCandidates> history_spelling_;
+  PopupFeatures popup_features_{};
 };
 
 }  // namespace keydecide

@@ -121,6 +121,14 @@ std::string ResolveSmallModelPath(const EngineOptions& options, const std::strin
   return std::filesystem::exists(path) ? path : "none";
 }
 
+std::string ResolvePopupNetPath(const EngineOptions& options, const std::string& pack) {
+  if (!options.popup_net_path.empty()) return options.popup_net_path;
+  // A network fitted to the pack's model says nothing sound about another model's outputs.
+  if (!options.model_path.empty() || pack.empty()) return "none";
+  const std::string path = pack + "/popup.json";
+  return std::filesystem::exists(path) ? path : "none";
+}
+
 Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, KeyboardLayout* out) {
   const std::string& name = options.keyboard_layout;
   if (name.find('/') != std::string::npos || name.ends_with(".txt")) {

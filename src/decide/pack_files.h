@@ -39,6 +39,10 @@ std::string ResolveModelPath(const EngineOptions& options, const std::string& pa
 // else "none".
 std::string ResolveSmallModelPath(const EngineOptions& options, const std::string& pack);
 
+// The popup network's file: options.popup_net_path; when empty and the typing model is the
+// pack's own (options.model_path empty), <pack>/popup.json if it exists; else "none".
+std::string ResolvePopupNetPath(const EngineOptions& options, const std::string& pack);
+
 // A file beside a lexicon, of the same name with another extension (lexicon.kdlex ->
 // lexicon.kdbg for `extension` ".kdbg").
 std::string BesideLexicon(const std::string& lexicon_path, std::string_view extension);

@@ -30,7 +30,11 @@ float MixPopup(float head, float share, float head_share) {
     p = std::clamp(p, 1e-6f, 1.0f - 1e-6f);
     return std::log(p / (1.0f - p));
   };
-  const float z = head_share * logit(head) + (1.0f - head_share) * logit(share);
+  return MixPopupLogits(logit(head), logit(share), head_share);
+}
+
+float MixPopupLogits(float head_logit, float share_logit, float head_share) {
+  const float z = head_share * head_logit + (1.0f - head_share) * share_logit;
   return 1.0f / (1.0f + std::exp(-z));
 }
 

@@ -34,6 +34,8 @@ float SavingShare(std::span<const ScoredCandidate> scored, size_t offered, size_
 // sigmoid(head_share * logit(head) + (1 - head_share) * logit(share)), both clamped away from
 // 0 and 1.
 float MixPopup(float head, float share, float head_share = kPopupHeadShare);
+// The same from the two logits.
+float MixPopupLogits(float head_logit, float share_logit, float head_share = kPopupHeadShare);
 
 }  // namespace keydecide
 

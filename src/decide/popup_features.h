@@ -1,0 +1,48 @@
+// PopupFeatures: what the popup network (model/popup_net.h) reads about one decision. Every
+// feature is computed here, once, both for the engine's estimate and for the replay's dump
+// that the network is fitted on (`keydecide replay --popup-features`), so the two cannot
+// drift apart.
+
+#ifndef KEYDECIDE_DECIDE_POPUP_FEATURES_H_
+#define KEYDECIDE_DECIDE_POPUP_FEATURES_H_
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "decide/scorer.h"
+
+namespace keydecide {
+
+class Lexicon;
+
+inline constexpr size_t kPopupFeatureCount = 20;
+// The names, in order, as popup.json lists them. Slot i is the bar's (i + 1)th candidate.
+extern const std::array<std::string_view, kPopupFeatureCount> kPopupFeatureNames;
+
+using PopupFeatures = std::array<float, kPopupFeatureCount>;
+
+struct PopupInputs {
+  float head;  // the popup head's probability
+  // The scored candidates, sorted best first at least down to `offered`, as SavingShare's.
+  std::span<const ScoredCandidate> scored;
+  size_t offered;      // how many the decision offers
+  size_t typed_bytes;  // the letters typed of the word
+  const Lexicon* lexicon;
+};
+
+// Fills *out: the head and SavingShare as logits, the letters typed (one-hot 0..3, 4+), the
+// best and the bar's three candidates' share of all the scored ones (log), the score margins
+// between the first two and between the third and the best one not offered, and per slot:
+// whether it saves two letters, its typing cost, and whether the session's words raised it.
+//
+// Not a feature: whether the bar offered a word at an earlier letter and the person typed on.
+// It doubled the gain on replayed text (whose typist always looks at the bar, so a word typed
+// past is never the intended one), but a real person typing fast past the right word would
+// then lose the bar just when they look up (docs/BENCHMARKS.md, "Popup network").
+void ComputePopupFeatures(const PopupInputs& in, PopupFeatures* out);
+
+}  // namespace keydecide
+
+#endif  // KEYDECIDE_DECIDE_POPUP_FEATURES_H_
