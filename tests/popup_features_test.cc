@@ -36,7 +36,7 @@ TEST(PopupFeaturesTest, AWorkedExample) {
   const std::vector<ScoredCandidate> scored = {Word("camel", l3, 0, 0.5f), Word("cat", l3),
                                                Word("cactus", l2, 2), Word("castle", l1)};
   PopupFeatures f;
-  ComputePopupFeatures({0.25f, scored, 3, 2, lexicon.get()}, &f);
+  ComputePopupFeatures({0.25f, scored, 3, 2, lexicon.get(), 0, true}, &f);
   EXPECT_NEAR(f[Index("head_logit")], std::log(0.25f / 0.75f), 1e-5f);
   EXPECT_NEAR(f[Index("share_logit")], std::log(5.0f / 4.0f), 1e-5f);  // share 5/9
   EXPECT_EQ(f[Index("typed_2")], 1.0f);
@@ -53,6 +53,8 @@ TEST(PopupFeaturesTest, AWorkedExample) {
   EXPECT_EQ(f[Index("cost_3")], 2.0f);
   EXPECT_EQ(f[Index("session_1")], 1.0f);
   EXPECT_EQ(f[Index("session_2")], 0.0f);
+  EXPECT_EQ(f[Index("typed_word_log_count")], 0.0f);  // "ca" is no word
+  EXPECT_EQ(f[Index("capitalized")], 1.0f);
 }
 
 TEST(PopupFeaturesTest, SlotsWithoutACandidateHoldNothing) {
@@ -60,8 +62,10 @@ TEST(PopupFeaturesTest, SlotsWithoutACandidateHoldNothing) {
   ASSERT_TRUE(Lexicon::FromBytes(testing::FixtureLexiconBytes(), &lexicon).ok());
   const std::vector<ScoredCandidate> scored = {Word("camel", 2.0f)};
   PopupFeatures f;
-  ComputePopupFeatures({0.5f, scored, 1, 7, lexicon.get()}, &f);
+  ComputePopupFeatures({0.5f, scored, 1, 7, lexicon.get(), 99, false}, &f);
   EXPECT_EQ(f[Index("typed_4plus")], 1.0f);
+  EXPECT_NEAR(f[Index("typed_word_log_count")], std::log(100.0f), 1e-5f);
+  EXPECT_EQ(f[Index("capitalized")], 0.0f);
   EXPECT_NEAR(f[Index("best_log_share")], 0.0f, 1e-6f);
   EXPECT_NEAR(f[Index("bar_log_share")], 0.0f, 1e-5f);
   EXPECT_EQ(f[Index("margin_1_2")], 10.0f);  // clamped
@@ -69,7 +73,7 @@ TEST(PopupFeaturesTest, SlotsWithoutACandidateHoldNothing) {
   EXPECT_EQ(f[Index("saves_2")] + f[Index("cost_2")] + f[Index("session_3")], 0.0f);
   for (float v : f) EXPECT_TRUE(std::isfinite(v));
   // Nothing scored at all: every feature finite.
-  ComputePopupFeatures({0.5f, {}, 0, 0, lexicon.get()}, &f);
+  ComputePopupFeatures({0.5f, {}, 0, 0, lexicon.get(), 0, false}, &f);
   for (float v : f) EXPECT_TRUE(std::isfinite(v));
 }
 

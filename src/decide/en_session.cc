@@ -679,8 +679,11 @@ void EnSession::AddModelProposals(const float* hidden) {
 
 // The popup network's estimate with the full model, else the head mixed with the candidates'
 // share (the network is fitted to the typing model's outputs, not the small model's).
-float EnSession::EstimatePopup(float head, size_t offered) {
-  ComputePopupFeatures({head, scored_, offered, typed_.size(), &engine_->lexicon()},
+float EnSession::EstimatePopup(float head, size_t offered, bool capitalize) {
+  const Lexicon& lex = engine_->lexicon();
+  const uint32_t own = typed_.empty() ? lexicon::kNoEntry : lex.Find(typed_);
+  ComputePopupFeatures({head, scored_, offered, typed_.size(), &lex,
+                        own != lexicon::kNoEntry ? lex.Count(own) : 0, capitalize},
                        &popup_features_);
   const PopupNet* net = engine_->popup_net();
   if (net != nullptr && !small_active_) return net->Probability(popup_features_);
@@ -691,7 +694,7 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   const Transformer& model = small_active_ ? *engine_->small_model() : *engine_->model();
   Autocorrect& autocorrect = small_active_ ? *small_autocorrect_ : *autocorrect_;
   const auto& labels = model.config().intent_labels;
-  out->popup.probability = EstimatePopup(model.Popup(hidden), out->candidates.size());
+  out->popup.probability = EstimatePopup(model.Popup(hidden), out->candidates.size(), capitalize);
   out->popup.show = !out->candidates.empty() && out->popup.probability >= options_.popup_threshold;
   // At a corrected word the person deleted back to (or took the letters back at), it is not
   // corrected again.

@@ -69,7 +69,7 @@ class EnSession : public Session {
   void ApplyShortcut(int max_candidates, Decision* out) const;
   void AddModelProposals(const float* hidden);
   void WriteCandidates(size_t k, bool capitalize, Decision* out);
-  float EstimatePopup(float head, size_t offered);
+  float EstimatePopup(float head, size_t offered, bool capitalize);
   void FillHeads(const float* hidden, bool capitalize, Decision* out);
   void ScoreAndPost(const float* hidden, int max_candidates, bool capitalize, Clock::time_point* t,
                     Decision* out);

@@ -9,10 +9,14 @@
 namespace keydecide {
 
 const std::array<std::string_view, kPopupFeatureCount> kPopupFeatureNames = {
-    "head_logit", "share_logit", "typed_0",        "typed_1",       "typed_2",
-    "typed_3",    "typed_4plus", "best_log_share", "bar_log_share", "margin_1_2",
-    "margin_3_4", "saves_1",     "saves_2",        "saves_3",       "cost_1",
-    "cost_2",     "cost_3",      "session_1",      "session_2",     "session_3"};
+    "head_logit",  "share_logit",    "typed_0",
+    "typed_1",     "typed_2",        "typed_3",
+    "typed_4plus", "best_log_share", "bar_log_share",
+    "margin_1_2",  "margin_3_4",     "saves_1",
+    "saves_2",     "saves_3",        "cost_1",
+    "cost_2",      "cost_3",         "session_1",
+    "session_2",   "session_3",      "typed_word_log_count",
+    "capitalized"};
 
 namespace {
 
@@ -58,6 +62,8 @@ void ComputePopupFeatures(const PopupInputs& in, PopupFeatures* out) {
     f[14 + i] = std::min<float>(c.cost, 10);
     f[17 + i] = c.cache > 0;
   }
+  f[20] = std::log1p(static_cast<float>(in.typed_count));
+  f[21] = in.capitalized;
 }
 
 }  // namespace keydecide

@@ -17,7 +17,7 @@ namespace keydecide {
 
 class Lexicon;
 
-inline constexpr size_t kPopupFeatureCount = 20;
+inline constexpr size_t kPopupFeatureCount = 22;
 // The names, in order, as popup.json lists them. Slot i is the bar's (i + 1)th candidate.
 extern const std::array<std::string_view, kPopupFeatureCount> kPopupFeatureNames;
 
@@ -30,12 +30,16 @@ struct PopupInputs {
   size_t offered;      // how many the decision offers
   size_t typed_bytes;  // the letters typed of the word
   const Lexicon* lexicon;
+  uint32_t typed_count;  // the lexicon's count of the typed letters as a whole word (0: none)
+  bool capitalized;      // the candidates are offered capitalised (a sentence start, a capital)
 };
 
 // Fills *out: the head and SavingShare as logits, the letters typed (one-hot 0..3, 4+), the
 // best and the bar's three candidates' share of all the scored ones (log), the score margins
 // between the first two and between the third and the best one not offered, and per slot:
-// whether it saves two letters, its typing cost, and whether the session's words raised it.
+// whether it saves two letters, its typing cost, and whether the session's words raised it;
+// then log(1 + the typed letters' count as a word: the word may end here) and whether the
+// candidates are capitalised.
 //
 // Not a feature: whether the bar offered a word at an earlier letter and the person typed on.
 // It doubled the gain on replayed text (whose typist always looks at the bar, so a word typed
