@@ -12,20 +12,25 @@ namespace {
 
 Status Bad(const std::string& why) { return Status::InvalidArgument("popup net: " + why); }
 
-// The finite numbers of j[key], which must be an array of `size` of them.
-Status GetVector(const nlohmann::json& j, const char* key, size_t size, std::vector<float>* out) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_array() || it->size() != size) {
-    return Bad(std::string("'") + key + "' must be an array of " + std::to_string(size) +
-               " numbers");
+// The numbers of `v` (null: missing), which must be an array of `size` of them, each within
+// +-kMaxMagnitude; `name` is what an error calls it.
+Status ReadNumbers(const nlohmann::json* v, const std::string& name, size_t size,
+                   std::vector<float>* out) {
+  if (v == nullptr || !v->is_array() || v->size() != size) {
+    return Bad("'" + name + "' must be an array of " + std::to_string(size) + " numbers");
   }
-  for (const nlohmann::json& v : *it) {
-    if (!v.is_number() || !(std::fabs(v.get<double>()) <= PopupNet::kMaxMagnitude)) {
-      return Bad(std::string("'") + key + "' holds something other than a number within +-1e6");
+  for (const nlohmann::json& x : *v) {
+    if (!x.is_number() || !(std::fabs(x.get<double>()) <= PopupNet::kMaxMagnitude)) {
+      return Bad("'" + name + "' holds something other than a number within +-1e6");
     }
-    out->push_back(v.get<float>());
+    out->push_back(x.get<float>());
   }
   return Status::OK();
+}
+
+const nlohmann::json* Find(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() ? &*it : nullptr;
 }
 
 }  // namespace
@@ -36,8 +41,9 @@ Status PopupNet::Parse(std::string_view json, std::span<const std::string_view> 
   if (j.is_discarded() || !j.is_object()) return Bad("not a JSON object");
   const auto format = j.find("format");
   const auto version = j.find("version");
-  if (format == j.end() || *format != "keydecide-popup")
+  if (format == j.end() || *format != "keydecide-popup") {
     return Bad("format is not keydecide-popup");
+  }
   if (version == j.end() || !version->is_number_integer() || *version != 1) {
     return Bad("only version 1 is read");
   }
@@ -54,27 +60,28 @@ Status PopupNet::Parse(std::string_view json, std::span<const std::string_view> 
     }
   }
   const size_t f = feature_names.size();
-  const auto bias = j.find("hidden_bias");
-  const size_t h = bias != j.end() && bias->is_array() ? bias->size() : 0;
+  const nlohmann::json* hidden_bias = Find(j, "hidden_bias");
+  const size_t h = hidden_bias != nullptr && hidden_bias->is_array() ? hidden_bias->size() : 0;
   if (h < 1 || h > kMaxHidden) {
     return Bad("'hidden_bias' must hold 1.." + std::to_string(kMaxHidden) + " numbers");
   }
   std::unique_ptr<PopupNet> net(new PopupNet());
   std::vector<float> mean, scale;
-  KD_RETURN_IF_ERROR(GetVector(j, "mean", f, &mean));
-  KD_RETURN_IF_ERROR(GetVector(j, "scale", f, &scale));
+  KD_RETURN_IF_ERROR(ReadNumbers(Find(j, "mean"), "mean", f, &mean));
+  KD_RETURN_IF_ERROR(ReadNumbers(Find(j, "scale"), "scale", f, &scale));
   for (float v : scale) {
     if (!(v >= PopupNet::kMinScale)) return Bad("every 'scale' must be >= 1e-6");
   }
-  KD_RETURN_IF_ERROR(GetVector(j, "hidden_bias", h, &net->hidden_bias_));
-  KD_RETURN_IF_ERROR(GetVector(j, "output_weight", h, &net->output_weight_));
+  KD_RETURN_IF_ERROR(ReadNumbers(hidden_bias, "hidden_bias", h, &net->hidden_bias_));
+  KD_RETURN_IF_ERROR(
+      ReadNumbers(Find(j, "output_weight"), "output_weight", h, &net->output_weight_));
   const auto rows = j.find("hidden_weight");
   if (rows == j.end() || !rows->is_array() || rows->size() != h) {
     return Bad("'hidden_weight' must hold " + std::to_string(h) + " rows");
   }
-  for (const nlohmann::json& row : *rows) {
-    nlohmann::json one = {{"row", row}};
-    KD_RETURN_IF_ERROR(GetVector(one, "row", f, &net->hidden_weight_).Annotated("hidden_weight"));
+  for (size_t r = 0; r < h; ++r) {
+    KD_RETURN_IF_ERROR(ReadNumbers(&(*rows)[r], "hidden_weight[" + std::to_string(r) + "]", f,
+                                   &net->hidden_weight_));
   }
   const auto output_bias = j.find("output_bias");
   if (output_bias == j.end() || !output_bias->is_number() ||
@@ -103,7 +110,7 @@ Status PopupNet::Open(const std::string& path, std::span<const std::string_view>
   return s.ok() ? s : s.Annotated(path);
 }
 
-// Scalar on purpose: H x F is about 800 multiply-adds, a fraction of a microsecond.
+// Scalar on purpose: H x F is about 700 multiply-adds, under a microsecond.
 float PopupNet::Probability(std::span<const float> x) const {
   const size_t f = feature_count_;
   float z = output_bias_;
