@@ -73,8 +73,9 @@ void AddReplayCommand(CLI::App* app) {
     std::ofstream popup_rows;
     if (!args->popup_features.empty()) {
       popup_rows.open(args->popup_features, std::ios::binary | std::ios::trunc);
-      if (!popup_rows)
+      if (!popup_rows) {
         Die(1, "IOError", "replay --popup-features", "cannot write " + args->popup_features);
+      }
       options.popup_features = &popup_rows;
     }
     ReplayResult r;

@@ -50,6 +50,7 @@ size_t WordEnd(std::string_view text, size_t pos, bool contractions) {
 
 double Rate(uint64_t num, uint64_t den) { return den ? static_cast<double>(num) / den : 0.0; }
 
+// One row of --popup-features: the label, then the features of the decision just made.
 void WritePopupRow(const Session& session, bool helps, std::ostream* out) {
   PopupFeatures f;
   if (!LatestPopupFeatures(session, &f)) return;
@@ -199,8 +200,9 @@ Status Replay(std::string_view text, Session* session, const ReplayOptions& opti
       if (decision.has_model) {
         const bool helps = rank >= 0 && rank < 3 && word.size() - i >= 2;
         result->popup.push_back({decision.popup.probability, helps});
-        if (options.popup_features != nullptr)
+        if (options.popup_features != nullptr) {
           WritePopupRow(*session, helps, options.popup_features);
+        }
       }
       if (i == 0 && word_start) {
         result->next_word_top1 += rank == 0;
