@@ -25,12 +25,13 @@ float SavingShare(std::span<const ScoredCandidate> scored, size_t offered, size_
   return saving / all;
 }
 
+float ClampedLogit(float p) {
+  p = std::clamp(p, 1e-6f, 1.0f - 1e-6f);
+  return std::log(p / (1.0f - p));
+}
+
 float MixPopup(float head, float share, float head_share) {
-  const auto logit = [](float p) {
-    p = std::clamp(p, 1e-6f, 1.0f - 1e-6f);
-    return std::log(p / (1.0f - p));
-  };
-  return MixPopupLogits(logit(head), logit(share), head_share);
+  return MixPopupLogits(ClampedLogit(head), ClampedLogit(share), head_share);
 }
 
 float MixPopupLogits(float head_logit, float share_logit, float head_share) {

@@ -31,6 +31,9 @@ inline constexpr size_t kPopupSlots = 3;  // the suggestion bar's slots the esti
 float SavingShare(std::span<const ScoredCandidate> scored, size_t offered, size_t typed_bytes,
                   const Lexicon& lexicon);
 
+// log(p / (1 - p)) of p clamped to [1e-6, 1 - 1e-6]: finite at 0 and 1.
+float ClampedLogit(float p);
+
 // sigmoid(head_share * logit(head) + (1 - head_share) * logit(share)), both clamped away from
 // 0 and 1.
 float MixPopup(float head, float share, float head_share = kPopupHeadShare);

@@ -20,11 +20,6 @@ const std::array<std::string_view, kPopupFeatureCount> kPopupFeatureNames = {
 
 namespace {
 
-float Logit(float p) {
-  p = std::clamp(p, 1e-6f, 1.0f - 1e-6f);
-  return std::log(p / (1.0f - p));
-}
-
 // A slot without a candidate, or the best one not offered when there is none, scores this
 // far below the best: it holds no share.
 constexpr float kAbsent = 30;
@@ -34,8 +29,8 @@ constexpr float kAbsent = 30;
 void ComputePopupFeatures(const PopupInputs& in, PopupFeatures* out) {
   PopupFeatures& f = *out;
   f.fill(0);
-  f[0] = Logit(in.head);
-  f[1] = Logit(SavingShare(in.scored, in.offered, in.typed_bytes, *in.lexicon));
+  f[0] = ClampedLogit(in.head);
+  f[1] = ClampedLogit(SavingShare(in.scored, in.offered, in.typed_bytes, *in.lexicon));
   f[2 + std::min<size_t>(in.typed_bytes, 4)] = 1;
   const size_t slots = std::min({in.offered, kPopupSlots, in.scored.size()});
   float top = slots > 0 ? in.scored[0].score : 0;
