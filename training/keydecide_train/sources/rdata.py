@@ -4,7 +4,9 @@ r-cran-janeaustenr package stores its novels in.
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import lzma
 import struct
 import zlib
 from dataclasses import dataclass
@@ -131,19 +133,38 @@ def r_unserialize(data: bytes) -> object:
     return RUnserializer(data).read()
 
 
-def read_r_lazyload(rdx_path: Path) -> dict[str, object]:
-    """Read every variable of an R lazy-load database (name.rdx + name.rdb).
+def read_r_lazyload(rdx_path: Path, only: set[str] | None = None) -> dict[str, object]:
+    """Read the variables of an R lazy-load database (name.rdx + name.rdb): every one, or
+    those named in `only`.
 
     The .rdx is a gzip'd serialized list(variables = list(name = c(offset,
-    length)), ...). Each .rdb record is a 4-byte big-endian length and a
-    zlib stream of one serialized object (compressed = TRUE; bzip2 and xz
-    records, used by some other packages, are not handled)."""
+    length)), ...). Each .rdb record is a 4-byte big-endian length and one
+    serialized object: a bare zlib stream (compress = TRUE), or a type byte
+    and the stream (R's compress = 2 and 3, which r-cran-modeldata uses):
+    '1' zlib, '2' bzip2, 'Z' raw LZMA2 at preset 9e (R_decompress3 in R's
+    connections.c), '0' stored."""
     index = r_unserialize(gzip.decompress(rdx_path.read_bytes()))
     if not isinstance(index, dict) or "variables" not in index:
         raise ValueError(f"{rdx_path}: not an R lazy-load index")
     rdb = rdx_path.with_suffix(".rdb").read_bytes()
     objects = {}
     for name, (offset, length) in index["variables"].items():
+        if only is not None and name not in only:
+            continue
         record = rdb[offset:offset + length]
-        objects[name] = r_unserialize(zlib.decompress(record[4:]))
+        objects[name] = r_unserialize(_decompress_record(record[4:]))
     return objects
+
+
+def _decompress_record(body: bytes) -> bytes:
+    kind, stream = body[:1], body[1:]
+    if kind == b"1":
+        return zlib.decompress(stream)
+    if kind == b"2":
+        return bz2.decompress(stream)
+    if kind == b"Z":
+        lzma2 = {"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}
+        return lzma.decompress(stream, format=lzma.FORMAT_RAW, filters=[lzma2])
+    if kind == b"0":
+        return stream
+    return zlib.decompress(body)
