@@ -77,5 +77,19 @@ TEST(PopupFeaturesTest, SlotsWithoutACandidateHoldNothing) {
   for (float v : f) EXPECT_TRUE(std::isfinite(v));
 }
 
+TEST(PopupFeaturesTest, IndicesNameTheirFeatures) {
+  EXPECT_EQ(kPopupFeatureNames[kHeadLogit], "head_logit");
+  EXPECT_EQ(kPopupFeatureNames[kShareLogit], "share_logit");
+  EXPECT_EQ(kPopupFeatureNames[kTyped0 + 4], "typed_4plus");
+  EXPECT_EQ(kPopupFeatureNames[kBestLogShare], "best_log_share");
+  EXPECT_EQ(kPopupFeatureNames[kMargin34], "margin_3_4");
+  EXPECT_EQ(kPopupFeatureNames[kSaves1 + 2], "saves_3");
+  EXPECT_EQ(kPopupFeatureNames[kCost1], "cost_1");
+  EXPECT_EQ(kPopupFeatureNames[kSession1 + 2], "session_3");
+  EXPECT_EQ(kPopupFeatureNames[kTypedWordLogCount], "typed_word_log_count");
+  EXPECT_EQ(kPopupFeatureNames[kCapitalized], "capitalized");
+  EXPECT_EQ(kPopupFeatureNames.size(), size_t{kPopupFeatureCount});
+}
+
 }  // namespace
 }  // namespace keydecide

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "decide/popup_estimate.h"
 #include "lexicon/lexicon.h"
 
 namespace keydecide {
@@ -29,9 +28,9 @@ constexpr float kAbsent = 30;
 void ComputePopupFeatures(const PopupInputs& in, PopupFeatures* out) {
   PopupFeatures& f = *out;
   f.fill(0);
-  f[0] = ClampedLogit(in.head);
-  f[1] = ClampedLogit(SavingShare(in.scored, in.offered, in.typed_bytes, *in.lexicon));
-  f[2 + std::min<size_t>(in.typed_bytes, 4)] = 1;
+  f[kHeadLogit] = ClampedLogit(in.head);
+  f[kShareLogit] = ClampedLogit(SavingShare(in.scored, in.offered, in.typed_bytes, *in.lexicon));
+  f[kTyped0 + std::min<size_t>(in.typed_bytes, 4)] = 1;
   const size_t slots = std::min({in.offered, kPopupSlots, in.scored.size()});
   float top = slots > 0 ? in.scored[0].score : 0;
   for (const ScoredCandidate& c : in.scored) top = std::max(top, c.score);
@@ -46,19 +45,19 @@ void ComputePopupFeatures(const PopupInputs& in, PopupFeatures* out) {
   }
   float bar = 0;
   for (size_t i = 0; i < kPopupSlots; ++i) bar += std::exp(score[i] - top);
-  f[7] = std::max(score[0] - log_all, -20.0f);
-  f[8] = std::max(std::log(bar) + top - log_all, -20.0f);
-  f[9] = std::min(score[0] - score[1], 10.0f);
-  f[10] = std::min(score[2] - score[3], 10.0f);
+  f[kBestLogShare] = std::max(score[0] - log_all, -20.0f);
+  f[kBarLogShare] = std::max(std::log(bar) + top - log_all, -20.0f);
+  f[kMargin12] = std::min(score[0] - score[1], 10.0f);
+  f[kMargin34] = std::min(score[2] - score[3], 10.0f);
   for (size_t i = 0; i < slots; ++i) {
     const ScoredCandidate& c = in.scored[i];
     const std::string_view key = c.entry != lexicon::kNoEntry ? in.lexicon->Key(c.entry) : c.text;
-    f[11 + i] = key.size() >= in.typed_bytes + 2;
-    f[14 + i] = std::min<float>(c.cost, 10);
-    f[17 + i] = c.cache > 0;
+    f[kSaves1 + i] = key.size() >= in.typed_bytes + 2;
+    f[kCost1 + i] = std::min<float>(c.cost, 10);
+    f[kSession1 + i] = c.cache > 0;
   }
-  f[20] = std::log1p(static_cast<float>(in.typed_count));
-  f[21] = in.capitalized;
+  f[kTypedWordLogCount] = std::log1p(static_cast<float>(in.typed_count));
+  f[kCapitalized] = in.capitalized;
 }
 
 }  // namespace keydecide

@@ -11,14 +11,31 @@
 #include <span>
 #include <string_view>
 
+#include "decide/popup_estimate.h"
 #include "decide/scorer.h"
 
 namespace keydecide {
 
 class Lexicon;
 
-inline constexpr size_t kPopupFeatureCount = 22;
-// The names, in order, as popup.json lists them. Slot i is the bar's (i + 1)th candidate.
+// Each feature's index; per-slot features take kPopupSlots indices from their first, slot i
+// being the bar's (i + 1)th candidate.
+enum PopupFeature : size_t {
+  kHeadLogit,
+  kShareLogit,
+  kTyped0,  // one-hot: 0, 1, 2, 3, 4 or more letters typed
+  kBestLogShare = kTyped0 + 5,
+  kBarLogShare,
+  kMargin12,
+  kMargin34,
+  kSaves1,
+  kCost1 = kSaves1 + kPopupSlots,
+  kSession1 = kCost1 + kPopupSlots,
+  kTypedWordLogCount = kSession1 + kPopupSlots,
+  kCapitalized,
+  kPopupFeatureCount
+};
+// The names, in order, as popup.json lists them.
 extern const std::array<std::string_view, kPopupFeatureCount> kPopupFeatureNames;
 
 using PopupFeatures = std::array<float, kPopupFeatureCount>;
