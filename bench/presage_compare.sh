@@ -36,16 +36,21 @@ cmake --build build -j"$(nproc)" --target keydecide presage_replay >/dev/null
 work=build/presage
 mkdir -p "$work"
 db=$work/ngrams_en.db
-if [[ ! -f $db ]]; then
-  echo "building Presage's 1..3-gram tables from the prose training sources (once)" >&2
-  /usr/bin/python3 -c '
+# The tables are built again whenever the prose training split changes (a source added), so
+# that Presage always learns from the same text as keydecide.
+/usr/bin/python3 -c '
 import json
 for name in json.load(open("data/en/manifest.json"))["sources"]:
     if not name.endswith(("-code", "-command")):
         print(f"data/en/train/{name}.txt")' | xargs cat >"$work/train_prose.txt"
+split_md5=$(md5sum <"$work/train_prose.txt" | cut -d' ' -f1)
+if [[ ! -f $db || $(cat "$db.split-md5" 2>/dev/null) != "$split_md5" ]]; then
+  echo "building Presage's 1..3-gram tables from the prose training sources" >&2
+  rm -f "$db" "$db.split-md5"
   for n in 1 2 3; do
     text2ngram -n "$n" -l -f sqlite -o "$db" "$work/train_prose.txt" >/dev/null
   done
+  echo "$split_md5" >"$db.split-md5"
 fi
 
 run() { "$@" --text "$dev" --max-chars "$max_chars" --suggestions "$suggestions"; }

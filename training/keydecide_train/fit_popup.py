@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             report[str(p)] = {"rows": len(y), "mix_auc": auc(mix_score(x), y),
                               "net_auc": auc(predict(fields, x), y)}
     out = {"format": FORMAT, "version": VERSION, "features": names, **fields,
-           "fitted_on": {str(p): len(y) for p, (_, y) in zip(args.rows, parts)},
+           "fitted_on": {p.name: len(y) for p, (_, y) in zip(args.rows, parts)},
            "hidden_units": args.hidden, "epochs": args.epochs, "seed": args.seed,
            "without": list(args.without)}
     if not all(math.isfinite(v) for v in np.asarray(fields["hidden_weight"]).ravel()):
