@@ -37,7 +37,7 @@ def extract_food_reviews(pkg: Path) -> Iterator[Document]:
     rdx = pkg / "usr/lib/R/site-library/modeldata/data/Rdata.rdx"
     tables = read_r_lazyload(rdx, only={"training_data", "testing_data"})
     for name in ("training_data", "testing_data"):
-        table = tables[name]
+        table = tables.get(name)
         if not isinstance(table, dict) or not {"product", "review"} <= table.keys():
             raise ValueError(f"{rdx}: {name} is not the reviews table")
         for product, review in zip(table["product"], table["review"]):
