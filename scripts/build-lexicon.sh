@@ -15,6 +15,9 @@ manifest=data/en/manifest.json
 
 inputs=()
 texts=()
+# Each source counts at its training weight, capped at 1: the lexicon keeps a word seen twice,
+# and a weight above 1 (the customers' reviews' 2) would admit every word a reviewer typed
+# once, misspellings among them ("absolutly", "secrect").
 while read -r source weight; do
   inputs+=(--input "data/en/train/$source.txt:$weight")
   texts+=("data/en/train/$source.txt")
@@ -22,7 +25,7 @@ done < <(/usr/bin/python3 -c '
 import json, sys
 for name, info in json.load(open(sys.argv[1]))["sources"].items():
     if not name.endswith(("-code", "-command")):
-        print(name, info["weight"])' "$manifest")
+        print(name, min(info["weight"], 1.0))' "$manifest")
 
 mkdir -p "$(dirname "$out")"
 set -x
