@@ -58,6 +58,24 @@ TEST(LexiconFormatTest, FiltersByCount) {
   EXPECT_FALSE(b.Finish(LexiconBuilder::Options{.min_count = 10}, &bytes).ok());
 }
 
+// A text weighted above 1 cannot admit a word it holds once (a reviewer's misspelling): the
+// occurrences must reach min_count too. Below 1 the weighted count is the stricter bar.
+TEST(LexiconFormatTest, AWeightAboveOneDoesNotAdmitAWordSeenOnce) {
+  LexiconBuilder b;
+  b.AddText("absolutly fine fine", 3.0);
+  b.AddText("bible bible", 0.5);
+  b.AddText("amen amen amen amen", 0.5);
+  std::string bytes;
+  ASSERT_TRUE(b.Finish(LexiconBuilder::Options{.min_count = 2}, &bytes).ok());
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(bytes, &lex).ok());
+  EXPECT_EQ(lex->Find("absolutly"), lexicon::kNoEntry);  // count 3, seen once
+  EXPECT_NE(lex->Find("fine"), lexicon::kNoEntry);       // count 6, seen twice
+  EXPECT_EQ(lex->Find("bible"), lexicon::kNoEntry);      // seen twice, count 1
+  EXPECT_NE(lex->Find("amen"), lexicon::kNoEntry);       // count 2
+  EXPECT_EQ(lex->entry_count(), 2u);
+}
+
 TEST(LexiconFormatTest, TruncatedFilesAreRefused) {
   const std::string bytes = FixtureLexiconBytes();
   for (size_t cut = 0; cut < bytes.size(); cut += 1 + cut / 7) {
@@ -167,8 +185,7 @@ TEST(LexiconFormatTest, HostileStructuresAreRefused) {
   // Found by fuzz/lexicon_fuzzer.cc: structures that passed and broke Find(Key(e)) == e.
   {  // an entry whose key is not the path of its node (Find would never reach it)
     std::string bad = good;
-    const auto* entry =
-        reinterpret_cast<const lexicon::Entry*>(bad.data() + h.entries_offset());
+    const auto* entry = reinterpret_cast<const lexicon::Entry*>(bad.data() + h.entries_offset());
     char& first = bad[h.pool_offset() + entry->key_offset];
     ASSERT_TRUE(first >= 'a' && first <= 'z');
     first = first == 'z' ? 'y' : static_cast<char>(first + 1);

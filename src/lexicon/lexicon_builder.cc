@@ -24,6 +24,7 @@ namespace {
 struct KeyInfo {
   std::string key;
   uint64_t count = 0;
+  uint64_t seen = 0;  // occurrences, unweighted (rounded per spelling, as the count is)
   std::vector<std::pair<std::string, uint64_t>> spellings;  // most frequent first
 };
 
@@ -34,11 +35,14 @@ struct BuildNode {
   uint32_t max_count = 0;
 };
 
-uint32_t ClampCount(uint64_t c) { return static_cast<uint32_t>(std::min<uint64_t>(c, 0xFFFFFFFFu)); }
+uint32_t ClampCount(uint64_t c) {
+  return static_cast<uint32_t>(std::min<uint64_t>(c, 0xFFFFFFFFu));
+}
 
 uint32_t ComputeMaxCount(BuildNode* node, const std::vector<KeyInfo>& keys) {
   uint32_t best = node->entry == lexicon::kNoEntry ? 0 : ClampCount(keys[node->entry].count);
-  for (auto& [label, child] : node->children) best = std::max(best, ComputeMaxCount(child.get(), keys));
+  for (auto& [label, child] : node->children)
+    best = std::max(best, ComputeMaxCount(child.get(), keys));
   node->max_count = best;
   return best;
 }
@@ -50,28 +54,30 @@ void AppendRaw(const std::vector<T>& items, std::string* out) {
   if (!items.empty()) std::memcpy(out->data() + at, items.data(), items.size() * sizeof(T));
 }
 
-using Counts = std::unordered_map<std::string, double>;
+using Counts = std::unordered_map<std::string, LexiconBuilder::Count>;
 
-// The keys (lower-cased spellings) that reach options.min_count, each with its spellings, most
+// The keys (lower-cased spellings) whose count and occurrences reach options.min_count, each
+// with its spellings, most
 // frequent first (ties by key, so the output is deterministic), at most options.max_words.
 std::vector<KeyInfo> RankedKeys(const Counts& counts, const Counts& keyed_counts,
                                 const LexiconBuilder::Options& options) {
   std::unordered_map<std::string, KeyInfo> by_key;
-  auto add = [&](std::string key, std::string spelling, double weighted) {
-    const uint64_t count = static_cast<uint64_t>(std::llround(weighted));
+  auto add = [&](std::string key, std::string spelling, const LexiconBuilder::Count& tally) {
+    const uint64_t count = static_cast<uint64_t>(std::llround(tally.weighted));
     if (count == 0 || key.size() > lexicon::kMaxKeyBytes) return;
     KeyInfo& info = by_key[key];
     info.count += count;
+    info.seen += static_cast<uint64_t>(std::llround(tally.seen));
     info.spellings.emplace_back(std::move(spelling), count);
   };
-  for (const auto& [spelling, weighted] : counts) add(ToLowerUtf8(spelling), spelling, weighted);
-  for (const auto& [id, weighted] : keyed_counts) {  // key + '\0' + spelling
+  for (const auto& [spelling, tally] : counts) add(ToLowerUtf8(spelling), spelling, tally);
+  for (const auto& [id, tally] : keyed_counts) {  // key + '\0' + spelling
     const size_t nul = id.find('\0');
-    add(id.substr(0, nul), id.substr(nul + 1), weighted);
+    add(id.substr(0, nul), id.substr(nul + 1), tally);
   }
   std::vector<KeyInfo> keys;
   for (auto& [key, info] : by_key) {
-    if (info.count < options.min_count) continue;
+    if (info.count < options.min_count || info.seen < options.min_count) continue;
     info.key = key;
     keys.push_back(std::move(info));
   }
@@ -174,7 +180,7 @@ void LexiconBuilder::AddText(std::string_view text, double weight) {
     std::string_view word = t.text;
     while (!word.empty()) {  // "well-known" counts as "well" and "known"
       const size_t hyphen = word.find('-');
-      AddWord(word.substr(0, hyphen), weight);
+      AddSpelling(word.substr(0, hyphen), weight, 1);
       if (hyphen == std::string_view::npos) break;
       word.remove_prefix(hyphen + 1);
     }
@@ -182,8 +188,17 @@ void LexiconBuilder::AddText(std::string_view text, double weight) {
 }
 
 void LexiconBuilder::AddWord(std::string_view spelling, double count) {
-  if (spelling.empty() || !utf8::Validate(spelling).ok() || !(count > 0) || count > 1e9) return;
-  counts_[std::string(spelling)] += count;
+  if (!(count > 0) || count > 1e9) return;
+  AddSpelling(spelling, count, count);
+}
+
+void LexiconBuilder::AddSpelling(std::string_view spelling, double weighted, double seen) {
+  if (spelling.empty() || !utf8::Validate(spelling).ok() || !(weighted > 0) || weighted > 1e9) {
+    return;
+  }
+  Count& tally = counts_[std::string(spelling)];
+  tally.weighted += weighted;
+  tally.seen += seen;
 }
 
 void LexiconBuilder::AddKeyedWord(std::string_view key, std::string_view spelling, double count) {
@@ -196,7 +211,9 @@ void LexiconBuilder::AddKeyedWord(std::string_view key, std::string_view spellin
   std::string id(key);
   id += '\0';
   id += spelling;
-  keyed_counts_[id] += count;
+  Count& tally = keyed_counts_[id];
+  tally.weighted += count;
+  tally.seen += count;
 }
 
 Status LexiconBuilder::Finish(const Options& options, std::string* out) const {

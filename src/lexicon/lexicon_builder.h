@@ -16,9 +16,11 @@ namespace keydecide {
 class LexiconBuilder {
  public:
   struct Options {
-    uint32_t min_count = 2;       // words seen fewer times are dropped (mostly typos, names)
-    uint32_t max_words = 100000;  // keep the most frequent keys
-    uint32_t max_variants = 4;    // spellings kept per key ("us", "US", "Us")
+    // Words seen fewer times are dropped (mostly typos, names): both their weighted count and
+    // their occurrences must reach it, so a weight above 1 cannot admit a word seen once.
+    uint32_t min_count = 2;
+    uint32_t max_words = 100000;      // keep the most frequent keys
+    uint32_t max_variants = 4;        // spellings kept per key ("us", "US", "Us")
     double min_variant_share = 0.05;  // rarer spellings are dropped but still counted
     // Set for pinyin-keyed (Chinese) lexicons: every spelling of a key is kept as one of its
     // variants (homophones: "shiyan" -> 实验, 试验, 誓言...), whatever max_variants and
@@ -27,12 +29,19 @@ class LexiconBuilder {
     std::string language = "en";
   };
 
+  // One spelling's tally.
+  struct Count {
+    double weighted = 0;
+    double seen = 0;  // occurrences, unweighted
+  };
+
   // Counts the words of `text` (tokenizer words, split at hyphens so that every stored key
-  // is one typed word), each occurrence adding `weight`. Invalid UTF-8 is repaired first.
+  // is one typed word), each occurrence adding `weight` to the count (and one occurrence).
+  // Invalid UTF-8 is repaired first.
   void AddText(std::string_view text, double weight = 1.0);
 
-  // Adds `count` occurrences of one spelling. Ignored when it is empty or not valid UTF-8,
-  // or when count is not in (0, 1e9].
+  // Adds `count` occurrences of one spelling (count and occurrences alike). Ignored when it is
+  // empty or not valid UTF-8, or when count is not in (0, 1e9].
   void AddWord(std::string_view spelling, double count);
 
   // Adds `count` occurrences of `spelling` stored under an explicit trie key instead of its
@@ -49,8 +58,10 @@ class LexiconBuilder {
   Status Finish(const Options& options, std::string* out) const;
 
  private:
-  std::unordered_map<std::string, double> counts_;
-  std::unordered_map<std::string, double> keyed_counts_;  // key + '\0' + spelling
+  void AddSpelling(std::string_view spelling, double weighted, double seen);
+
+  std::unordered_map<std::string, Count> counts_;
+  std::unordered_map<std::string, Count> keyed_counts_;  // key + '\0' + spelling
 };
 
 }  // namespace keydecide
