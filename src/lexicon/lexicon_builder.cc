@@ -41,8 +41,9 @@ uint32_t ClampCount(uint64_t c) {
 
 uint32_t ComputeMaxCount(BuildNode* node, const std::vector<KeyInfo>& keys) {
   uint32_t best = node->entry == lexicon::kNoEntry ? 0 : ClampCount(keys[node->entry].count);
-  for (auto& [label, child] : node->children)
+  for (auto& [label, child] : node->children) {
     best = std::max(best, ComputeMaxCount(child.get(), keys));
+  }
   node->max_count = best;
   return best;
 }
@@ -57,8 +58,8 @@ void AppendRaw(const std::vector<T>& items, std::string* out) {
 using Counts = std::unordered_map<std::string, LexiconBuilder::Count>;
 
 // The keys (lower-cased spellings) whose count and occurrences reach options.min_count, each
-// with its spellings, most
-// frequent first (ties by key, so the output is deterministic), at most options.max_words.
+// with its spellings, most frequent first (ties by key, so the output is deterministic), at
+// most options.max_words.
 std::vector<KeyInfo> RankedKeys(const Counts& counts, const Counts& keyed_counts,
                                 const LexiconBuilder::Options& options) {
   std::unordered_map<std::string, KeyInfo> by_key;
