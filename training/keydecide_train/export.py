@@ -91,25 +91,31 @@ def write_safetensors(path: str | Path, tensors: Mapping[str, np.ndarray], confi
             raise ValueError(f"{name}: not finite")
         arrays[name] = a.astype(np_dtype)
     order = sorted(shapes, key=lambda n: arrays[n].nbytes % 8 != 0)  # stable: contract order
-    header: dict = {"__metadata__": {
-        "format": FORMAT, "format_version": FORMAT_VERSION,
-        "config": json.dumps(dict(config), separators=(",", ":")),
-        "words": "\n".join(words)}}
+    meta = {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "config": json.dumps(dict(config), separators=(",", ":")),
+            "words": "\n".join(words)}
     for key, value in (metadata or {}).items():
-        if key in header["__metadata__"] or key == META_TENSOR_CRC32 \
-                or not isinstance(value, str):
+        if key in meta or key == META_TENSOR_CRC32 or not isinstance(value, str):
             raise ValueError(f"metadata {key!r}: a contract key, or not a string")
-        header["__metadata__"][key] = value
+        meta[key] = value
+    return write_tensor_file(path, {name: arrays[name] for name in order}, meta)
+
+
+def write_tensor_file(path: str | Path, arrays: Mapping[str, np.ndarray],
+                      metadata: Mapping[str, str]) -> int:
+    """Write `arrays` (F32 or F16 numpy arrays, in this order, no holes) and `metadata` plus
+    its tensor_crc32 as a safetensors file, through a temporary file renamed into place.
+    Returns bytes."""
+    header: dict = {"__metadata__": dict(metadata)}
     crc = 0
-    for name in order:
-        crc = zlib.crc32(arrays[name].tobytes(), crc)
-    header["__metadata__"][META_TENSOR_CRC32] = f"{crc:08x}"
     offset = 0
-    for name in order:
-        n = arrays[name].nbytes
-        header[name] = {"dtype": st_dtype, "shape": list(arrays[name].shape),
-                        "data_offsets": [offset, offset + n]}
-        offset += n
+    for name, a in arrays.items():
+        st_dtype = {np.dtype("<f4"): "F32", np.dtype("<f2"): "F16"}[a.dtype]
+        crc = zlib.crc32(np.ascontiguousarray(a).tobytes(), crc)
+        header[name] = {"dtype": st_dtype, "shape": list(a.shape),
+                        "data_offsets": [offset, offset + a.nbytes]}
+        offset += a.nbytes
+    header["__metadata__"][META_TENSOR_CRC32] = f"{crc:08x}"
     # Raw UTF-8 in the JSON (not \u escapes): simpler for a minimal C++ JSON reader.
     blob = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     blob += b" " * ((8 - (8 + len(blob)) % 8) % 8)
@@ -119,8 +125,8 @@ def write_safetensors(path: str | Path, tensors: Mapping[str, np.ndarray], confi
     with open(tmp, "wb") as f:
         f.write(struct.pack("<Q", len(blob)))
         f.write(blob)
-        for name in order:
-            f.write(arrays[name].tobytes())
+        for a in arrays.values():
+            f.write(np.ascontiguousarray(a).tobytes())
     tmp.replace(path)
     return 8 + len(blob) + offset
 
