@@ -27,6 +27,10 @@ void EngineFlags::AddTo(CLI::App* cmd) {
                   "Popup network file, or 'none' for the popup head mixed with the candidates' "
                   "share (default: <model-dir>/<lang>/popup.json, when present and the model is "
                   "the pack's own)");
+  cmd->add_option("--intent-ngrams", intent_ngrams,
+                  "Intent n-grams file, or 'none' for the model's intent head alone (default: "
+                  "<model-dir>/<lang>/intent_ngrams.safetensors, when present and the model is "
+                  "the pack's own)");
   cmd->add_option("--tier", tier,
                   "Hold every session at this rung of the latency ladder: full_model, "
                   "no_vocab_proposals, small_model or lexicon_only")
@@ -74,6 +78,7 @@ EngineOptions EngineFlags::Options() const {
   options.model_path = model;
   options.small_model_path = small_model;
   options.popup_net_path = popup_net;
+  options.intent_ngrams_path = intent_ngrams;
   return options;
 }
 

@@ -30,6 +30,7 @@ struct EngineFlags {
   float word_bigram_weight = EngineOptions().word_bigram_weight;
   std::string small_model;
   std::string popup_net;
+  std::string intent_ngrams;
   std::string tier = "full_model";  // the rung every session is held at (--tier)
 
   void AddTo(CLI::App* cmd);

@@ -28,6 +28,8 @@ void AddInfoCommand(CLI::App* app) {
               << (info.small_model_path.empty() ? "(none)" : info.small_model_path) << "\n"
               << "popup network:   "
               << (info.popup_net_path.empty() ? "(none)" : info.popup_net_path) << "\n"
+              << "intent n-grams:  "
+              << (info.intent_ngrams_path.empty() ? "(none)" : info.intent_ngrams_path) << "\n"
               << "SIMD target:     " << info.simd_target << "\n";
   });
 }

@@ -124,8 +124,9 @@ class KD_API Engine {
     std::string model_path;        // empty without a model
     std::string small_model_path;  // the small-model rung's file; empty without one
     std::string popup_net_path;    // the popup network's file; empty without one
-    std::string model_weights;     // "f32", "q8", "q4g64+q8", ... (empty without a model)
-    std::string simd_target;       // the kernels' instruction set, e.g. "avx3_dl" (KEYDECIDE_SIMD)
+    std::string intent_ngrams_path;  // the intent n-grams' file; empty without one
+    std::string model_weights;       // "f32", "q8", "q4g64+q8", ... (empty without a model)
+    std::string simd_target;  // the kernels' instruction set, e.g. "avx3_dl" (KEYDECIDE_SIMD)
     size_t model_words = 0;
     std::vector<std::string> intent_labels;
     // "off", "on: <store path>", "on, not learning: <path>", or "unavailable: <reason>".

@@ -45,6 +45,12 @@ struct EngineOptions {
   // pack's own (the network is fitted to that model's outputs); otherwise none. "none": the
   // popup head mixed with the candidates' share (decide/popup_estimate.h).
   std::string popup_net_path;
+  // The intent n-grams (English): a classifier of the line being typed whose logits join the
+  // model's intent head (docs/MODEL.md, "Intent n-grams"). Empty: the pack's
+  // <model_dir>/<language>/intent_ngrams.safetensors when it exists and the typing model is the
+  // pack's own (its blend was chosen against that model's head); otherwise none. "none": the
+  // model's intent head alone.
+  std::string intent_ngrams_path;
 
   // Keyboard layout name (a file <model_dir>/layouts/<name>.txt) or a path to a layout
   // file. Drives the typing-slip costs of fuzzy matching.

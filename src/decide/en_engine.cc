@@ -194,6 +194,11 @@ Status EnEngine::Init(const EngineOptions& options) {
       KD_RETURN_IF_ERROR(PopupNet::Open(popup_path, kPopupFeatureNames, &pack_.popup_net_));
       info_.popup_net_path = popup_path;
     }
+    if (const std::string path = ResolveIntentNgramsPath(options, pack); path != "none") {
+      KD_RETURN_IF_ERROR(
+          IntentNgrams::Open(path, pack_.model_->config().intent_labels, &pack_.intent_ngrams_));
+      info_.intent_ngrams_path = path;
+    }
   } else {
     pack_.scorer_ = std::make_unique<BaselineScorer>(pack_.lexicon_.get(), o);
   }

@@ -20,6 +20,7 @@
 #include "lexicon/typing_costs.h"
 #include "lexicon/word_bigram.h"
 #include "lexicon/word_set.h"
+#include "model/intent_ngrams.h"
 #include "model/popup_net.h"
 #include "model/transformer.h"
 #include "personal/learner.h"
@@ -44,6 +45,9 @@ class EnPack {
   // The popup network fitted to the typing model (popup.json); null without one (then the
   // popup head is mixed with the candidates' share).
   const PopupNet* popup_net() const { return popup_net_.get(); }
+  // The intent n-grams whose logits join the typing model's intent head
+  // (intent_ngrams.safetensors); null without them.
+  const IntentNgrams* intent_ngrams() const { return intent_ngrams_.get(); }
   const CandidateSearch::Options& search_options() const { return search_options_; }
   // The word bigram beside the lexicon (lexicon.kdbg), and how much its context counts in a
   // model-scored candidate's score (EngineOptions::word_bigram_weight); null without the file
@@ -97,6 +101,7 @@ class EnPack {
   std::unique_ptr<Transformer> model_;
   std::unique_ptr<Transformer> small_model_;
   std::unique_ptr<PopupNet> popup_net_;
+  std::unique_ptr<IntentNgrams> intent_ngrams_;
   std::unique_ptr<Scorer> small_scorer_;
   double oov_count_ = 0;  // lexicon counts of the words outside the vocabulary
   std::vector<int32_t> entry_word_;

@@ -708,6 +708,9 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   if (curly_) CurlApostrophes(&out->autocorrect.replacement);
   out->intent.probabilities.resize(labels.size());
   model.Intent(hidden, out->intent.probabilities.data());
+  if (const IntentNgrams* ngrams = engine_->intent_ngrams(); ngrams != nullptr && !small_active_) {
+    ngrams->Blend(text_.text(), out->intent.probabilities);
+  }
   const size_t best_label =
       std::max_element(out->intent.probabilities.begin(), out->intent.probabilities.end()) -
       out->intent.probabilities.begin();

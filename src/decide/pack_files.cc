@@ -129,6 +129,14 @@ std::string ResolvePopupNetPath(const EngineOptions& options, const std::string&
   return std::filesystem::exists(path) ? path : "none";
 }
 
+std::string ResolveIntentNgramsPath(const EngineOptions& options, const std::string& pack) {
+  if (!options.intent_ngrams_path.empty()) return options.intent_ngrams_path;
+  // Its scale and code shift were chosen against the pack's model's intent head.
+  if (!options.model_path.empty() || pack.empty()) return "none";
+  const std::string path = pack + "/intent_ngrams.safetensors";
+  return std::filesystem::exists(path) ? path : "none";
+}
+
 Status LoadKeyboardLayout(const EngineOptions& options, const PackDir& pack, KeyboardLayout* out) {
   const std::string& name = options.keyboard_layout;
   if (name.find('/') != std::string::npos || name.ends_with(".txt")) {

@@ -43,6 +43,10 @@ std::string ResolveSmallModelPath(const EngineOptions& options, const std::strin
 // pack's own (options.model_path empty), <pack>/popup.json if it exists; else "none".
 std::string ResolvePopupNetPath(const EngineOptions& options, const std::string& pack);
 
+// The intent n-grams' file: options.intent_ngrams_path; when empty and the typing model is the
+// pack's own, <pack>/intent_ngrams.safetensors if it exists; else "none".
+std::string ResolveIntentNgramsPath(const EngineOptions& options, const std::string& pack);
+
 // A file beside a lexicon, of the same name with another extension (lexicon.kdlex ->
 // lexicon.kdbg for `extension` ".kdbg").
 std::string BesideLexicon(const std::string& lexicon_path, std::string_view extension);
