@@ -30,6 +30,14 @@ def test_buckets_match_the_engine():
     assert len(N.line_buckets(b"ab", 1 << 15, 2, 160)) == 7
 
 
+def test_features_are_counts_over_the_root_of_the_runs():
+    # What the engine sums: weight[bucket] per run over sqrt(runs); a repeated run counts twice.
+    x = N.feature_matrix([b"aaaa"], 1 << 12, 1, 160).to_dense().numpy()[0]
+    runs = N.line_buckets(b"aaaa", 1 << 12, 1, 160)  # 0x02 a a a a 0x03
+    assert len(runs) == 6
+    assert np.isclose(x[runs[1]], 4 / np.sqrt(6)) and np.isclose(x.sum(), 6 / np.sqrt(6))
+
+
 def test_fit_separates_lines_by_their_bytes():
     rng = np.random.default_rng(0)
     words = ["the", "house", "was", "quiet", "and", "we", "went", "home", "early"]
