@@ -413,6 +413,13 @@ TEST_F(ShippedAutocorrectTest, ContractionsAndCapitals) {
     EXPECT_FALSE(d.autocorrect.apply) << typed << " -> " << d.autocorrect.replacement;
   }
   EXPECT_FALSE(TypeAndDecide("and then I").autocorrect.apply);
+  // Apostrophe words that are not contractions (elisions of old verse) are not written by the
+  // rule: "oer" typed for "over" is not made o'er, nor "neer" ne'er.
+  for (const char* typed : {"we walked oer", "I will neer"}) {
+    const Decision d = TypeAndDecide(typed);
+    EXPECT_EQ(d.autocorrect.replacement.find('\''), std::string::npos)
+        << typed << " -> " << d.autocorrect.replacement;
+  }
   // The typographic apostrophe works as the straight one, and comes back as typed.
   const Decision curly = TypeAndDecide("well I don\u2019");
   ASSERT_FALSE(curly.candidates.empty());

@@ -46,6 +46,20 @@ constexpr size_t kBigramFollowers = 8;
 // training split).
 constexpr double kContractionOwnShare = 0.05;
 
+// A contraction of the rule: the apostrophe stands for a word after it, one of English's
+// clitics (n't, 's, 're, 've, 'll, 'd, 'm). Other apostrophe words of the lexicon are elisions of
+// old verse or dialect (o'er, ne'er, e'er, goin'), which a person typing "oer" rarely means: on
+// the tuning text the rule wrote o'er for 69 typed "oer" of "over". They are left to the model.
+bool EndsInClitic(std::string_view word) {
+  const size_t at = word.rfind('\'');
+  if (at == std::string_view::npos || at == 0) return false;
+  const std::string_view after = word.substr(at + 1);
+  for (std::string_view c : {"t", "s", "re", "ve", "ll", "d", "m"}) {
+    if (after == c) return true;
+  }
+  return false;
+}
+
 // Keeps the N heaviest items offered so far in (*best)[0..*n), heaviest first; of equal
 // weights the one offered first stays ahead. No allocation: it runs on every keystroke.
 template <typename T, size_t N, typename Weight>
@@ -616,7 +630,7 @@ void EnSession::ApplySpellingRules(bool capitalize, AutocorrectDecision* out) co
   const uint32_t own = lex.Find(typed_);
   if (const ApostropheIndex::Word* w = engine_->apostrophes().Exact(typed_)) {
     const double own_count = own != lexicon::kNoEntry ? lex.Count(own) : 0;
-    if (own_count < kContractionOwnShare * w->count) {
+    if (own_count < kContractionOwnShare * w->count && EndsInClitic(lex.Key(w->entry))) {
       WriteSurfaceForm(lex.CommonSpelling(w->entry), capitalize, &out->replacement);
       out->apply = true;
       return;
