@@ -20,13 +20,9 @@ namespace {
 std::unique_ptr<Engine> OpenShipped(const std::string& ngrams_path = "",
                                     const std::string& model_path = "") {
   EngineOptions options;
-  options.model_dir = KD_MODELS_DIR;
   options.intent_ngrams_path = ngrams_path;
   options.model_path = model_path;
-  std::unique_ptr<Engine> engine;
-  const Status s = Engine::Open(options, &engine);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return engine;
+  return testing::OpenBundled(options);
 }
 
 Decision DecideAfter(Engine& engine, const std::string& context, Tier tier = Tier::kFullModel) {

@@ -18,13 +18,9 @@ namespace {
 std::unique_ptr<Engine> OpenShipped(const std::string& popup_net_path = "",
                                     const std::string& model_path = "") {
   EngineOptions options;
-  options.model_dir = KD_MODELS_DIR;
   options.popup_net_path = popup_net_path;
   options.model_path = model_path;
-  std::unique_ptr<Engine> engine;
-  const Status s = Engine::Open(options, &engine);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return engine;
+  return testing::OpenBundled(options);
 }
 
 float PopupAt(Engine& engine, const char* before, const char* keys) {

@@ -53,6 +53,16 @@ inline std::string FixtureLexiconBytes() {
   return bytes;
 }
 
+// The engine of the bundled models (KD_MODELS_DIR) with `options`' other settings; null, and a
+// failed expectation, when it does not open.
+inline std::unique_ptr<Engine> OpenBundled(EngineOptions options) {
+  options.model_dir = KD_MODELS_DIR;
+  std::unique_ptr<Engine> engine;
+  const Status s = Engine::Open(options, &engine);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return engine;
+}
+
 // An engine on the fixture lexicon and the bundled QWERTY layout; with `model_bytes`, on
 // that model too (else the count baseline).
 inline std::unique_ptr<Engine> FixtureEngine(const std::string& model_bytes = "") {
