@@ -189,8 +189,7 @@ void LexiconBuilder::AddText(std::string_view text, double weight) {
 }
 
 void LexiconBuilder::AddWord(std::string_view spelling, double count) {
-  if (!(count > 0) || count > 1e9) return;
-  AddSpelling(spelling, count, count);
+  AddSpelling(spelling, count, count);  // it ignores counts outside (0, 1e9]
 }
 
 void LexiconBuilder::AddSpelling(std::string_view spelling, double weighted, double seen) {

@@ -81,10 +81,12 @@ def line_buckets(text: bytes, buckets: int, max_order: int, max_bytes: int) -> l
     return out
 
 
-def read_labeled(tsv: Path) -> list[bytes]:
-    """The texts of a label<TAB>text file (the lines fit_intent_head reads), as UTF-8."""
-    return [line.split("\t", 1)[1].encode("utf-8")
+def read_labeled(tsv: Path) -> tuple[list[str], list[bytes]]:
+    """The labels and the texts (as UTF-8) of a label<TAB>text file, the lines
+    fit_intent_head reads."""
+    rows = [line.split("\t", 1)
             for line in tsv.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [label for label, _ in rows], [text.encode("utf-8") for _, text in rows]
 
 
 def feature_matrix(texts: Sequence[bytes], buckets: int, max_order: int,
@@ -162,9 +164,9 @@ def main() -> None:
     code = labels.index("code")
     buckets = 1 << args.buckets_log2
     geometry = (buckets, args.max_order, args.max_bytes)
-    train_y = np.array([labels.index(line.split("\t", 1)[0]) for line in
-                        args.train.read_text(encoding="utf-8").splitlines() if line.strip()])
-    x = feature_matrix(read_labeled(args.train), *geometry)
+    train_labels, train_texts = read_labeled(args.train)
+    train_y = np.array([labels.index(label) for label in train_labels])
+    x = feature_matrix(train_texts, *geometry)
     w, b = fit(x, train_y, len(labels), args.l2, args.epochs)
     print("labels: " + " / ".join(labels))
     sets = []
@@ -173,9 +175,9 @@ def main() -> None:
         model_z = s @ head_w.T + head_b
         model_z -= model_z.max(1, keepdims=True)
         log_p = model_z - np.log(np.exp(model_z).sum(1, keepdims=True))
-        sets.append((name, log_p, torch.sparse.mm(feature_matrix(read_labeled(Path(tsv)),
-                                                                 *geometry),
-                                                  torch.from_numpy(w)).numpy() + b, y))
+        texts = read_labeled(Path(tsv))[1]
+        z = torch.sparse.mm(feature_matrix(texts, *geometry), torch.from_numpy(w)).numpy() + b
+        sets.append((name, log_p, z, y))
 
     def show(z_of, tag: str) -> None:
         parts = [f"{name} " + " / ".join("-" if a is None else f"{a:.3f}"
