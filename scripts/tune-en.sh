@@ -95,7 +95,13 @@ for t in en_tune wes_tune; do
   done
 done
 
-# Intent: the model's head on dev and the tuning code, and the n-grams' grid against it.
+# Intent: the model's head on dev and the tuning code, and the n-grams' grid against it. The two
+# labelled files are made from the fetched data when missing (docs/BENCHMARKS.md, "Intent").
+[[ -f data/en/intent_dev.tsv ]] ||
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --out data/en/intent_dev.tsv
+[[ -f data/en/intent_tuning_code.tsv ]] ||
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_unseen_code_eval --set tuning \
+    --out data/en/intent_tuning_code.tsv >/dev/null
 PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --data data/en \
   --config training/config/en_reviews.json --split train --per-class 20000 \
   --out "$out/intent_train.tsv" >/dev/null

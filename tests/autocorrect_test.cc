@@ -286,6 +286,32 @@ TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   EXPECT_FALSE(d.autocorrect.apply);
 }
 
+// An unknown word one edit from a word the search scored is corrected at the normal level
+// whatever the head says (kNearMisspellingFactor); the head's probability for these is below
+// even the unknown-word bar here (examples, checked first). Not at the cautious level, not a
+// capitalised one (a name, likely).
+TEST_F(ShippedAutocorrectTest, UnknownWordsOneEditFromAWordAreCorrected) {
+  const float unknown_bar = UnknownWordThreshold(SessionOptions{});
+  for (const auto& [typed, meant] :
+       {std::pair{"she is a professinal", "professional"}, {"at the libary", "library"}}) {
+    Decision d = TypeAndDecide(typed);
+    ASSERT_LT(d.autocorrect.confidence, unknown_bar) << typed;
+    EXPECT_TRUE(d.autocorrect.apply) << typed;
+    EXPECT_EQ(d.autocorrect.replacement, meant) << typed;
+    SessionOptions cautious;
+    cautious.autocorrect_level = AutocorrectLevel::kCautious;
+    d = TypeAndDecide(typed, cautious);
+    EXPECT_FALSE(d.autocorrect.apply) << typed;
+  }
+  Decision d = TypeAndDecide("she is a Professinal");
+  EXPECT_FALSE(d.autocorrect.apply && d.autocorrect.confidence < unknown_bar);
+  const AutocorrectBars bars = AutocorrectBarsFor(SessionOptions{});
+  EXPECT_EQ(bars.near_unknown, bars.word * kNearMisspellingFactor);
+  SessionOptions off;
+  off.autocorrect_level = AutocorrectLevel::kOff;
+  EXPECT_GT(AutocorrectBarsFor(off).near_unknown, 1.0f);
+}
+
 // A word of the model's vocabulary needs kModelWordThreshold whatever the level: the head says
 // 0.48 for "buffet" and 0.62 for "neatly" here (examples), above the normal level's threshold,
 // and without the bar they became "buffer" and "nearly".

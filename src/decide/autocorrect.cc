@@ -73,21 +73,14 @@ Autocorrect::Autocorrect(const Transformer* model, const Lexicon* lexicon,
       known_words_(known_words),
       pick_(model) {}
 
-// The head's probability needed to fire: `unknown_threshold` for a lower-case word no list
-// knows (a capitalised one is likely a name), more for a word the model knows.
-float Autocorrect::Needed(const Word& word, float threshold, float unknown_threshold) const {
-  if (model_->vocab().Find(word.typed) > ModelConfig::kEmailWord) {
-    return std::max(threshold, kModelWordThreshold);
-  }
-  const bool unknown = known_words_ != nullptr && !StartsUpper(word.as_typed) &&
-                       lexicon_->Find(word.typed) == lexicon::kNoEntry &&
-                       !known_words_->MayContain(word.typed);
-  return unknown ? unknown_threshold : threshold;
+bool Autocorrect::Unknown(const Word& word) const {
+  return known_words_ != nullptr && !StartsUpper(word.as_typed) &&
+         lexicon_->Find(word.typed) == lexicon::kNoEntry && !known_words_->MayContain(word.typed);
 }
 
 void Autocorrect::Decide(const float* hidden, const Word& word,
                          std::span<const ScoredCandidate> candidates, bool full_rung,
-                         float threshold, float unknown_threshold, AutocorrectDecision* out) {
+                         const AutocorrectBars& bars, AutocorrectDecision* out) {
   out->apply = false;
   out->confidence = 0;
   out->replacement.clear();
@@ -96,8 +89,14 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
   if (out->replacement.capacity() < kCandidateTextReserve) {
     out->replacement.reserve(kCandidateTextReserve);
   }
-  const bool fired = out->confidence >= Needed(word, threshold, unknown_threshold) && !word.keep &&
-                     !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
+  // A word the model knows needs more; an unknown one (a capitalised one is likely a name) less.
+  const bool model_word = model_->vocab().Find(word.typed) > ModelConfig::kEmailWord;
+  const bool unknown = !model_word && Unknown(word);
+  const float needed = model_word ? std::max(bars.word, kModelWordThreshold)
+                       : unknown  ? bars.unknown
+                                  : bars.word;
+  const bool fired =
+      out->confidence >= needed && !word.keep && !KeepAsTyped(word.as_typed, word.typed, *lexicon_);
   if (fired && full_rung) {
     bool typed_first = false;
     const int w = pick_.Pick(hidden, word.typed, &typed_first);
@@ -112,27 +111,34 @@ void Autocorrect::Decide(const float* hidden, const Word& word,
     // No word of the model's shortlist is near what was typed, and the lexicon does not know
     // it: the word meant is likely one the model cannot name, and the scored candidates can.
     if (!typed_first && lexicon_->Find(word.typed) == lexicon::kNoEntry &&
-        WriteRareCorrection(word, candidates, &out->replacement)) {
+        WriteRareCorrection(word, candidates, kMaxCorrectionEdits, &out->replacement)) {
       out->apply = true;
       return;
     }
+  }
+  // The slip the head missed (kNearMisspellingFactor). Unknown words are never all capitals, so
+  // KeepAsTyped holds nothing here.
+  if (!fired && full_rung && unknown && !word.keep &&
+      word.typed.size() >= kNearMisspellingMinBytes && out->confidence >= bars.near_unknown &&
+      WriteRareCorrection(word, candidates, 1, &out->replacement)) {
+    out->apply = true;
+    return;
   }
   const bool hint = WriteCandidateHint(word, candidates, &out->replacement);
   // Below the full rung no vocabulary-wide work is done: the candidates' best stands in.
   out->apply = hint && fired && !full_rung;
 }
 
-// The best-scored lexicon candidate within kMaxCorrectionEdits of the typed letters (the words
-// the model's shortlist cannot name: outside its vocabulary, or rare).
+// The words the model's shortlist cannot name: outside its vocabulary, or rare.
 bool Autocorrect::WriteRareCorrection(const Word& word, std::span<const ScoredCandidate> candidates,
-                                      std::string* out) const {
+                                      int max_edits, std::string* out) const {
   const ScoredCandidate* best = nullptr;
   for (const ScoredCandidate& c : candidates) {
     if (c.entry == lexicon::kNoEntry || !std::isfinite(c.score)) continue;
     if (best != nullptr && c.score <= best->score) continue;
     const std::string_view key = lexicon_->Key(c.entry);
     if (key == word.typed || key.size() > kMaxEditDistanceBytes) continue;
-    if (BoundedEditDistance(word.typed, key, kMaxCorrectionEdits) > kMaxCorrectionEdits) continue;
+    if (BoundedEditDistance(word.typed, key, max_edits) > max_edits) continue;
     best = &c;
   }
   if (best != nullptr)

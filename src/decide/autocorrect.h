@@ -46,6 +46,27 @@ inline constexpr float kUnknownWordFactor = 0.25f;
 // autocorrect_threshold; a threshold above 1 (off) stays.
 float UnknownWordThreshold(const SessionOptions& options);
 
+// An unknown word of at least kNearMisspellingMinBytes that is one edit from a lexicon word the
+// search scored is a slip the head often misses ("manybe", "firday", "professinal": it reads the
+// letters as a word being made up and says under 0.05): at the normal and eager levels it is
+// corrected whatever the head says (this share of the threshold), to the best-scored such word.
+// Chosen on the tuning texts with slice 1's pairs (docs/BENCHMARKS.md, "Unknown words one edit
+// from a word"): corrected +1.0 to +1.2 points on each of the five, false +0.02 to +0.08 points;
+// 4 bytes changed nothing against 5, two edits added 0.1 point for 0.03 more false.
+inline constexpr float kNearMisspellingFactor = 0.0f;
+inline constexpr size_t kNearMisspellingMinBytes = 5;
+
+// The head's probability Autocorrect::Decide needs, by what the typed word is.
+struct AutocorrectBars {
+  float word = 0;          // any word: SessionOptions::autocorrect_threshold, or the level's
+  float unknown = 0;       // a lower-case word no list knows (UnknownWordThreshold)
+  float near_unknown = 0;  // such a word one edit from a scored lexicon word (above)
+};
+
+// The bars of a session with `options`: the level's (autocorrect_level.cc), or the normal
+// level's shares of an explicit autocorrect_threshold; a threshold above 1 (off) is every bar.
+AutocorrectBars AutocorrectBarsFor(const SessionOptions& options);
+
 // A word of the model's vocabulary (a word it has read often) needs at least this probability,
 // or the threshold when that is higher. Such a word is rarely a slip: on the tuning text
 // (slice 1's pairs, threshold 0.3), the head's corrections of vocabulary words were 76 of the
@@ -133,18 +154,20 @@ class Autocorrect {
 
   // Fills *out for `word` (nothing applied for an empty one). `hidden` is the model's state
   // after the typed keys; `candidates` this keystroke's scored candidates; `full_rung`: the
-  // vocabulary may be read (Tier::kFullModel). Fires at `threshold`, for a lower-case word
-  // no list knows at `unknown_threshold` (SessionOptions, UnknownWordThreshold), for a word of
-  // the model's vocabulary at max(threshold, kModelWordThreshold).
+  // vocabulary may be read (Tier::kFullModel). Fires at bars.word, for a lower-case word no
+  // list knows at bars.unknown, for a word of the model's vocabulary at max(bars.word,
+  // kModelWordThreshold). Where it does not fire, an unknown word one edit from a scored
+  // lexicon word is corrected to it at bars.near_unknown (full rung only).
   void Decide(const float* hidden, const Word& word, std::span<const ScoredCandidate> candidates,
-              bool full_rung, float threshold, float unknown_threshold, AutocorrectDecision* out);
+              bool full_rung, const AutocorrectBars& bars, AutocorrectDecision* out);
 
  private:
-  // The model's favourite among the candidates that could be the whole word, written into
+  // A lower-case word that neither the lexicon nor the known words hold.
+  bool Unknown(const Word& word) const;
+  // The best-scored lexicon candidate within `max_edits` of the typed letters, written into
   // *out; false when there is none.
-  float Needed(const Word& word, float threshold, float unknown_threshold) const;
   bool WriteRareCorrection(const Word& word, std::span<const ScoredCandidate> candidates,
-                           std::string* out) const;
+                           int max_edits, std::string* out) const;
   bool WriteCandidateHint(const Word& word, std::span<const ScoredCandidate> candidates,
                           std::string* out) const;
 

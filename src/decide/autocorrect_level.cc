@@ -23,16 +23,19 @@ namespace {
 // - eager, the most corrected within 1%: 0.906 at 0.80% (0.916);
 // - cautious, step 8's normal level (0.8; its unknown-word share 0.5, as since step 6): 0.802
 //   at 0.18%.
+// The near-misspelling share (autocorrect.h) is the normal and eager levels' only: cautious keeps
+// its unknown-word share there.
 struct LevelBar {
   float threshold;
   float unknown_word_share;
+  float near_misspelling_share;
 };
 constexpr float kNever = 2.0f;  // above any probability
 constexpr LevelBar kBars[] = {
-    {kNever, 1.0f},               // off
-    {0.8f, 0.5f},                 // cautious
-    {0.2f, kUnknownWordFactor},   // normal
-    {0.05f, kUnknownWordFactor},  // eager
+    {kNever, 1.0f, 1.0f},                                 // off
+    {0.8f, 0.5f, 0.5f},                                   // cautious
+    {0.2f, kUnknownWordFactor, kNearMisspellingFactor},   // normal
+    {0.05f, kUnknownWordFactor, kNearMisspellingFactor},  // eager
 };
 
 constexpr const char* kNames[] = {"off", "cautious", "normal", "eager"};
@@ -44,14 +47,21 @@ float AutocorrectThreshold(AutocorrectLevel level) {
   return i >= 0 && i < 4 ? kBars[i].threshold : kBars[2].threshold;
 }
 
-float UnknownWordThreshold(const SessionOptions& options) {
-  if (options.autocorrect_threshold >= 0) {
-    return options.autocorrect_threshold > 1 ? options.autocorrect_threshold
-                                             : options.autocorrect_threshold * kUnknownWordFactor;
+AutocorrectBars AutocorrectBarsFor(const SessionOptions& options) {
+  float threshold = options.autocorrect_threshold;
+  LevelBar shares = kBars[2];  // an explicit threshold takes the normal level's shares
+  if (threshold < 0) {
+    const int i = static_cast<int>(options.autocorrect_level);
+    shares = kBars[i >= 0 && i < 4 ? i : 2];
+    threshold = shares.threshold;
   }
-  const int i = static_cast<int>(options.autocorrect_level);
-  const LevelBar& bar = kBars[i >= 0 && i < 4 ? i : 2];
-  return bar.threshold > 1 ? bar.threshold : bar.threshold * bar.unknown_word_share;
+  if (threshold > 1) return {threshold, threshold, threshold};  // off
+  return {threshold, threshold * shares.unknown_word_share,
+          threshold * shares.near_misspelling_share};
+}
+
+float UnknownWordThreshold(const SessionOptions& options) {
+  return AutocorrectBarsFor(options).unknown;
 }
 
 const char* AutocorrectLevelName(AutocorrectLevel level) {

@@ -156,7 +156,7 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
       text_(&kEnglishComposition),
       history_(&engine->lexicon()),
       search_(&engine->lexicon(), &engine->costs(), engine->search_options()) {
-  unknown_word_threshold_ = UnknownWordThreshold(options_);
+  autocorrect_bars_ = AutocorrectBarsFor(options_);
   if (options_.autocorrect_threshold < 0) {
     options_.autocorrect_threshold = AutocorrectThreshold(options_.autocorrect_level);
   }
@@ -714,8 +714,7 @@ void EnSession::FillHeads(const float* hidden, bool capitalize, Decision* out) {
   // corrected again.
   const bool keep = AtCorrectedWord() || KeptByPerson() || KeptInThisText();
   autocorrect.Decide(hidden, {composition(), typed_, capitalize, keep}, scored_,
-                     tier_ == Tier::kFullModel, options_.autocorrect_threshold,
-                     unknown_word_threshold_, &out->autocorrect);
+                     tier_ == Tier::kFullModel, autocorrect_bars_, &out->autocorrect);
   if (!keep && !KeepAsTyped(composition(), typed_, engine_->lexicon())) {
     ApplySpellingRules(capitalize, &out->autocorrect);
   }

@@ -108,7 +108,7 @@ class EnSession : public Session {
 
   const EnPack* engine_;
   SessionOptions options_;
-  float unknown_word_threshold_;  // UnknownWordThreshold(options_)
+  AutocorrectBars autocorrect_bars_;  // AutocorrectBarsFor(options_)
   TypedText text_;
   size_t pushed_word_end_ = std::string::npos;  // where the last remembered word ended
   SessionHistory history_;
