@@ -48,7 +48,7 @@ float UnknownWordThreshold(const SessionOptions& options);
 
 // An unknown word of at least kNearMisspellingMinBytes that is one edit from a lexicon word the
 // search scored is a slip the head often misses ("manybe", "firday", "professinal": it reads the
-// letters as a word being made up and says under 0.05): at the normal and eager levels it is
+// letters as a word being made up and often says under 0.05): at the normal and eager levels it is
 // corrected whatever the head says (this share of the threshold), to the best-scored such word.
 // Chosen on the tuning texts with slice 1's pairs (docs/BENCHMARKS.md, "Unknown words one edit
 // from a word"): corrected +1.0 to +1.2 points on each of the five, false +0.02 to +0.08 points;
