@@ -157,9 +157,7 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
       history_(&engine->lexicon()),
       search_(&engine->lexicon(), &engine->costs(), engine->search_options()) {
   autocorrect_bars_ = AutocorrectBarsFor(options_);
-  if (options_.autocorrect_threshold < 0) {
-    options_.autocorrect_threshold = AutocorrectThreshold(options_.autocorrect_level);
-  }
+  options_.autocorrect_threshold = autocorrect_bars_.word;  // the level's, when not explicit
   correction_.typed.reserve(kMaxAcceptBytes);
   correction_.key.reserve(2 * kMaxAcceptBytes);  // lower-casing never more than doubles it
   typed_.reserve(CandidateSearch::kMaxTyped * 2);
