@@ -76,6 +76,61 @@ TEST(LexiconFormatTest, AWeightAboveOneDoesNotAdmitAWordSeenOnce) {
   EXPECT_EQ(lex->entry_count(), 2u);
 }
 
+// A capital that only begins a sentence or a line is the position's: it counts for the key
+// but does not make "Moreover" the word's spelling. A word seen only there keeps it.
+TEST(LexiconFormatTest, SentenceStartsDoNotDecideTheSpelling) {
+  LexiconBuilder b;
+  b.AddText("Moreover, it rained. Moreover it snowed.\nMoreover, and moreover.\n\"Zebra\" Zebra.");
+  std::string bytes;
+  ASSERT_TRUE(b.Finish(LexiconBuilder::Options{.min_count = 1}, &bytes).ok());
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(bytes, &lex).ok());
+  const uint32_t moreover = lex->Find("moreover");
+  ASSERT_NE(moreover, lexicon::kNoEntry);
+  EXPECT_EQ(lex->Count(moreover), 4u);  // every occurrence counts
+  EXPECT_EQ(lex->CommonSpelling(moreover), "moreover");
+  EXPECT_EQ(lex->Variants(moreover).size(), 1u);
+  EXPECT_EQ(lex->CommonSpelling(lex->Find("zebra")), "Zebra");  // only ever at a start
+  EXPECT_EQ(lex->CommonSpelling(lex->Find("it")), "it");
+}
+
+// Each source votes on a key's spelling: one large source's capitals ("the Government") lose
+// to several sources' lower case, though it holds most of the occurrences.
+TEST(LexiconFormatTest, EachSourceVotesOnTheSpelling) {
+  std::string formal;
+  for (int i = 0; i < 300; ++i) formal += "the Government acts and the government waits ";
+  for (int i = 0; i < 10; ++i) formal += "the Government rests ";  // 310 against 300
+  const std::string others[] = {"our government is slow", "a government of the people",
+                                "the government said no"};
+  LexiconBuilder one_source;
+  LexiconBuilder per_source;
+  one_source.AddText(formal);
+  per_source.AddText(formal);
+  per_source.EndSource();
+  for (const std::string& text : others) {
+    one_source.AddText(text);
+    per_source.AddText(text);
+    per_source.EndSource();
+  }
+  std::string one_bytes;
+  std::string per_bytes;
+  ASSERT_TRUE(one_source.Finish(LexiconBuilder::Options{.min_count = 1}, &one_bytes).ok());
+  ASSERT_TRUE(per_source.Finish(LexiconBuilder::Options{.min_count = 1}, &per_bytes).ok());
+  std::unique_ptr<Lexicon> one;
+  std::unique_ptr<Lexicon> per;
+  ASSERT_TRUE(Lexicon::FromBytes(one_bytes, &one).ok());
+  ASSERT_TRUE(Lexicon::FromBytes(per_bytes, &per).ok());
+  EXPECT_EQ(one->CommonSpelling(one->Find("government")), "Government");
+  const uint32_t government = per->Find("government");
+  EXPECT_EQ(per->CommonSpelling(government), "government");
+  EXPECT_EQ(per->Variants(government).size(), 2u);  // the capitalised spelling stays a variant
+  // The counts, and so the keys and their order, do not depend on the sources.
+  EXPECT_EQ(per->Count(government), one->Count(one->Find("government")));
+  EXPECT_EQ(per->total_count(), one->total_count());
+  ASSERT_EQ(per->entry_count(), one->entry_count());
+  for (uint32_t e = 0; e < per->entry_count(); ++e) EXPECT_EQ(per->Key(e), one->Key(e));
+}
+
 TEST(LexiconFormatTest, TruncatedFilesAreRefused) {
   const std::string bytes = FixtureLexiconBytes();
   for (size_t cut = 0; cut < bytes.size(); cut += 1 + cut / 7) {

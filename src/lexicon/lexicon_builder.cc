@@ -56,11 +56,29 @@ void AppendRaw(const std::vector<T>& items, std::string* out) {
 }
 
 using Counts = std::unordered_map<std::string, LexiconBuilder::Count>;
+using Weights = std::unordered_map<std::string, double>;
+
+// Adds one source's votes: each key's spellings by their share of the source's voting
+// occurrences of the key, weighted by log(1 + those occurrences) (a source that writes the
+// word once decides less than one that writes it often; one that writes it 5,000 times not
+// 3,000 times more than one that writes it 1,500).
+void AddSourceVotes(const Weights& cased, Weights* spelling_votes, Weights* key_votes) {
+  Weights per_key;
+  for (const auto& [spelling, weighted] : cased) per_key[ToLowerUtf8(spelling)] += weighted;
+  for (const auto& [spelling, weighted] : cased) {
+    const double total = per_key[ToLowerUtf8(spelling)];
+    (*spelling_votes)[spelling] += std::log1p(total) * weighted / total;
+  }
+  for (const auto& [key, total] : per_key) (*key_votes)[key] += std::log1p(total);
+}
 
 // The keys (lower-cased spellings) whose count and occurrences reach options.min_count, each
 // with its spellings, most frequent first (ties by key, so the output is deterministic), at
-// most options.max_words.
+// most options.max_words. A key with votes has the spellings that got votes, each counted
+// as its share of the votes times the key's count; a key without (every occurrence began a
+// sentence, or the voting ones' weighted counts round to 0) has its spellings as counted.
 std::vector<KeyInfo> RankedKeys(const Counts& counts, const Counts& keyed_counts,
+                                const Weights& spelling_votes, const Weights& key_votes,
                                 const LexiconBuilder::Options& options) {
   std::unordered_map<std::string, KeyInfo> by_key;
   auto add = [&](std::string key, std::string spelling, const LexiconBuilder::Count& tally) {
@@ -72,6 +90,20 @@ std::vector<KeyInfo> RankedKeys(const Counts& counts, const Counts& keyed_counts
     info.spellings.emplace_back(std::move(spelling), count);
   };
   for (const auto& [spelling, tally] : counts) add(ToLowerUtf8(spelling), spelling, tally);
+  for (auto& [key, info] : by_key) {
+    const auto votes = key_votes.find(key);
+    if (votes == key_votes.end()) continue;
+    std::vector<std::pair<std::string, uint64_t>> voted;
+    for (auto& [spelling, count] : info.spellings) {
+      const auto vote = spelling_votes.find(spelling);
+      if (vote == spelling_votes.end()) continue;  // seen only where a sentence began
+      const double share = vote->second / votes->second;
+      const long long voted_count = std::llround(share * static_cast<double>(info.count));
+      voted.emplace_back(std::move(spelling), static_cast<uint64_t>(std::max(1LL, voted_count)));
+    }
+    // Empty when the voting spellings' weighted counts rounded to 0 (a weight below 1).
+    if (!voted.empty()) info.spellings = std::move(voted);
+  }
   for (const auto& [id, tally] : keyed_counts) {  // key + '\0' + spelling
     const size_t nul = id.find('\0');
     add(id.substr(0, nul), id.substr(nul + 1), tally);
@@ -169,6 +201,31 @@ std::vector<TrieNode> FlattenTrie(const std::vector<KeyInfo>& keys) {
   return nodes;
 }
 
+// True when tokens[i] begins a sentence: it is the text's first token, or a line break or
+// one of . ! ? comes before it with only quotes and opening brackets between.
+bool BeginsSentence(std::string_view text, const std::vector<Token>& tokens, size_t i) {
+  for (size_t j = i; j > 0; --j) {
+    const Token& before = tokens[j - 1];
+    const size_t end = before.offset + before.text.size();
+    if (text.substr(end, tokens[j].offset - end).find('\n') != std::string_view::npos) {
+      return true;
+    }
+    if (before.kind != TokenKind::kPunct) return false;
+    const std::string_view p = before.text;
+    if (p == "." || p == "!" || p == "?" || p == "\u2026") return true;
+    const bool skipped = p == "\"" || p == "'" || p == "(" || p == "[" || p == "\u201c" ||
+                         p == "\u201d" || p == "\u2018" || p == "\u2019";
+    if (!skipped) return false;
+  }
+  return true;
+}
+
+// "Word", "I'm": the first letter upper case, the rest lower case (not "NASA", "McDonald").
+bool IsTitleCase(std::string_view word) {
+  const std::string lower = ToLowerUtf8(word);
+  return lower != word && CapitalizeUtf8(lower) == word;
+}
+
 }  // namespace
 
 void LexiconBuilder::AddText(std::string_view text, double weight) {
@@ -176,29 +233,39 @@ void LexiconBuilder::AddText(std::string_view text, double weight) {
   const std::string_view valid = repaired.empty() ? text : std::string_view(repaired);
   std::vector<Token> tokens;
   Tokenize(valid, &tokens);
-  for (const Token& t : tokens) {
-    if (t.kind != TokenKind::kWord) continue;
-    std::string_view word = t.text;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].kind != TokenKind::kWord) continue;
+    std::string_view word = tokens[i].text;
+    bool cased = !BeginsSentence(valid, tokens, i);
     while (!word.empty()) {  // "well-known" counts as "well" and "known"
       const size_t hyphen = word.find('-');
-      AddSpelling(word.substr(0, hyphen), weight, 1);
+      const std::string_view part = word.substr(0, hyphen);
+      AddSpelling(part, weight, 1, cased || !IsTitleCase(part));
       if (hyphen == std::string_view::npos) break;
       word.remove_prefix(hyphen + 1);
+      cased = true;
     }
   }
 }
 
 void LexiconBuilder::AddWord(std::string_view spelling, double count) {
-  AddSpelling(spelling, count, count);  // it ignores counts outside (0, 1e9]
+  AddSpelling(spelling, count, count, true);  // it ignores counts outside (0, 1e9]
 }
 
-void LexiconBuilder::AddSpelling(std::string_view spelling, double weighted, double seen) {
+void LexiconBuilder::AddSpelling(std::string_view spelling, double weighted, double seen,
+                                 bool cased) {
   if (spelling.empty() || !utf8::Validate(spelling).ok() || !(weighted > 0) || weighted > 1e9) {
     return;
   }
   Count& tally = counts_[std::string(spelling)];
   tally.weighted += weighted;
   tally.seen += seen;
+  if (cased) source_cased_[std::string(spelling)] += weighted;
+}
+
+void LexiconBuilder::EndSource() {
+  AddSourceVotes(source_cased_, &spelling_votes_, &key_votes_);
+  source_cased_.clear();
 }
 
 void LexiconBuilder::AddKeyedWord(std::string_view key, std::string_view spelling, double count) {
@@ -218,7 +285,11 @@ void LexiconBuilder::AddKeyedWord(std::string_view key, std::string_view spellin
 
 Status LexiconBuilder::Finish(const Options& options, std::string* out) const {
   if (options.max_words == 0) return Status::InvalidArgument("max_words is 0");
-  std::vector<KeyInfo> keys = RankedKeys(counts_, keyed_counts_, options);
+  Weights spelling_votes = spelling_votes_;
+  Weights key_votes = key_votes_;
+  AddSourceVotes(source_cased_, &spelling_votes, &key_votes);  // the open source, if any
+  std::vector<KeyInfo> keys =
+      RankedKeys(counts_, keyed_counts_, spelling_votes, key_votes, options);
   if (keys.empty()) return Status::InvalidArgument("no word reaches the minimum count");
   const Tables tables = MakeTables(&keys, options);
   const std::vector<TrieNode> nodes = FlattenTrie(keys);

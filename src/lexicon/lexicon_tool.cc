@@ -118,6 +118,7 @@ Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* repo
       std::unique_ptr<MappedFile> file;
       KD_RETURN_IF_ERROR(MappedFile::Open(input.path, &file));
       builder.AddText(file->data(), input.weight);
+      builder.EndSource();  // each file votes on spellings as one source
       report->input_bytes += file->data().size();
     }
     KD_RETURN_IF_ERROR(builder.Finish(
