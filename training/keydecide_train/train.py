@@ -596,13 +596,44 @@ def grown_embedding(table: torch.Tensor, rows: int, seed: int, tail: int = 4096)
     return torch.cat([table, new.to(table.dtype)])
 
 
+def deepened_state(state: dict[str, torch.Tensor], old_layers: int,
+                   new_layers: int) -> dict[str, torch.Tensor]:
+    """`state` (a model of `old_layers` blocks) with blocks added for `new_layers`, as block
+    expansion does (LLaMA Pro, Wu et al. 2024): each added block is a copy of the block before
+    it with its two output projections (attention's and the MLP's second layer) zeroed, so it
+    adds nothing to the residual stream and the deeper model computes what the old one did;
+    training then grows it from there. The copies are spread evenly: 4 -> 6 puts one after
+    blocks 1 and 3 (0-based)."""
+    if new_layers < old_layers:
+        raise ValueError(f"cannot deepen {old_layers} layers to {new_layers}")
+    added = new_layers - old_layers
+    after = {((i + 1) * old_layers) // added - 1 for i in range(added)} if added else set()
+    if len(after) != added:  # more copies than blocks: not what this is for
+        raise ValueError(f"cannot spread {added} new layers over {old_layers}")
+    block = {k: v for k, v in state.items() if not k.startswith("layers.")}
+    zeroed = ("attn.out.weight", "attn.out.bias", "mlp.fc2.weight", "mlp.fc2.bias")
+    at = 0
+    for old in range(old_layers):
+        own = {k[len(f"layers.{old}."):]: v for k, v in state.items()
+               if k.startswith(f"layers.{old}.")}
+        for name, v in own.items():
+            block[f"layers.{at}.{name}"] = v
+        at += 1
+        if old in after:
+            for name, v in own.items():
+                block[f"layers.{at}.{name}"] = torch.zeros_like(v) if name in zeroed else v.clone()
+            at += 1
+    return block
+
+
 def build_model(cfg: dict, words: list[str], env: Dist, info: Callable[[str], None],
                 init_from: str | Path | None) -> tuple[ModelConfig, TypingModel, TrainModule]:
     """The model (fresh from the seed, or the weights of `init_from`) and its TrainModule,
     on the run's device."""
     mc = ModelConfig.from_dict({**cfg["model"], "vocab_size": T.WORD_OFFSET + len(words)})
     model = TypingModel(mc)
-    if init_from:  # continue from an exported model (same shapes; the same or a grown vocabulary)
+    if init_from:  # continue from an exported model (same width; the same or a grown vocabulary
+        # and the same or more layers)
         from .export import model_from_file
         start_model, start_words = model_from_file(init_from)
         if list(start_words) != list(words[:len(start_words)]):
@@ -612,6 +643,9 @@ def build_model(cfg: dict, words: list[str], env: Dist, info: Callable[[str], No
             state["tok_emb.weight"] = grown_embedding(state["tok_emb.weight"], mc.vocab_size,
                                                       cfg["train"]["seed"])
             info(f"vocabulary grown from {len(start_words)} to {len(words)} words")
+        if start_model.cfg.n_layers != mc.n_layers:
+            state = deepened_state(state, start_model.cfg.n_layers, mc.n_layers)
+            info(f"deepened from {start_model.cfg.n_layers} to {mc.n_layers} layers")
         model.load_state_dict(state)
         info(f"initialised from {init_from}")
     model = model.to(env.device)

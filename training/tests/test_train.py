@@ -211,6 +211,37 @@ def test_a_grown_vocabulary_continues_the_old_models_rows(run, tiny_data, tiny_c
     assert (new.mean(0) - tail.mean(0)).abs().mean() < 2 * tail.std(0).mean()
 
 
+def test_a_deepened_model_computes_what_the_shallow_one_did(run, tiny_data, tiny_config,
+                                                            tmp_path):
+    """--init-from with more layers (TR.deepened_state): the added blocks copy the block
+    before them with their output projections zeroed, so every output is unchanged; then
+    they train."""
+    import copy
+    out, _ = run
+    shallow, words = export.model_from_file(out / "model.safetensors")
+    shallow.eval()
+    n = shallow.cfg.n_layers
+    deep = TypingModel(ModelConfig.from_dict({**shallow.cfg.file_config(), "n_layers": n + 2}))
+    deep.load_state_dict(TR.deepened_state(shallow.state_dict(), n, n + 2))
+    deep.eval()
+    tok = torch.tensor([[1, 3, 40, 41, 2, 10, 12, 20]])
+    ivl = torch.tensor([[0, 0, 0, 0, 0, 7, 3, 2]])
+    bs = torch.tensor([[0, 0, 0, 0, 0, 0, 1, 0]])
+    a, b = shallow.outputs(tok, ivl, bs), deep.outputs(tok, ivl, bs)
+    for k in a:
+        assert torch.allclose(a[k], b[k], atol=1e-5), k
+    with pytest.raises(ValueError):
+        TR.deepened_state(shallow.state_dict(), n, n - 1)
+    # Through train(): the deeper run starts from the file and its added blocks move.
+    cfg = copy.deepcopy(tiny_config)
+    cfg["model"]["n_layers"] = n + 2
+    TR.train(cfg, tiny_data, tmp_path / "deep", device="cpu", max_steps=3, log=lambda s: None,
+             progress=False, init_from=out / "model.safetensors")
+    trained, trained_words = export.model_from_file(tmp_path / "deep" / "model.safetensors")
+    assert trained.cfg.n_layers == n + 2 and trained_words == words
+    assert trained.layers[n + 1].mlp.fc2.weight.abs().sum() > 0  # the last copy learned
+
+
 def test_distillation_pulls_a_smaller_model_towards_its_teacher(run, tiny_data, tiny_config,
                                                                  tmp_path):
     # A student of half the width distilled from the run's model (train.distill_from, the
