@@ -46,6 +46,8 @@ DEB_PKGS=(
   git-man curl systemd rsync iproute2 util-linux findutils dpkg coreutils tar
   # Customers' reviews of fine foods (training/keydecide_train/sources/food_reviews.py).
   r-cran-modeldata
+  # The German-English dictionary's example sentences (training/keydecide_train/sources/ding.py).
+  trans-de-en
 )
 
 # Pinned so that the text, the dedup and the dev split are reproducible.

