@@ -23,6 +23,7 @@ SENTENCES_PER_DOCUMENT = 20  # the dev split takes whole documents: about 2% of 
 
 _ALTERNATIVES = re.compile(r"\s*\|\s*|;\s+")
 _LABELS = re.compile(r"\s*(\{[^}]*\}|\[[^\]]*\]|\([^)]*\))")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?])")  # left where a label was: "me (then), please"
 # A sentence: a capital or an opening quote first, a full stop, ! or ? last (a closing quote
 # may follow), at least three words.
 _SENTENCE = re.compile(r"^[\"'\u2018\u201cA-Z].*[.!?][\"'\u2019\u201d]?$")
@@ -39,7 +40,7 @@ def english_sentences(line: str) -> list[str]:
     out = []
     for part in _ALTERNATIVES.split(line.split("::", 1)[1]):
         text = " ".join(_LABELS.sub("", part).split())
-        text = re.sub(r"\s+([,.!?])", r"\1", text)  # "me (then), please" -> "me, please"
+        text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
         if _SENTENCE.match(text) and not _TEMPLATE.search(text) and len(text.split()) >= 3:
             out.append(text)
     return out
