@@ -95,8 +95,9 @@ for t in en_tune wes_tune; do
   done
 done
 
-# Intent: the model's head on dev and the tuning code, and the n-grams' grid against it. The two
-# labelled files are made from the fetched data when missing (docs/BENCHMARKS.md, "Intent").
+# Intent: the model's head on dev, the tuning code and dev's short prose lines, and the n-grams'
+# grid against it. The labelled files are made from the fetched data when missing
+# (docs/BENCHMARKS.md, "Intent", "Short lines").
 [[ -f data/en/intent_dev.tsv ]] ||
   PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --out data/en/intent_dev.tsv
 [[ -f data/en/intent_tuning_code.tsv ]] ||
@@ -105,12 +106,16 @@ done
 PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --data data/en \
   --config training/config/en_reviews.json --split train --per-class 20000 \
   --out "$out/intent_train.tsv" >/dev/null
-for s in train:$out/intent_train.tsv dev:data/en/intent_dev.tsv tune:data/en/intent_tuning_code.tsv; do
+PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_short_lines --data data/en \
+  --out "$out/intent_short.tsv" >/dev/null
+for s in train:$out/intent_train.tsv dev:data/en/intent_dev.tsv tune:data/en/intent_tuning_code.tsv \
+    short:$out/intent_short.tsv; do
   "$kd" eval context-states --model "$head_model" --labeled "${s#*:}" \
     --out "$out/${s%%:*}_states.f32" >/dev/null
 done
 PYTHONPATH=training /usr/bin/python3 -m keydecide_train.intent_ngrams --model "$head_model" \
   --train "$out/intent_train.tsv" --eval dev data/en/intent_dev.tsv "$out/dev_states.f32" \
-  --eval tune data/en/intent_tuning_code.tsv "$out/tune_states.f32" --buckets-log2 16 \
-  --scales 8 16 24 --shifts -8 -6 -4.57 -3 0 2 2>/dev/null | tee "$out/intent_grid.txt"
+  --eval tune data/en/intent_tuning_code.tsv "$out/tune_states.f32" \
+  --eval short "$out/intent_short.tsv" "$out/short_states.f32" --buckets-log2 16 --prefixes 1 \
+  --scales 3 4 6 8 16 --shifts -8 -6 -4.57 -3 -1.5 0 2 2>/dev/null | tee "$out/intent_grid.txt"
 column -t -s $'\t' "$summary"

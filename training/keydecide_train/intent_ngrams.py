@@ -26,7 +26,10 @@ The file holds `weight` [buckets, labels] and `bias` [labels] with the blend sca
       --scales 1 2 4 8 --shifts 0 -2 -4 [--out models/en/intent_ngrams.safetensors \\
       --scale S --shift D]
 
-TRAIN.tsv comes from the training split (`make_intent_eval --split train`). Each fit is
+TRAIN.tsv comes from the training split (`make_intent_eval --split train`), whole lines; with
+--prefixes K each line also gives K of its prefixes, cut at random characters, under its label:
+while a line is typed the engine reads only its beginning, and a chat message is a short line,
+which among whole training lines only URLs are ("Yes. " read as a URL without them). Each fit is
 printed per eval set and class for every (scale, code shift); with --out, the fit is written
 with the --scale and --shift chosen from that table.
 """
@@ -87,6 +90,22 @@ def read_labeled(tsv: Path) -> tuple[list[str], list[bytes]]:
     rows = [line.split("\t", 1)
             for line in tsv.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [label for label, _ in rows], [text.encode("utf-8") for _, text in rows]
+
+
+def with_prefixes(labels: Sequence[str], texts: Sequence[bytes], k: int,
+                  seed: int = 0) -> tuple[list[str], list[bytes]]:
+    """The lines and, for each line of two characters or more, `k` of its prefixes (the
+    line as typed so far, cut after a random character, never inside one), with its label."""
+    rng = np.random.default_rng(seed)
+    out_labels, out_texts = list(labels), list(texts)
+    for label, text in zip(labels, texts):
+        chars = text.decode("utf-8")
+        if len(chars) < 2:
+            continue
+        for cut in rng.integers(1, len(chars), size=k):
+            out_labels.append(label)
+            out_texts.append(chars[:cut].encode("utf-8"))
+    return out_labels, out_texts
 
 
 def feature_matrix(texts: Sequence[bytes], buckets: int, max_order: int,
@@ -152,6 +171,8 @@ def main() -> None:
     ap.add_argument("--max-bytes", type=int, default=160)
     ap.add_argument("--l2", type=float, default=1e-5)
     ap.add_argument("--epochs", type=int, default=300)
+    ap.add_argument("--prefixes", type=int, default=0,
+                    help="prefixes of each training line added under its label")
     ap.add_argument("--scales", type=float, nargs="+", default=[1, 2, 4, 8])
     ap.add_argument("--shifts", type=float, nargs="+", default=[0, -2, -4])
     ap.add_argument("--out", type=Path)
@@ -164,7 +185,7 @@ def main() -> None:
     code = labels.index("code")
     buckets = 1 << args.buckets_log2
     geometry = (buckets, args.max_order, args.max_bytes)
-    train_labels, train_texts = read_labeled(args.train)
+    train_labels, train_texts = with_prefixes(*read_labeled(args.train), args.prefixes)
     train_y = np.array([labels.index(label) for label in train_labels])
     x = feature_matrix(train_texts, *geometry)
     w, b = fit(x, train_y, len(labels), args.l2, args.epochs)
@@ -198,6 +219,7 @@ def main() -> None:
         n = write(args.out, args.scale * w, args.scale * b + d, labels, max_order=args.max_order,
                   max_bytes=args.max_bytes,
                   provenance={"train": args.train.name, "lines": int(len(train_y)),
+                              "prefixes": args.prefixes,
                               "l2": args.l2, "epochs": args.epochs, "scale": args.scale,
                               "code_shift": args.shift, "model": args.model.name})
         print(f"{n} bytes -> {args.out}")

@@ -62,3 +62,17 @@ def test_written_file_reads_back(tmp_path):
     assert np.array_equal(tensors["weight"], w) and np.array_equal(tensors["bias"], bias)
     assert meta["format"] == N.FORMAT and meta["max_order"] == "3"
     assert json.loads(meta["labels"]) == ["prose", "code", "url", "command"]
+
+
+def test_prefixes_are_beginnings_of_the_line_under_its_label():
+    labels = ["prose", "url", "code"]
+    texts = ["Grüße, I'm home.".encode(), b"x", b"int main() {"]
+    out_labels, out_texts = N.with_prefixes(labels, texts, 3)
+    assert out_labels[:3] == labels and out_texts[:3] == texts  # the lines first, unchanged
+    added = list(zip(out_labels[3:], out_texts[3:]))
+    assert len(added) == 6  # three each; "x" is too short to cut
+    for label, prefix in added:
+        line = texts[labels.index(label)]
+        assert line.startswith(prefix) and 0 < len(prefix) < len(line)
+        prefix.decode("utf-8")  # never cut inside a character
+    assert N.with_prefixes(labels, texts, 3) == (out_labels, out_texts)  # seeded
