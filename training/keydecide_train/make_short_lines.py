@@ -39,6 +39,14 @@ def short_sentences(lines, max_words: int = 3) -> list[str]:
     return out
 
 
+def read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise SystemExit(f"{path}: not UTF-8 text (byte {e.start}); "
+                         "make_short_lines reads UTF-8 only") from None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=Path("data/en"))
@@ -54,7 +62,7 @@ def main() -> None:
         rules = json.loads(args.config.read_text())["data"]["intent_rules"]
         paths = [p for p in sorted((args.data / args.split).glob("*.txt"))
                  if label_of(p.stem, rules) == "prose"]
-    lines = [line for p in paths for line in p.read_text(encoding="utf-8").splitlines()]
+    lines = [line for p in paths for line in read_lines(p)]
     sentences = short_sentences(lines, args.max_words)
     if not sentences:
         raise SystemExit(f"no sentence of 1 to {args.max_words} words in {len(paths)} files")
