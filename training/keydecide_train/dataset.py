@@ -125,6 +125,18 @@ def source_weights(data_dir: Path, cfg: dict, sources: Sequence[str]) -> dict[st
     return {s: float(weights.get(s, 1.0)) for s in sources}
 
 
+def checked_source_weights(data_cfg: dict, cached_sources: Sequence[str]) -> dict[str, float]:
+    """The config's `source_weights`, each naming a source of the cache: a misspelt name would
+    leave its source at the manifest's weight, unnoticed until the run's figures came back, so
+    it is refused before any GPU time is spent."""
+    weights = data_cfg.get("source_weights", {})
+    unknown = sorted(set(weights) - set(cached_sources))
+    if unknown:
+        raise ValueError(f"source_weights names sources the cache lacks: {', '.join(unknown)} "
+                         f"(it has {', '.join(cached_sources)})")
+    return weights
+
+
 def cache_signature(data_dir: Path, cfg: dict) -> dict:
     sources = list_sources(data_dir)
     inputs = {}
@@ -356,7 +368,7 @@ class Corpus:
         is_url = np.isin(self.str_word, [T.URL, T.EMAIL])
         is_url[:self.n_words] = False
 
-        weights = cfg["data"].get("source_weights", {})
+        weights = checked_source_weights(cfg["data"], meta["sources"])
         manifest_w = meta["signature"]["source_weights"]
         self.sources: list[SourceArrays] = []
         with np.load(cache / f"{split}.npz") as z:

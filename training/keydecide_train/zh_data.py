@@ -48,9 +48,9 @@ import numpy as np
 
 from . import tokens as T
 from . import zh_tokens as Z
-from .dataset import (REPO_ROOT, ExampleSampler as _EnSampler, ensure_cache_with, list_sources,
-                     load_config, md5_file, read_cache_lines, read_documents, source_weights,
-                     vocab_of_model, worker_seed)
+from .dataset import (REPO_ROOT, ExampleSampler as _EnSampler, checked_source_weights,
+                      ensure_cache_with, list_sources, load_config, md5_file, read_cache_lines,
+                      read_documents, source_weights, vocab_of_model, worker_seed)
 from .typing_sim import Example, Keyboard
 from .zh_typing import PinyinSimulator
 
@@ -277,7 +277,7 @@ class Corpus:
         latin_len = np.asarray([len(t) for t in self.latin], np.int64)
         latin_ok = (latin_len >= d["min_latin_keys"]) & (latin_len <= d["max_latin_keys"])
 
-        weights = d.get("source_weights", {})
+        weights = checked_source_weights(d, meta["sources"])
         manifest_w = meta["signature"]["source_weights"]
         self.sources: list[SourceArrays] = []
         with np.load(cache / f"{split}.npz") as z:

@@ -32,6 +32,16 @@ def test_cache_vocabulary(corpus, tiny_data):
     assert sorted(corpus.typos["tomorrow"]) == ["tommorow", "tomorow"]
 
 
+def test_a_config_weight_for_a_source_the_cache_lacks_is_refused(tiny_data, tiny_config):
+    cfg = copy.deepcopy(tiny_config)
+    cfg["data"]["source_weights"] = {"nlp-corpus": 2.0}
+    weighted = D.Corpus(tiny_data / "cache", "train", cfg)
+    assert {s.name: s.weight for s in weighted.sources}["nlp-corpus"] == 2.0
+    cfg["data"]["source_weights"] = {"nlp-corpus": 2.0, "freedroid-dialog": 8.0}  # misspelt
+    with pytest.raises(ValueError, match="sources the cache lacks: freedroid-dialog"):
+        D.Corpus(tiny_data / "cache", "train", cfg)
+
+
 def test_examples_follow_the_contract(sampler, corpus, tiny_config):
     max_len = tiny_config["model"]["max_len"]
     vocab_size = T.WORD_OFFSET + len(corpus.words)
