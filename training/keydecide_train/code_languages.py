@@ -4,8 +4,9 @@ data/raw/deb, in three disjoint sets (issue 15): `train` feeds the code corpus
 only measures intent on code the training never saw (make_unseen_code_eval.py). A language is
 in one set only.
 
-Comments and embedded documentation (Perl's POD, Ruby's =begin/=end) are not code and are left
-out, as in the Python and C corpus; so are lines of fewer than MIN_CHARS non-space characters.
+Comments and embedded documentation (Perl's POD, Ruby's =begin/=end, the docstrings of Lisp) are
+not code and are left out, as in the Python and C corpus; so are lines of fewer than MIN_CHARS
+non-space characters.
 """
 
 from __future__ import annotations
@@ -37,19 +38,51 @@ SETS = {"train": ["go", "php", "lua", "elisp"], "tuning": ["rust", "scheme"],
 
 _BLOCK_DOC = {"perl": (re.compile(r"^=[a-zA-Z]"), re.compile(r"^=cut\b")),
               "ruby": (re.compile(r"^=begin\b"), re.compile(r"^=end\b"))}
+# Lisps document a definition with a string on the lines after it: a line that begins inside a
+# string, or with one, is documentation (or a message), prose however it is indented.
+LISPS = ("elisp", "scheme")
+
+
+def _lisp_string_state(line: str, in_string: bool) -> bool:
+    """Whether a Lisp string is still open after `line`, given whether one was open before:
+    backslash escapes, `;` comments outside strings, and elisp's character literal `?"`."""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_string:
+            in_string = c != '"'
+        elif c == ";":
+            break
+        elif c == "?" and line[i + 1:i + 2] == '"':
+            i += 2
+            continue
+        elif c == '"':
+            in_string = True
+        i += 1
+    return in_string
 
 
 def code_lines(language: str, text: str,
                comment_prefixes: tuple[str, ...] | None = None) -> list[str]:
     """The lines of one file that are code: no comment lines (by default the language's
-    prefixes in LANGUAGES), no embedded documentation, no __END__ / __DATA__ tail (Perl,
-    Ruby), at least MIN_CHARS non-space characters."""
+    prefixes in LANGUAGES), no embedded documentation (Lisp: no line that begins inside or
+    with a string), no __END__ / __DATA__ tail (Perl, Ruby), at least MIN_CHARS non-space
+    characters."""
     if comment_prefixes is None:
         comment_prefixes = LANGUAGES[language][2]
     out: list[str] = []
     in_doc = False
+    in_string = False  # Lisp: a string opened on an earlier line
     start, end = _BLOCK_DOC.get(language, (None, None))
     for raw in text.split("\n"):
+        if language in LISPS:
+            was_in_string = in_string
+            in_string = _lisp_string_state(raw, in_string)
+            if was_in_string or raw.lstrip().startswith('"'):
+                continue
         if start is not None:
             if in_doc:
                 in_doc = not end.match(raw)

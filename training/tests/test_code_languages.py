@@ -43,3 +43,26 @@ def test_code_lines_take_the_languages_own_comment_prefixes_by_default():
     assert C.code_lines("lua", text) == ["local function tablex(t)", ";; not a Lua comment"]
     assert C.code_lines("elisp", ";; an Emacs Lisp comment\n(defun magit-status ()\n") == \
         ["(defun magit-status ()"]
+
+
+def test_lisp_docstrings_are_documentation_not_code():
+    text = ('(defun magit-toplevel (&optional directory)\n'
+            '  "Return the absolute path to the toplevel of the current repository.\n'
+            'When optional DIRECTORY is non-nil then return the toplevel for\n'
+            'that directory instead of the one for `default-directory\'."\n'
+            '  (let ((s "a string; not a comment") (q ?"))\n'
+            '    (magit-git-string "rev-parse" "--show-toplevel")))\n'
+            '(defvar magit-x nil\n'
+            '  "Whether to \\"quote\\" things.")\n'
+            '(define (f x) "Scheme documents the same way." (* x x))\n')
+    assert C.code_lines("elisp", text) == [
+        "(defun magit-toplevel (&optional directory)",
+        '  (let ((s "a string; not a comment") (q ?"))',
+        '    (magit-git-string "rev-parse" "--show-toplevel")))',
+        "(defvar magit-x nil",
+        '(define (f x) "Scheme documents the same way." (* x x))']
+    assert C.code_lines("scheme", '(define (g)\n  "Doc.\nMore doc."\n  (car items))\n') == \
+        ["(define (g)", "  (car items))"]
+    # Other languages keep a line that begins with a string.
+    assert C.code_lines("lua", '"a string that begins a Lua line"\n') == \
+        ['"a string that begins a Lua line"']
