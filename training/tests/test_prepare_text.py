@@ -7,6 +7,7 @@ No network and no data/ directory needed (groff is used if installed).
 import bz2
 import gzip
 import hashlib
+import json
 import lzma
 import shutil
 import struct
@@ -610,3 +611,33 @@ def test_game_dialogue_refuses_a_package_without_it(tmp_path):
     (data / "ships.txt").write_text('ship "A"\n', encoding="utf-8")
     with pytest.raises(ValueError, match="no conversations"):
         list(game_dialogue.extract_endless_sky(tmp_path))
+
+
+CATACLYSM_TOPICS = [
+    {"type": "talk_topic", "id": "TALK_SMITH",
+     "dynamic_line": {"u_male": True, "yes": "Hey, man.  Need anything?",
+                      "no": {"gendered_line": "Hello <name_g>.", "relevant_genders": ["npc"]}},
+     "responses": [
+         {"text": "Where are you from?", "topic": "TALK_SMITH_FROM"},
+         {"text": {"str": "Let's talk about something else then."}, "topic": "TALK_NONE",
+          "condition": {"npc_has_trait": "SOMETHING"}},
+         {"text": "&You hand over the bottle.", "topic": "TALK_DONE"},
+         {"text": "Where are you from?", "topic": "TALK_SMITH_FROM"}]},
+    {"type": "npc", "id": "smith", "name_suffix": "Not a line at all."},
+]
+
+
+def test_cataclysm_keeps_what_the_characters_say(tmp_path):
+    assert game_dialogue.cataclysm_lines(CATACLYSM_TOPICS) == [
+        "Hey, man. Need anything?", "Where are you from?",
+        "Let's talk about something else then."]
+    # out: a placeholder, a stage direction, a repeat, a condition's value, a non-topic
+    npcs = tmp_path / game_dialogue.CATACLYSM_DATA / "json/npcs"
+    npcs.mkdir(parents=True)
+    (npcs / "smith.json").write_text(json.dumps(CATACLYSM_TOPICS), encoding="utf-8")
+    (npcs / "TALK_TEST.json").write_text(json.dumps(CATACLYSM_TOPICS), encoding="utf-8")
+    (npcs.parent / "items.json").write_text(json.dumps(CATACLYSM_TOPICS), encoding="utf-8")
+    docs = list(game_dialogue.extract_cataclysm(tmp_path))
+    assert [(d.source, d.doc_id) for d in docs] == [("cataclysm-dialogue", "json/npcs/smith")]
+    with pytest.raises(ValueError, match="no talk topics"):
+        list(game_dialogue.extract_cataclysm(tmp_path / "empty"))

@@ -1,4 +1,4 @@
-"""Dialogue of two games Debian ships, people talking to each other in plain modern English
+"""Dialogue of three games Debian ships, people talking to each other in plain modern English
 ("Hi there.", "See you later.", "No, I'm ready to go.", "Wait, that's not what I meant!"): the
 register of chat that the other allowed sources lack.
 
@@ -8,14 +8,18 @@ register of chat that the other allowed sources lack.
 - `endless-sky-data` (GPL-3+): the missions' `conversation` blocks under
   `usr/share/games/endless-sky/data/`, one line of text each in backticks (narration in the
   second person and the characters' speech in quotes). One document a conversation.
+- `cataclysm-dda-data` (CC-BY-SA-3.0): the talk topics of the characters (`json/npcs`, and the
+  mods' `npcs` / `npc` folders), each topic's line and the player's responses. One document
+  a dialogue file.
 
 Kept only as written by a person: a line with a placeholder the game fills in (`%s`,
-`<planet>`), a translator's alternatives (`[rare, exceptional]`), or a player's action in
+`<planet>`, `<name_g>`), a translator's alternatives (`[rare, exceptional]`), or a player's action in
 parentheses ("(Ignore them.)") is left out, and markup (`[b]...[/b]`) is removed.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Iterator
@@ -30,7 +34,7 @@ ENDLESS_SKY_DATA = "usr/share/games/endless-sky/data"
 _LUA_STRING = re.compile(r'_"((?:[^"\\\n]|\\.)*)"')
 _LUA_ESCAPE = re.compile(r"\\(.)")
 _MARKUP = re.compile(r"\[/?[a-z]+\]")  # [b] ... [/b]
-_PLACEHOLDER = re.compile(r"%[a-z0-9.]|<[a-z ]+>")
+_PLACEHOLDER = re.compile(r"%[a-z0-9.]|<[A-Za-z_!? ]+>")
 _LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -103,3 +107,62 @@ def extract_endless_sky(pkg: Path) -> Iterator[Document]:
             yield Document(ENDLESS_SKY, f"{name}-{i:03d}", lines)
     if count == 0:
         raise ValueError(f"{folder}: no conversations (not endless-sky-data?)")
+
+
+
+CATACLYSM = "cataclysm-dialogue"
+CATACLYSM_DATA = "usr/share/games/cataclysm-dda"
+
+
+def _said(line, out: list[str]) -> None:
+    """The strings of one spoken line: a string, a translatable {"str": ...}, variants under a
+    condition ({"u_male": true, "yes": ..., "no": ...}, {"gendered_line": ...}) or a list of
+    them; never a condition's own values."""
+    if isinstance(line, str):
+        out.append(line)
+    elif isinstance(line, list):
+        for part in line:
+            _said(part, out)
+    elif isinstance(line, dict):
+        for key in ("str", "text", "yes", "no", "gendered_line"):
+            if key in line:
+                _said(line[key], out)
+
+
+def cataclysm_lines(objects: list) -> list[str]:
+    """What the characters of one dialogue file say, in order: each talk topic's line and its
+    responses' text, each once, without the ones the game fills in (`<name_g>`, `<swear>`) or
+    stage directions (`&You hand over...`, `*shrugs`)."""
+    said: list[str] = []
+    for obj in objects:
+        if isinstance(obj, dict) and obj.get("type") == "talk_topic":
+            _said(obj.get("dynamic_line"), said)
+            for response in obj.get("responses", []):
+                if isinstance(response, dict):
+                    _said(response.get("text"), said)
+    out, seen = [], set()
+    for text in said:
+        text = " ".join(text.split())
+        if text in seen or not _kept(text) or text.startswith(("&", "*")):
+            continue
+        seen.add(text)
+        out.append(text)
+    return out
+
+
+def extract_cataclysm(pkg: Path) -> Iterator[Document]:
+    """One document a dialogue file: the JSON under a folder named npcs or npc, in the base
+    game and its mods; the files that test the dialogue engine ("TALK_TEST") left out."""
+    folder = pkg / CATACLYSM_DATA
+    files = sorted(p for p in folder.rglob("*.json")
+                   if any(part.lower() in ("npcs", "npc") for part in p.relative_to(folder).parts[:-1])
+                   and "test" not in p.stem.lower())
+    count = 0
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+        lines = cataclysm_lines(data if isinstance(data, list) else [data])
+        if lines:
+            count += 1
+            yield Document(CATACLYSM, path.relative_to(folder).with_suffix("").as_posix(), lines)
+    if count == 0:
+        raise ValueError(f"{folder}: no talk topics (not cataclysm-dda-data?)")
