@@ -13,8 +13,9 @@ register of chat that the other allowed sources lack.
   a dialogue file.
 
 Kept only as written by a person: a line with a placeholder the game fills in (`%s`,
-`<planet>`, `<name_g>`), a translator's alternatives (`[rare, exceptional]`), or a player's action in
-parentheses ("(Ignore them.)") is left out, and markup (`[b]...[/b]`) is removed.
+`<planet>`, `<name_g>`), a translator's alternatives (`[rare, exceptional]`), a player's action
+in parentheses ("(Ignore them.)") or a stage direction (`&You hand over...`) is left out, and
+markup (`[b]...[/b]`) is removed.
 """
 
 from __future__ import annotations
@@ -154,9 +155,12 @@ def extract_cataclysm(pkg: Path) -> Iterator[Document]:
     """One document a dialogue file: the JSON under a folder named npcs or npc, in the base
     game and its mods; the files that test the dialogue engine ("TALK_TEST") left out."""
     folder = pkg / CATACLYSM_DATA
-    files = sorted(p for p in folder.rglob("*.json")
-                   if any(part.lower() in ("npcs", "npc") for part in p.relative_to(folder).parts[:-1])
-                   and "test" not in p.stem.lower())
+    def is_dialogue(path: Path) -> bool:
+        folders = path.relative_to(folder).parts[:-1]
+        in_npcs = any(f.lower() in ("npcs", "npc") for f in folders)
+        return in_npcs and "test" not in path.stem.lower()
+
+    files = sorted(p for p in folder.rglob("*.json") if is_dialogue(p))
     count = 0
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
