@@ -20,6 +20,7 @@ LIB=$(find "$PREFIX" -name 'libkeydecide.so.1' | head -1)
 LIBDIR=$(dirname "$LIB")
 for f in include/keydecide/keydecide.h include/keydecide/engine.h include/keydecide/export.h \
          share/keydecide/models/en/lexicon.kdlex share/keydecide/models/en/model.q8.safetensors \
+         share/keydecide/models/en/README.md share/keydecide/models/zh/README.md \
          share/keydecide/models/zh/lexicon.kdbg share/keydecide/models/layouts/qwerty.txt \
          bin/keydecide bin/keydecided share/bash-completion/completions/keydecide \
          lib/python3/dist-packages/keydecide/__init__.py lib/systemd/user/keydecided.service; do
