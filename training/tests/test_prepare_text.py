@@ -641,3 +641,6 @@ def test_cataclysm_keeps_what_the_characters_say(tmp_path):
     assert [(d.source, d.doc_id) for d in docs] == [("cataclysm-dialogue", "json/npcs/smith")]
     with pytest.raises(ValueError, match="no talk topics"):
         list(game_dialogue.extract_cataclysm(tmp_path / "empty"))
+    (npcs / "broken.json").write_text('[{"type": "talk_topic", ', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"broken\.json: not JSON"):
+        list(game_dialogue.extract_cataclysm(tmp_path))

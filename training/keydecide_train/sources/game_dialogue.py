@@ -110,7 +110,6 @@ def extract_endless_sky(pkg: Path) -> Iterator[Document]:
         raise ValueError(f"{folder}: no conversations (not endless-sky-data?)")
 
 
-
 CATACLYSM = "cataclysm-dialogue"
 CATACLYSM_DATA = "usr/share/games/cataclysm-dda"
 
@@ -151,19 +150,24 @@ def cataclysm_lines(objects: list) -> list[str]:
     return out
 
 
-def extract_cataclysm(pkg: Path) -> Iterator[Document]:
-    """One document a dialogue file: the JSON under a folder named npcs or npc, in the base
-    game and its mods; the files that test the dialogue engine ("TALK_TEST") left out."""
-    folder = pkg / CATACLYSM_DATA
-    def is_dialogue(path: Path) -> bool:
-        folders = path.relative_to(folder).parts[:-1]
-        in_npcs = any(f.lower() in ("npcs", "npc") for f in folders)
-        return in_npcs and "test" not in path.stem.lower()
+def _is_cataclysm_dialogue(relative: Path) -> bool:
+    """A JSON file under a folder named npcs or npc (the base game's and the mods'), not one
+    that tests the dialogue engine ("TALK_TEST")."""
+    in_npcs = any(f.lower() in ("npcs", "npc") for f in relative.parts[:-1])
+    return in_npcs and "test" not in relative.stem.lower()
 
-    files = sorted(p for p in folder.rglob("*.json") if is_dialogue(p))
+
+def extract_cataclysm(pkg: Path) -> Iterator[Document]:
+    """One document a dialogue file (_is_cataclysm_dialogue)."""
+    folder = pkg / CATACLYSM_DATA
+    files = sorted(p for p in folder.rglob("*.json")
+                   if _is_cataclysm_dialogue(p.relative_to(folder)))
     count = 0
     for path in files:
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not JSON ({e}); not cataclysm-dda-data's file?") from None
         lines = cataclysm_lines(data if isinstance(data, list) else [data])
         if lines:
             count += 1
