@@ -104,7 +104,9 @@ def code_lines(language: str, text: str,
 def language_files(raw: Path, language: str) -> list[Path]:
     """The language's source files under raw (data/raw/deb), in name order."""
     package, pattern, _ = LANGUAGES[language]
-    files = sorted(p for p in (raw / package).glob(pattern) if p.is_file())
+    # A link is another name for a file already read: lua-penlight links its 5.2-5.4 trees to
+    # 5.1, which made each Lua file four documents of the training text until stop 44.
+    files = sorted(p for p in (raw / package).glob(pattern) if p.is_file() and not p.is_symlink())
     if not files:
         raise SystemExit(f"no {pattern} under {raw / package}; run scripts/fetch-data.sh")
     return files

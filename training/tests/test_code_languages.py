@@ -33,6 +33,16 @@ def test_language_lines_are_distinct_ranked_and_capped(tmp_path):
     assert U.language_lines(tmp_path, "tcl", 2) == lines[:2]
 
 
+def test_a_linked_file_is_read_once(tmp_path):
+    # lua-penlight links each file of its 5.2 tree to 5.1's: one file, not two documents.
+    root = tmp_path / "lua-penlight/usr/share/lua"
+    (root / "5.1/pl").mkdir(parents=True)
+    (root / "5.2/pl").mkdir(parents=True)
+    (root / "5.1/pl/utils.lua").write_text("local utils = {}\n")
+    (root / "5.2/pl/utils.lua").symlink_to(root / "5.1/pl/utils.lua")
+    assert C.language_files(tmp_path, "lua") == [root / "5.1/pl/utils.lua"]
+
+
 def test_the_sets_share_no_language():
     seen = [language for names in C.SETS.values() for language in names]
     assert len(seen) == len(set(seen)) and set(seen) <= set(C.LANGUAGES)
