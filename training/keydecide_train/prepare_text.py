@@ -31,8 +31,8 @@ from .sources.ding import extract_ding
 from .sources.doc_pages import (extract_debian_handbook, extract_debian_reference,
                                 extract_gnome_user_docs, extract_installation_guide)
 from .sources.food_reviews import extract_food_reviews
-from .sources.game_dialogue import extract_cataclysm, extract_endless_sky, extract_freedroid
 from .sources.fortunes import extract_fortunes
+from .sources.game_dialogue import extract_cataclysm, extract_endless_sky, extract_freedroid
 from .sources.jargon import extract_jargon
 from .sources.manpages import TOOL_MAN_PACKAGES, extract_manpages, extract_tool_commands
 from .sources.nlp_corpus import extract_nlp_corpus

@@ -29,8 +29,10 @@ from ..text import Document
 
 FREEDROID = "freedroid-dialogue"
 ENDLESS_SKY = "endless-sky-conversations"
+CATACLYSM = "cataclysm-dialogue"
 FREEDROID_DATA = "usr/share/freedroidrpg/data"
 ENDLESS_SKY_DATA = "usr/share/games/endless-sky/data"
+CATACLYSM_DATA = "usr/share/games/cataclysm-dda"
 
 _LUA_STRING = re.compile(r'_"((?:[^"\\\n]|\\.)*)"')
 _LUA_ESCAPE = re.compile(r"\\(.)")
@@ -108,10 +110,6 @@ def extract_endless_sky(pkg: Path) -> Iterator[Document]:
             yield Document(ENDLESS_SKY, f"{name}-{i:03d}", lines)
     if count == 0:
         raise ValueError(f"{folder}: no conversations (not endless-sky-data?)")
-
-
-CATACLYSM = "cataclysm-dialogue"
-CATACLYSM_DATA = "usr/share/games/cataclysm-dda"
 
 
 def _said(line, out: list[str]) -> None:
