@@ -83,8 +83,8 @@ def distinct_files(paths: list[Path]) -> list[Path]:
     """paths in name order, each file once: a link whose target is also listed is dropped.
 
     /usr/include/ncurses.h links to curses.h and Python's _sysconfigdata has two names, so each
-    was two documents (one of them in dev). A link to a file outside the list (png.h into
-    libpng16/) is the only name the glob has for it, so it stays.
+    was read as two documents. A link to a file outside the list (png.h into libpng16/) is the
+    only name the glob has for it, so it stays.
     """
     listed = {p.resolve() for p in paths if not p.is_symlink()}
     seen: set[Path] = set()
