@@ -101,12 +101,30 @@ def code_lines(language: str, text: str,
     return out
 
 
+def distinct_files(paths: list[Path]) -> list[Path]:
+    """paths in name order, each file once: a link whose target is also listed is dropped.
+
+    lua-penlight links its 5.2-5.4 trees to 5.1's files, /usr/include/ncurses.h links to
+    curses.h and Python's _sysconfigdata has two names, so each was read as several documents
+    of the training text. A link to a file outside the list (png.h into libpng16/) is the only
+    name the glob has for it, so it stays.
+    """
+    listed = {p.resolve() for p in paths if not p.is_symlink()}
+    seen: set[Path] = set()
+    out = []
+    for path in sorted(paths):
+        target = path.resolve()
+        if (path.is_symlink() and target in listed) or target in seen:
+            continue
+        seen.add(target)
+        out.append(path)
+    return out
+
+
 def language_files(raw: Path, language: str) -> list[Path]:
-    """The language's source files under raw (data/raw/deb), in name order."""
+    """The language's source files under raw (data/raw/deb), in name order, each once."""
     package, pattern, _ = LANGUAGES[language]
-    # A link is another name for a file already read: lua-penlight links its 5.2-5.4 trees to
-    # 5.1, which made each Lua file four documents of the training text until stop 44.
-    files = sorted(p for p in (raw / package).glob(pattern) if p.is_file() and not p.is_symlink())
+    files = distinct_files([p for p in (raw / package).glob(pattern) if p.is_file()])
     if not files:
         raise SystemExit(f"no {pattern} under {raw / package}; run scripts/fetch-data.sh")
     return files

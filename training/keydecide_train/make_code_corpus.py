@@ -79,25 +79,6 @@ def c_code_lines(source: str) -> list[str]:
     return out
 
 
-def distinct_files(paths: list[Path]) -> list[Path]:
-    """paths in name order, each file once: a link whose target is also listed is dropped.
-
-    /usr/include/ncurses.h links to curses.h and Python's _sysconfigdata has two names, so each
-    was read as two documents. A link to a file outside the list (png.h into libpng16/) is the
-    only name the glob has for it, so it stays.
-    """
-    listed = {p.resolve() for p in paths if not p.is_symlink()}
-    seen: set[Path] = set()
-    out = []
-    for path in sorted(paths):
-        target = path.resolve()
-        if (path.is_symlink() and target in listed) or target in seen:
-            continue
-        seen.add(target)
-        out.append(path)
-    return out
-
-
 def collect(source: str, files: list[Path], extract, max_bytes: int) -> list[Document]:
     docs, total = [], 0
     for path in files:
@@ -128,8 +109,8 @@ def main() -> None:
                     help="cap per added language")
     args = ap.parse_args()
 
-    python_files = distinct_files(list(args.python_dir.glob("*.py")))
-    c_files = distinct_files(list(args.include_dir.glob("*.h")))
+    python_files = code_languages.distinct_files(list(args.python_dir.glob("*.py")))
+    c_files = code_languages.distinct_files(list(args.include_dir.glob("*.h")))
     sources = {
         "code-python": (python_files, python_code_lines, args.max_bytes),
         "code-c": (c_files, c_code_lines, args.max_bytes),
