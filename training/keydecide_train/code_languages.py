@@ -102,13 +102,15 @@ def code_lines(language: str, text: str,
 
 
 def distinct_files(paths: list[Path]) -> list[Path]:
-    """paths in name order, each file once: a link whose target is also listed is dropped.
+    """The files among paths in name order, each once: a link whose target is also listed is
+    dropped, and so is what no read could open (a folder, a broken link, a loop of links).
 
     lua-penlight links its 5.2-5.4 trees to 5.1's files, /usr/include/ncurses.h links to
     curses.h and Python's _sysconfigdata has two names, so each was read as several documents
     of the training text. A link to a file outside the list (png.h into libpng16/) is the only
     name the glob has for it, so it stays.
     """
+    paths = [p for p in paths if p.is_file()]  # False for a loop, where resolve() would raise
     listed = {p.resolve() for p in paths if not p.is_symlink()}
     seen: set[Path] = set()
     out = []
@@ -124,7 +126,7 @@ def distinct_files(paths: list[Path]) -> list[Path]:
 def language_files(raw: Path, language: str) -> list[Path]:
     """The language's source files under raw (data/raw/deb), in name order, each once."""
     package, pattern, _ = LANGUAGES[language]
-    files = distinct_files([p for p in (raw / package).glob(pattern) if p.is_file()])
+    files = distinct_files(list((raw / package).glob(pattern)))
     if not files:
         raise SystemExit(f"no {pattern} under {raw / package}; run scripts/fetch-data.sh")
     return files

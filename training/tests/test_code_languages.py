@@ -54,6 +54,15 @@ def test_a_link_to_a_listed_file_is_dropped_and_one_to_an_unlisted_file_kept(tmp
     assert names == ["curses.h", "png.h"]
 
 
+def test_a_folder_a_broken_link_and_a_loop_of_links_are_not_files(tmp_path):
+    (tmp_path / "c.h").write_text("int c;\n")
+    (tmp_path / "dir.h").mkdir()
+    (tmp_path / "gone.h").symlink_to("missing.h")
+    (tmp_path / "a.h").symlink_to("b.h")
+    (tmp_path / "b.h").symlink_to("a.h")
+    assert [p.name for p in C.distinct_files(list(tmp_path.glob("*.h")))] == ["c.h"]
+
+
 def test_the_real_file_is_kept_when_its_link_sorts_first(tmp_path):
     (tmp_path / "b.py").write_text("x = 1\n")
     (tmp_path / "a.py").symlink_to("b.py")
