@@ -5,7 +5,7 @@ For each shape: `keydecide bench --shape S --save-model FILE` builds the random 
 and times keydecide (fp32 and int8 weights); this script then loads that very file into
 training/keydecide_train/model.py's TypingModel and times PyTorch eager fp32 and dynamic int8
 (torch.quantization.quantize_dynamic on every nn.Linear; the tied word-logit matmul stays
-fp32 there), for the scenarios of docs/BENCHMARKS.md:
+fp32 there), for the scenarios of docs/history/BENCHMARKS-to-2026-12-07.md:
   (a) one 32-token forward + the word logits of its last position
   (b) one decode step with 31 tokens cached (a KV cache written here, as keydecide has)
   (c) 64 sequences x 32 tokens (PyTorch: one [64, 32] batch)

@@ -1,7 +1,8 @@
 // libime_sample: sentences sampled from libime's Chinese language model (Debian
 // libime-data-language-model's zh_CN.lm, LGPL-2.1+), the text of the general-domain pinyin dev
-// set (docs/BENCHMARKS.md, "General-domain dev set"). No Chinese running text of a general kind
-// may be used here; a model trained on such text may, and its samples stand in for it.
+// set (docs/history/BENCHMARKS-to-2026-12-07.md, "General-domain dev set"). No Chinese running text
+// of a general kind may be used here; a model trained on such text may, and its samples stand in
+// for it.
 //
 // The vocabulary is the --top words of --dict (libime's sc.dict dumped to text, "word pin'yin
 // count" lines; words of 1 to 4 hanzi) with the highest unigram probability under the model.

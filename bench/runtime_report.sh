@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The fast-runtime measurements of docs/BENCHMARKS.md in one command: every figure is the
-# median over RUNS runs (default 3) of the commands below, printed as tables.
+# The fast-runtime measurements of docs/history/BENCHMARKS-to-2026-12-07.md in one command: every
+# figure is the median over RUNS runs (default 3) of the commands below, printed as tables.
 #   bench/runtime_report.sh [OUT_DIR]     (needs build/ and data/en/dev.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."

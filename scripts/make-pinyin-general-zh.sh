@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The general-domain pinyin dev sets (docs/BENCHMARKS.md, "General text"):
+# The general-domain pinyin dev sets (docs/history/BENCHMARKS-to-2026-12-07.md, "General text"):
 #
 # data/zh/pinyin_narrative.tsv: 2,000 lines of 4-16 hanzi from The Battle for Wesnoth's held-out
 # campaigns (data/zh/general/wesnoth.txt, written by scripts/fetch-data.sh --zh; prepare_zh_text.py,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reads an English model on the tuning side only: the tuning texts (made here, the same bytes as
-# docs/BENCHMARKS.md's /tmp commands) replayed, autocorrect on the slice-1 pairs, and the intent
-# n-grams' grid against the model's head. No reserved text or pair is read: what it prints is
-# what a choice between models may be made on (docs/MODEL.md, "After a training run").
+# docs/history/BENCHMARKS-to-2026-12-07.md's /tmp commands) replayed, autocorrect on the slice-1
+# pairs, and the intent n-grams' grid against the model's head. No reserved text or pair is read:
+# what it prints is what a choice between models may be made on (docs/MODEL.md, "After a training
+# run").
 #
 #   scripts/tune-en.sh [--model FILE] [--out DIR] [--texts-only]
 #
@@ -56,7 +57,7 @@ texts['wes_tune'] = open('data/personal/wesnoth-en.tune-history.txt', 'rb').read
 texts['tech_tune'] = b''.join(open(f'data/en/dev/{n}.txt', 'rb').read() for n in
                               ['debian-handbook', 'debian-reference-en', 'manpages-dev'])
 texts['reviews_tune'] = open('data/en/dev/food-reviews.txt', 'rb').read()
-# The md5s the figures of docs/BENCHMARKS.md were measured on (stop 39).
+# The md5s the figures of docs/history/BENCHMARKS-to-2026-12-07.md were measured on (stop 39).
 known = {'en_tune': 'f5cca4ad780f768df266187e46c4a6d4', 'coh_tune': '3016a86007b96c4ad639b74db741410f',
          'wes_tune': '31afd9eaddbcd07160743f59e68d901b', 'tech_tune': 'c4c34d72a04536d80e953c8dddc17d94'}
 for name, data in texts.items():
@@ -97,7 +98,7 @@ done
 
 # Intent: the model's head on dev, the tuning code and dev's short prose lines, and the n-grams'
 # grid against it. The labelled files are made from the fetched data when missing
-# (docs/BENCHMARKS.md, "Intent", "Short lines").
+# (docs/history/BENCHMARKS-to-2026-12-07.md, "Intent", "Short lines").
 [[ -f data/en/intent_dev.tsv ]] ||
   PYTHONPATH=training /usr/bin/python3 -m keydecide_train.make_intent_eval --out data/en/intent_dev.tsv
 [[ -f data/en/intent_tuning_code.tsv ]] ||

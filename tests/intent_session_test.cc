@@ -72,7 +72,8 @@ TEST(IntentSessionTest, TheNGramsJoinTheFullModelsHead) {
 
 // A chat message is a short line, and among whole training lines only addresses were short:
 // "OK. " read as a URL (0.90) until the n-grams learned from prefixes of the lines too
-// (docs/BENCHMARKS.md, "Short lines"). Addresses typed so far must stay addresses.
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "Short lines"). Addresses typed so far must stay
+// addresses.
 TEST(IntentSessionTest, ShortChatLinesAreProseAndAddressesStayAddresses) {
   auto engine = OpenShipped();
   ASSERT_NE(engine, nullptr);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `keydecide loadtest` end to end, small: every client's keys are answered through the
-# socket and in-process, with no errors, and the report has the fields docs/BENCHMARKS.md
-# quotes. No timing is asserted.
+# socket and in-process, with no errors, and the report has the fields
+# docs/history/BENCHMARKS-to-2026-12-07.md quotes. No timing is asserted.
 # usage: service_loadtest_test.sh KEYDECIDE MODELS_DIR FIXTURE_TEXT
 set -euo pipefail
 KEYDECIDE=$1 MODELS=$2 TEXT=$3

@@ -15,8 +15,8 @@ namespace keydecide {
 
 struct ServeFlags {
   // The daemon polls briefly before its worker sleeps (RuntimeOptions::spin_us): on the
-  // 2-core test machine this takes ~45 µs off each decision's P50 (docs/BENCHMARKS.md)
-  // for at most 50 µs of CPU per keystroke.
+  // 2-core test machine this takes ~45 µs off each decision's P50
+  // (docs/history/BENCHMARKS-to-2026-12-07.md) for at most 50 µs of CPU per keystroke.
   static constexpr int kDefaultSpinUs = 50;
 
   ServeFlags() { server.runtime.spin_us = kDefaultSpinUs; }

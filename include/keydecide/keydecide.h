@@ -95,8 +95,8 @@ enum kd_candidate_kind {
 };
 
 /* kd_session_params.autocorrect_level: how readily the word just typed is corrected (each a
- * threshold chosen on dev text with misspellings no model trained on: docs/BENCHMARKS.md, "The
- * false rate over every word"). */
+ * threshold chosen on dev text with misspellings no model trained on:
+ * docs/history/BENCHMARKS-to-2026-12-07.md, "The false rate over every word"). */
 enum kd_autocorrect_level {
   KD_AUTOCORRECT_OFF = 0,      /* never: autocorrect_apply is always 0 */
   KD_AUTOCORRECT_CAUTIOUS = 1, /* there: 80% of typos fixed, 0.18% of right words changed */

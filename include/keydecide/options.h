@@ -61,8 +61,8 @@ struct EngineOptions {
   // Candidates gathered from the lexicon and scored per keystroke (1..200; 0: the pack's
   // default, English 64, Chinese 50). The search returns the best by count and typing cost, and
   // the model re-ranks them: English with 32 / 48 / 64 / 96 replayed the tuning text at KSR
-  // 0.4438 / 0.4463 / 0.4473 / 0.4484 for P50 185 / 194 / 191 / 205 µs (docs/BENCHMARKS.md,
-  // "Where the completions lose to a trigram").
+  // 0.4438 / 0.4463 / 0.4473 / 0.4484 for P50 185 / 194 / 191 / 205 µs
+  // (docs/history/BENCHMARKS-to-2026-12-07.md, "Where the completions lose to a trigram").
   int max_candidates = 0;
 
   // English: how much the word bigram beside the lexicon (lexicon.kdbg, trained on the
@@ -70,12 +70,13 @@ struct EngineOptions {
   // log(P(word | the word before) / P(word)). It gives the words outside the model's vocabulary
   // a context, and the model a second opinion; without the model (the lexicon-only rung, the
   // count baseline) the bigram ranks with weight 1. Chosen on the tuning part of the dev text
-  // (docs/BENCHMARKS.md, "The word bigram"). 0: the bigram is not loaded (the baseline then
-  // ranks by counts alone).
+  // (docs/history/BENCHMARKS-to-2026-12-07.md, "The word bigram"). 0: the bigram is not loaded (the
+  // baseline then ranks by counts alone).
   float word_bigram_weight = 0.3f;
 
   // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
-  // Wider costs time in proportion and rarely finds a better sentence (docs/BENCHMARKS.md).
+  // Wider costs time in proportion and rarely finds a better sentence
+  // (docs/history/BENCHMARKS-to-2026-12-07.md).
   int pinyin_beam_width = 8;
 
   // Language "zh": fuzzy pinyin pairs read both ways at a small penalty, a comma-separated
@@ -156,9 +157,10 @@ struct EngineOptions {
 // How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).
 // Each level is a threshold on the model's autocorrect probability (a lower one for a lower-case
 // word no word list knows, 0.9 at least for a word the model knows), chosen on the tuning part of
-// the English dev text with misspellings no model trained on (docs/BENCHMARKS.md, "The false rate
-// over every word"); there, kCautious fixed 80% of them and changed 0.18% of the correctly typed
-// words, kNormal 89% / 0.47%, kEager 92% / 0.80%.
+// the English dev text with misspellings no model trained on
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "The false rate over every word"); there, kCautious
+// fixed 80% of them and changed 0.18% of the correctly typed words, kNormal 89% / 0.47%,
+// kEager 92% / 0.80%.
 enum class AutocorrectLevel : int { kOff = 0, kCautious = 1, kNormal = 2, kEager = 3 };
 
 // The threshold a level stands for (kOff: above any probability).
@@ -189,7 +191,8 @@ struct SessionOptions {
   // or without one the model's popup head mixed with the candidates' own share
   // (decide/popup_estimate.h). English only: a pinyin session shows its candidates whenever it
   // has some. The default keeps the bar as often as before the network (21% of the decisions
-  // of the tuning texts), now right more often (docs/BENCHMARKS.md, "Popup network").
+  // of the tuning texts), now right more often
+  // (docs/history/BENCHMARKS-to-2026-12-07.md, "Popup network").
   float popup_threshold = 0.44f;
   // How readily to autocorrect (AutocorrectLevel above). Decision::autocorrect.apply is never
   // set at kOff; the replacement is still written as a hint.

@@ -48,8 +48,8 @@ struct GovernorOptions {
   // the decision until the decision is made: queue wait + edits + Decide. A saturated
   // worker (many clients, a loaded machine) thus steps down as well as a slow model. 0
   // turns the governor off: always the full tier. The default leaves room for the fp32
-  // reference model on one laptop core (0.6 ms at P50, docs/BENCHMARKS.md) and some
-  // queueing, and is far below what a typist notices (~50 ms).
+  // reference model on one laptop core (0.6 ms at P50, docs/history/BENCHMARKS-to-2026-12-07.md)
+  // and some queueing, and is far below what a typist notices (~50 ms).
   float budget_us = 5000;
 
   // Decisions in the moving window. The governor looks at the window's 90th percentile.

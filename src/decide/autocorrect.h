@@ -36,9 +36,10 @@ class WordSet;
 
 // A lower-case word that neither the lexicon nor the known words hold is likely misspelt: the
 // head needs this share of the threshold there (the normal and eager levels; an explicit
-// SessionOptions::autocorrect_threshold). Chosen on the tuning text (docs/BENCHMARKS.md,
-// "Unknown words"): 0.5 / 0.25 / 0.1 corrected 0.888 / 0.898 / 0.905 of the allowed pairs' typos
-// at 0.97% / 1.00% / 1.14% false (0.872 at 0.93% without).
+// SessionOptions::autocorrect_threshold). Chosen on the tuning text
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "Unknown words"): 0.5 / 0.25 / 0.1 corrected
+// 0.888 / 0.898 / 0.905 of the allowed pairs' typos at 0.97% / 1.00% / 1.14% false (0.872 at
+// 0.93% without).
 inline constexpr float kUnknownWordFactor = 0.25f;
 
 // The head's probability an unknown word (above) needs in a session with `options`: the level's
@@ -50,9 +51,10 @@ float UnknownWordThreshold(const SessionOptions& options);
 // search scored is a slip the head often misses ("manybe", "firday", "professinal": it reads the
 // letters as a word being made up and often says under 0.05): at the normal and eager levels it is
 // corrected whatever the head says (this share of the threshold), to the best-scored such word.
-// Chosen on the tuning texts with slice 1's pairs (docs/BENCHMARKS.md, "Unknown words one edit
-// from a word"): corrected +1.0 to +1.2 points on each of the five, false +0.02 to +0.08 points;
-// 4 bytes changed nothing against 5, two edits added 0.1 point for 0.03 more false.
+// Chosen on the tuning texts with slice 1's pairs (docs/history/BENCHMARKS-to-2026-12-07.md,
+// "Unknown words one edit from a word"): corrected +1.0 to +1.2 points on each of the five, false
+// +0.02 to +0.08 points; 4 bytes changed nothing against 5, two edits added 0.1 point for 0.03 more
+// false.
 inline constexpr float kNearMisspellingFactor = 0.0f;
 inline constexpr size_t kNearMisspellingMinBytes = 5;
 
@@ -71,15 +73,15 @@ AutocorrectBars AutocorrectBarsFor(const SessionOptions& options);
 // or the threshold when that is higher. Such a word is rarely a slip: on the tuning text
 // (slice 1's pairs, threshold 0.3), the head's corrections of vocabulary words were 76 of the
 // 227 false ones and 17 of 15,249 right ones; with this bar, the same share of the typos is
-// corrected with a quarter fewer correct words changed (docs/BENCHMARKS.md, "The false rate over
-// every word"). The pairs hold few misspellings that are words (79 of 17,424 typos), so what the
-// bar costs on real-word errors ("form" for "from") is not measured there.
+// corrected with a quarter fewer correct words changed (docs/history/BENCHMARKS-to-2026-12-07.md,
+// "The false rate over every word"). The pairs hold few misspellings that are words (79 of 17,424
+// typos), so what the bar costs on real-word errors ("form" for "from") is not measured there.
 inline constexpr float kModelWordThreshold = 0.9f;
 
 // Edits (insertion, deletion, substitution, adjacent swap of bytes: of letters, for English) a
 // replacement may be away from the typed letters. On the cspell pairs typed into dev text, 99.4% of
 // the right corrections are within 2, and half of the wrong changes of correctly typed words are
-// not (docs/BENCHMARKS.md).
+// not (docs/history/BENCHMARKS-to-2026-12-07.md).
 inline constexpr int kMaxCorrectionEdits = 2;
 // The replacement is one of the model's 8192 most frequent words (its vocabulary is in frequency
 // order). Where the head fires, reading all 20k rows cost about 250 us per decision, 8192 rows
@@ -88,17 +90,18 @@ inline constexpr int kMaxCorrectionEdits = 2;
 inline constexpr int kCorrectionWords = 8192;
 // The model's best words looked at; of those within the bound (and the typed word itself, at no
 // cost), the one of the highest logit less kCorrectionEditCost per edit is taken. On the tuning
-// text (allowed pairs; docs/BENCHMARKS.md, "Step 8"), costs 0 / 1 / 2 / 4 / 8 / 16 corrected
-// 0.868 / 0.875 / 0.878 / 0.879 / 0.878 / 0.878 at the normal level, every one at 0.68% false:
-// the model's first word two edits away ("oyur" -> "yours") loses to a close one a swap away.
+// text (allowed pairs; docs/history/BENCHMARKS-to-2026-12-07.md, "Step 8"), costs
+// 0 / 1 / 2 / 4 / 8 / 16 corrected 0.868 / 0.875 / 0.878 / 0.879 / 0.878 / 0.878 at the normal
+// level, every one at 0.68% false: the model's first word two edits away ("oyur" -> "yours")
+// loses to a close one a swap away.
 inline constexpr int kCorrectionShortlist = 8;
 inline constexpr float kCorrectionEditCost = 4.0f;
 // What a replacement that only carries on the typed letters ("vas" -> "vast", "eith" ->
 // "either") pays beyond its edits. The model reads the keys as a word being typed, so it ranks
 // such words high, but at the word's end the person stopped there: "was" and "with" were
-// meant. Chosen on the tuning text's allowed pairs at the normal level (docs/BENCHMARKS.md,
-// "The extension cost"): 0 / 1 / 2 / 3 / 4 / 6 / 8 corrected 0.9120 / 0.9148 / 0.9158 /
-// 0.9160 / 0.9157 / 0.9148 / 0.9132, all at 0.47% false.
+// meant. Chosen on the tuning text's allowed pairs at the normal level
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "The extension cost"): 0 / 1 / 2 / 3 / 4 / 6 / 8
+// corrected 0.9120 / 0.9148 / 0.9158 / 0.9160 / 0.9157 / 0.9148 / 0.9132, all at 0.47% false.
 inline constexpr float kCorrectionExtensionCost = 3.0f;
 
 // True when the word as typed is left alone whatever the head says: two or more capitals

@@ -16,8 +16,8 @@ namespace {
 // with slice 1's pairs, misspellings no model trained on, as the reserved ones are:
 // `keydecide eval autocorrect --typos data/en/typos_heldout_dev.tsv --text TUNE --threshold T`,
 // thresholds 0.9 / 0.8 / 0.6 / 0.5 / 0.4 / 0.3 / 0.25 / 0.2 / 0.15 / 0.1 / 0.05 / 0.02, the false
-// rate over every word typed as written (tools/eval.h; docs/BENCHMARKS.md, "The false rate over
-// every word"):
+// rate over every word typed as written (tools/eval.h; docs/history/BENCHMARKS-to-2026-12-07.md,
+// "The false rate over every word"):
 // - normal, the most corrected at 0.5% or less (half of issue 15's 1%: other text runs higher):
 //   0.886 at 0.47% (0.894 with the extension cost, which changes no false rate);
 // - eager, the most corrected within 1%: 0.906 at 0.80% (0.916);

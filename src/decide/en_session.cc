@@ -26,7 +26,7 @@ constexpr int kModelProposals = 16;  // model words added at a word start
 // ... chosen among the model's 8192 most frequent words (its vocabulary is in frequency
 // order): the whole word table (20k rows) costs more than the rest of the decision. On 50 KB
 // of dev text: KSR 0.4177 vs 0.4178 with all rows, next-word top-3 0.2323 vs 0.2326,
-// P95 latency 0.50 ms vs 0.80 ms (docs/BENCHMARKS.md).
+// P95 latency 0.50 ms vs 0.80 ms (docs/history/BENCHMARKS-to-2026-12-07.md).
 constexpr int kProposalWords = 8192;
 // The person's words added per keystroke beside the lexicon's (the heaviest completing the
 // typed letters, or at a word start the heaviest after the previous word).
@@ -439,7 +439,7 @@ void EnSession::AddUserBonus() {
     // The larger of this and the session's cache bonus (ModelScorer), not both: each says how
     // much more this person, or this text, uses the word than text in general, and a word of
     // the person's is mostly one of the text's too (summed, learning added nothing on the
-    // Wesnoth tuning split: docs/BENCHMARKS.md, "The session's words").
+    // Wesnoth tuning split: docs/history/BENCHMARKS-to-2026-12-07.md, "The session's words").
     c.score += std::max(0.0f, bonus - c.cache);
   }
 }

@@ -8,10 +8,10 @@
 // text. Once letters are typed a word gains by how much more this text uses it than text in
 // general does: a name or a term of the text much, "the" little. At a word start nothing
 // narrows the candidates, and the stronger bonus ranks the text's words above the model's
-// next word too often (docs/BENCHMARKS.md, "The session's words"). A word that neither the
-// lexicon nor the model has, typed kNewWordSightings times or more, also gets new_word_bonus
-// once letters are typed: its share of the model's <unk> is the smallest any word gets.
-// A word outside the model's vocabulary takes the <unk> logit, shared out by its lexicon
+// next word too often (docs/history/BENCHMARKS-to-2026-12-07.md, "The session's words"). A word
+// that neither the lexicon nor the model has, typed kNewWordSightings times or more, also gets
+// new_word_bonus once letters are typed: its share of the model's <unk> is the smallest any word
+// gets. A word outside the model's vocabulary takes the <unk> logit, shared out by its lexicon
 // count: logit(<unk>) + log(count(w) / count(all lexicon words outside the vocabulary)).
 // Logits need no normalisation: every candidate of one keystroke shares the same one.
 
@@ -33,7 +33,8 @@ class ModelScorer : public Scorer {
     float channel_weight = 1.0f;  // nats per typing-slip point (tuned by replay on dev)
     float history_weight = 0.4f;  // nats per log(1 + recent uses), at a word start
     float cache_weight = 0.7f;    // nats per log(1 + P_session / P_lexicon), once letters are typed
-    float new_word_bonus = 4.0f;  // nats (these three: docs/BENCHMARKS.md, "The session's words")
+    float new_word_bonus = 4.0f;  // nats (these three: docs/history/BENCHMARKS-to-2026-12-07.md,
+                                  // "The session's words")
   };
   static constexpr uint16_t kNewWordSightings = 2;  // once may be a typo
 

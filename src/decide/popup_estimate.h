@@ -5,7 +5,7 @@
 // it sees only the model's side. The candidates' scores say it too: the share of the scored
 // candidates' probability (the softmax of their scores) held by the offered ones that would save
 // at least two letters. The two, mixed in logit space, rank decisions better than either
-// (docs/BENCHMARKS.md, "Popup").
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "Popup").
 
 #ifndef KEYDECIDE_DECIDE_POPUP_ESTIMATE_H_
 #define KEYDECIDE_DECIDE_POPUP_ESTIMATE_H_

@@ -61,7 +61,8 @@ struct PopupInputs {
 // Not a feature: whether the bar offered a word at an earlier letter and the person typed on.
 // It doubled the gain on replayed text (whose typist always looks at the bar, so a word typed
 // past is never the intended one), but a real person typing fast past the right word would
-// then lose the bar just when they look up (docs/BENCHMARKS.md, "Popup network").
+// then lose the bar just when they look up
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "Popup network").
 void ComputePopupFeatures(const PopupInputs& in, PopupFeatures* out);
 
 }  // namespace keydecide

@@ -18,7 +18,7 @@ class Lexicon;
 class SessionHistory {
  public:
   // Words remembered: about four pages, so that a name of a long e-mail or a chapter is still
-  // there when it comes again (docs/BENCHMARKS.md, "The session's words").
+  // there when it comes again (docs/history/BENCHMARKS-to-2026-12-07.md, "The session's words").
   static constexpr size_t kCapacity = 2048;
   static constexpr size_t kMaxWordBytes = 47;
 

@@ -116,7 +116,8 @@ class ZhSession : public Session {
   static constexpr size_t kSentencesRescored = 4;
   // 联想 with the model: the most frequent followers of the word just committed that it ranks
   // again. On the tuning half of the narrative file, next word in the top 5: 0.293 / 0.305 /
-  // 0.307 for 8 / 32 / 64 (weight 1; docs/BENCHMARKS.md, "联想 with the model").
+  // 0.307 for 8 / 32 / 64 (weight 1;
+  // docs/history/BENCHMARKS-to-2026-12-07.md, "联想 with the model").
   static constexpr size_t kNextWordsRescored = 32;
   // 联想 from the person's pairs: the kUserNextWords heaviest words the person wrote after the
   // word just committed join the bigram's, each at P(w | before) = P_bigram + kUserNextWeight ×

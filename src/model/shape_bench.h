@@ -1,5 +1,6 @@
 // The model alone at standard shapes with random weights, for `keydecide bench --shape`
-// (docs/BENCHMARKS.md), so the kernels compare with other runtimes on equal terms.
+// (docs/history/BENCHMARKS-to-2026-12-07.md), so the kernels compare with other runtimes on equal
+// terms.
 
 #ifndef KEYDECIDE_MODEL_SHAPE_BENCH_H_
 #define KEYDECIDE_MODEL_SHAPE_BENCH_H_

@@ -7,8 +7,8 @@
 // and Python's standard library computes the same value (zlib.crc32), so the exporter needs
 // nothing new. It finds every burst of up to 32 flipped bits and misses random damage with
 // odds of 2^-32; at 6.5 GB/s it adds 1.3 ms to loading the 8.4 MB of the int8 English model
-// (docs/BENCHMARKS.md, "Weight file checksum"). It guards against damage, not against an
-// attacker, who would rewrite the checksum too.
+// (docs/history/BENCHMARKS-to-2026-12-07.md, "Weight file checksum"). It guards against damage, not
+// against an attacker, who would rewrite the checksum too.
 
 #ifndef KEYDECIDE_MODEL_WEIGHT_CHECKSUM_H_
 #define KEYDECIDE_MODEL_WEIGHT_CHECKSUM_H_

@@ -11,7 +11,8 @@ TRAIN.tsv comes from the training split (`make_intent_eval --split train`). The 
 multinomial logistic regression from the shipped head with its `--code-bias` taken off,
 pulled towards it by an L2 penalty, with each class weighted by --class-weights (per label,
 normalised by the class's line count); then `code` is shifted by each of --shifts, as
-shift_head_bias does. docs/BENCHMARKS.md ("Intent: the head fitted again") says what it showed.
+shift_head_bias does. docs/history/BENCHMARKS-to-2026-12-07.md ("Intent: the head fitted again")
+says what it showed.
 """
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ n-grams, whose logits the engine adds to the typing model's intent log-probabili
 
 Why beside the model: in the model's hidden states, shell commands lie among code and the code
 of languages it never trained on lies near prose, so no head on those states separates them
-(docs/BENCHMARKS.md, "The head fitted again on the model's own states"). The characters of a
-line do: a `$ ` or `# ` before a command, `--flags`, braces, sigils, `::`, `:=`, indentation.
+(docs/history/BENCHMARKS-to-2026-12-07.md, "The head fitted again on the model's own states"). The
+characters of a line do: a `$ ` or `# ` before a command, `--flags`, braces, sigils, `::`, `:=`,
+indentation.
 A linear model of hashed byte n-grams learns them from the training split's lines in minutes
 on a CPU, and reads them the same way in any language.
 

@@ -132,8 +132,9 @@ def _catalogue_packages(raw: Path) -> list[str]:
 # The Battle for Wesnoth's zh_CN catalogues (Debian wesnoth-1.16-data and its campaign packages,
 # GPL-2+): the story campaigns' narration and dialogue, the only modern narrative prose here, one
 # document per catalogue (text domain). The campaigns in WESNOTH_GENERAL_DEV are held out whole as
-# the general dev text (data/zh/general/wesnoth.txt, docs/BENCHMARKS.md "Narrative text"); the
-# others are training text. None goes to data/zh/dev, whose pinyin file stays the technical one.
+# the general dev text (data/zh/general/wesnoth.txt, docs/history/BENCHMARKS-to-2026-12-07.md
+# "Narrative text"); the others are training text. None goes to data/zh/dev, whose pinyin file stays
+# the technical one.
 WESNOTH_PREFIX = "wesnoth-"
 WESNOTH_GENERAL_DEV = ("wesnoth-httt.mo", "wesnoth-nr.mo")
 

@@ -126,7 +126,8 @@ class PinyinSentenceSearch {
     // Read a letter as an abbreviated syllable (an initial-only edge) also where a full syllable
     // starts. Off: where the letters spell a syllable, a person typing full pinyin meant it, and
     // abbreviations are read only elsewhere ("zg", "wmdzg", "zhongguor" still convert). On, the
-    // search does about twice the work and converted the dev file no better (docs/BENCHMARKS.md).
+    // search does about twice the work and converted the dev file no better
+    // (docs/history/BENCHMARKS-to-2026-12-07.md).
     bool initials_beside_full_syllables = false;
   };
 
