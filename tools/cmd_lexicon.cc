@@ -150,6 +150,27 @@ void AddLexiconCommand(CLI::App* app) {
     }
   });
 
+  struct NgramArgs {
+    std::string lexicon, arpa, out;
+  };
+  auto nargs = std::make_shared<NgramArgs>();
+  auto* ngram = lexicon->add_subcommand(
+      "ngram", "Convert a teacher's ARPA language model (up to trigrams) for a lexicon (zh or en)");
+  ngram->add_option("--lexicon", nargs->lexicon, "The lexicon (zh: pinyin-keyed; en)")->required();
+  ngram->add_option("--arpa", nargs->arpa, "The teacher, an ARPA file")->required();
+  ngram->add_option("--out", nargs->out, "Output file (.kdng)")->required();
+  ngram->callback([nargs] {
+    WordNgramBuilder::Stats s;
+    uint64_t bytes = 0;
+    CheckOrDie(BuildWordNgram(nargs->lexicon, nargs->arpa, nargs->out, &s, &bytes),
+               "lexicon ngram");
+    std::cout << "read " << nargs->arpa << ": " << s.listed[0] << " / " << s.listed[1] << " / "
+              << s.listed[2] << " n-grams\n"
+              << "wrote " << nargs->out << ": " << s.kept[0] << " of the lexicon's " << s.words - 1
+              << " words known, " << s.kept[1] << " bigrams, " << s.kept[2] << " trigrams, "
+              << bytes << " bytes\n";
+  });
+
   struct WordsArgs {
     std::vector<std::string> inputs;
     std::string out;

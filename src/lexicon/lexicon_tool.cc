@@ -201,6 +201,29 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   return Status::OK();
 }
 
+Status BuildWordNgram(const std::string& lexicon_path, const std::string& arpa_path,
+                      const std::string& output_path, WordNgramBuilder::Stats* stats,
+                      uint64_t* output_bytes) {
+  if (output_path.empty()) return Status::InvalidArgument("no output path");
+  std::unique_ptr<Lexicon> lexicon;
+  KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon));
+  if (const std::string& lang = lexicon->header().language; lang != "zh" && lang != "en") {
+    return Status::InvalidArgument(lexicon_path + ": a lexicon for language '" + lang +
+                                   "' (a word n-gram is built for zh or en)");
+  }
+  std::unique_ptr<MappedFile> file;
+  KD_RETURN_IF_ERROR(MappedFile::Open(arpa_path, &file));
+  WordNgramBuilder builder(*lexicon);
+  const Status read = builder.ReadArpa(file->data());
+  if (!read.ok()) return Status::InvalidArgument(arpa_path + ": " + read.message());
+  std::string bytes;
+  builder.Finish(&bytes);
+  KD_RETURN_IF_ERROR(WriteFileAtomically(output_path, bytes));
+  if (stats != nullptr) *stats = builder.stats();
+  if (output_bytes != nullptr) *output_bytes = bytes.size();
+  return Status::OK();
+}
+
 Status BuildWordSet(const std::vector<std::string>& inputs, const std::string& output_path,
                     uint64_t* words) {
   if (output_path.empty()) return Status::InvalidArgument("no output path");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "keydecide/status.h"
+#include "lexicon/word_ngram_builder.h"
 
 namespace keydecide {
 
@@ -93,6 +94,12 @@ struct WordBigramBuildReport {
 
 // Writes the model to a temporary file renamed into place (never a half-written file).
 Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildReport* report);
+
+// A teacher's ARPA language model converted into a WordNgram for a lexicon (zh or en;
+// word_ngram_builder.h). Writes to a temporary file renamed into place. `stats` may be null.
+Status BuildWordNgram(const std::string& lexicon_path, const std::string& arpa_path,
+                      const std::string& output_path, WordNgramBuilder::Stats* stats,
+                      uint64_t* output_bytes);
 
 // The known-words filter beside an English lexicon (word_set.h) from word lists, one word a
 // line (Debian's wamerican-huge): each line lower-cased, empty lines and duplicates skipped.

@@ -8,6 +8,7 @@
 
 #include "lexicon/lexicon.h"
 #include "lexicon/lexicon_format.h"
+#include "lexicon/lexicon_word_ids.h"
 #include "lexicon/word_bigram.h"
 #include "text/letter_case.h"
 #include "text/utf8.h"
@@ -32,32 +33,17 @@ void AppendU32(uint32_t v, std::string* out) {
 }  // namespace
 
 WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& options)
-    : lexicon_(lexicon), options_(options), by_entry_(lexicon.header().language == "en") {
-  word_of_variant_.resize(lexicon.variant_count());
-  std::vector<uint64_t> counts(1, 0);  // id 0: the sentence start
-  if (by_entry_) {                     // English: ids in the keys' byte order (word_bigram.h)
-    std::vector<uint32_t> by_key(lexicon.entry_count());
-    for (uint32_t e = 0; e < by_key.size(); ++e) by_key[e] = e;
-    std::sort(by_key.begin(), by_key.end(),
-              [&](uint32_t a, uint32_t b) { return lexicon.Key(a) < lexicon.Key(b); });
-    id_of_entry_.resize(lexicon.entry_count());
-    for (const uint32_t e : by_key) {
-      id_of_entry_[e] = static_cast<uint32_t>(counts.size());
-      counts.push_back(lexicon.Count(e));
-    }
-  }
+    : lexicon_(lexicon), options_(options), ids_(lexicon), by_entry_(ids_.by_entry()) {
+  // Each word's count in the lexicon: its entry's (English), or its spellings' summed.
+  std::vector<uint64_t> counts(ids_.word_count(), 0);  // id 0: the sentence start
   for (uint32_t e = 0; e < lexicon.entry_count(); ++e) {
     const std::span<const lexicon::Variant> variants = lexicon.Variants(e);
+    if (by_entry_) {
+      counts[ids_.OfEntry(e)] = lexicon.Count(e);
+      continue;
+    }
     for (size_t v = 0; v < variants.size(); ++v) {
-      uint32_t id = by_entry_ ? id_of_entry_[e] : 0;
-      if (!by_entry_) {
-        const std::string_view text = lexicon.VariantText(variants[v]);
-        const auto [it, added] = id_of_text_.emplace(text, static_cast<uint32_t>(counts.size()));
-        if (added) counts.push_back(0);
-        counts[it->second] += variants[v].count;
-        id = it->second;
-      }
-      word_of_variant_[lexicon.VariantIndex(e, v)] = id;
+      counts[ids_.word_of_variant()[lexicon.VariantIndex(e, v)]] += variants[v].count;
     }
   }
   const double log_total =
@@ -72,14 +58,7 @@ WordBigramBuilder::WordBigramBuilder(const Lexicon& lexicon, const Options& opti
   unlisted_followers_.assign(counts.size(), 0);
 }
 
-uint32_t WordBigramBuilder::WordId(std::string_view text) const {
-  if (by_entry_) {
-    const uint32_t entry = lexicon_.Find(ToLowerUtf8(text));
-    return entry == lexicon::kNoEntry ? 0 : id_of_entry_[entry];
-  }
-  const auto it = id_of_text_.find(text);
-  return it == id_of_text_.end() ? 0 : it->second;
-}
+uint32_t WordBigramBuilder::WordId(std::string_view text) const { return ids_.Find(text); }
 
 void WordBigramBuilder::AddText(std::string_view text) {
   if (by_entry_) {
@@ -107,7 +86,7 @@ void WordBigramBuilder::AddLetterText(std::string_view text) {
       ++stats_.unknown_words;
       previous = WordBigram::kSentenceStart;
     } else {
-      const uint32_t id = id_of_entry_[entry];
+      const uint32_t id = ids_.OfEntry(entry);
       if (!spaces_only) previous = WordBigram::kSentenceStart;
       ++stats_.tokens;
       ++word_total_[id];
@@ -305,7 +284,7 @@ Status WordBigramBuilder::Finish(std::string* bytes, Stats* stats) const {
   }
 
   bigram::Header h;
-  h.variant_count = static_cast<uint32_t>(word_of_variant_.size());
+  h.variant_count = static_cast<uint32_t>(ids_.word_of_variant().size());
   h.lexicon_crc32 = lexicon_.header().file_crc32;
   h.word_count = words;
   h.pair_count = static_cast<uint32_t>(kept.size());
@@ -314,7 +293,7 @@ Status WordBigramBuilder::Finish(std::string* bytes, Stats* stats) const {
   h.tokens = stats_.tokens;
   h.EncodeTo(bytes);
   bytes->reserve(h.expected_file_size());
-  for (const uint32_t w : word_of_variant_) AppendU32(w, bytes);
+  for (const uint32_t w : ids_.word_of_variant()) AppendU32(w, bytes);
   for (const uint32_t c : left_total) AppendU32(c, bytes);
   for (const uint32_t c : left_distinct) AppendU32(c, bytes);
   for (const uint32_t c : word_total_) AppendU32(c, bytes);

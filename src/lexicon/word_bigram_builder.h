@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "keydecide/status.h"
+#include "lexicon/lexicon_word_ids.h"
 
 namespace keydecide {
 
@@ -96,10 +97,8 @@ class WordBigramBuilder {
 
   const Lexicon& lexicon_;
   Options options_;
-  bool by_entry_ = false;              // English: one word per lexicon entry
-  std::vector<uint32_t> id_of_entry_;  // ... its id, in the keys' byte order
-  std::unordered_map<std::string_view, uint32_t> id_of_text_;
-  std::vector<uint32_t> word_of_variant_;
+  LexiconWordIds ids_;
+  bool by_entry_ = false;  // English: one word per lexicon entry
   std::vector<float> log_p_;  // per word id: log(count / total) from the lexicon
   std::unordered_map<uint64_t, uint32_t> pairs_;  // (left << 32 | right) -> count
   std::vector<uint32_t> word_total_;              // per word id: occurrences in the text
