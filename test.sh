@@ -4,8 +4,8 @@
 # GoogleTest suites, CLI tests, the installed SDK, the Python module and the fcitx5 input method
 # (headless, and in a GTK3 entry under Xvfb) through ctest in both builds, the threaded runtime and
 # service tests under ThreadSanitizer, brief libFuzzer runs of every fuzzer (fuzz/: protocol,
-# pinyin searches, text layer, layouts, lexicon, bigram, weight file, user store export, C ABI
-# call sequences), the Debian packages installed on a clean root, then the training package's
+# pinyin searches, text layer, layouts, lexicon, bigram, teacher n-gram, weight file, user store
+# export, C ABI call sequences), the Debian packages installed on a clean root, then the training package's
 # Python tests.
 
 set -euo pipefail
@@ -77,11 +77,12 @@ done
 
 echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # The protocol parser 30 s, the pinyin searches 20 s, the text layer, keyboard layouts,
-# lexicon, word bigram, weight file and C ABI call sequences 15 s each, the user store's export
+# lexicon, word bigram, teacher n-gram, weight file and C ABI call sequences 15 s each, the user
+# store's export
 # format, the fine-tuning adapter, the known-words filter, the popup network and the intent
 # n-grams 10 s each, from the committed seeds;
 # the same runner fuzzes for hours with scripts/fuzz-long.sh.
-scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 \
+scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 ngram:15 \
   lexicon:15 bigram:15 weight:15 personal:10 adapter:10 wordset:10 popup:10 intent_ngrams:10 \
   capi:15
 

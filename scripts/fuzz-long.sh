@@ -12,7 +12,7 @@
 #   --fresh-corpus   start from the seeds in a temporary folder (default: keep growing
 #                    DIR/fuzz-corpus/<name> across runs)
 #   --keep-going     run on after a finding (libFuzzer -fork=1, crashes/timeouts/ooms kept)
-#   NAME[:SECONDS]   fuzzers to run (default all): protocol pinyin text layout lexicon bigram
+#   NAME[:SECONDS]   fuzzers to run (default all): protocol pinyin text layout lexicon bigram ngram
 #                    weight personal adapter wordset popup intent_ngrams capi; a time after
 #                    the colon overrides --time for that one
 #
@@ -27,7 +27,7 @@ RUNS_CAP=""
 BUILD=build-fuzz-long
 FRESH=0
 KEEP_GOING=0
-ALL="protocol pinyin text layout lexicon bigram weight personal adapter wordset popup intent_ngrams capi"
+ALL="protocol pinyin text layout lexicon bigram ngram weight personal adapter wordset popup intent_ngrams capi"
 RUNS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
