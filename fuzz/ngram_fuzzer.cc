@@ -44,7 +44,8 @@ using namespace keydecide;
 
 constexpr std::string_view kArpa =
     "\\data\\\nngram 1=6\nngram 2=4\nngram 3=2\n\n\\1-grams:\n-1.0\t我们\t-0.2\n-0.8\t的\t-0.3\n"
-    "-1.2\t中国\t-0.1\n-2.0\t<unk>\n-99\t<s>\t-0.5\n-1.5\t我\t-0.2\n\n\\2-grams:\n-0.3\t我们 的\t-0.1\n"
+    "-1.2\t中国\t-0.1\n-2.0\t<unk>\n-99\t<s>\t-0.5\n-1.5\t我\t-0.2\n\n\\2-grams:\n-0.3\t我们 "
+    "的\t-0.1\n"
     "-0.4\t的 中国\n-0.6\t<s> 我们\t-0.2\n-0.9\t我 的\t-0.1\n\n\\3-grams:\n-0.1\t我们 的 中国\n"
     "-0.2\t<s> 我们 的\n\n\\end\\\n";
 

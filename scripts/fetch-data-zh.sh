@@ -18,6 +18,10 @@
 #                                     3.0) printed by its tslminfo (sunpinyin-utils) in ARPA form
 #   data/zh/teacher/sunpinyin.tsv     its expected word-pair counts, the word bigram's teacher
 #                                     (training/keydecide_train/sunpinyin_teacher.py)
+#   data/zh/teacher/libime_zh_CN.arpa libime's word trigram zh_CN.lm (Debian
+#                                     libime-data-language-model, LGPL-2.1+; a KenLM binary)
+#                                     printed as ARPA by training/keydecide_train/kenlm_arpa.py
+#                                     (and its Debian copyright file, libime_zh_CN.copyright)
 #   data/zh/raw/deb/wesnoth-1.16-*/   The Battle for Wesnoth's zh_CN catalogues (only those files)
 #   data/zh/{train,dev}/<source>.txt  plain text, split by whole document (prepare_zh_text.py)
 #   data/zh/general/wesnoth.txt       the held-out Wesnoth campaigns: general (narrative) dev text
@@ -41,6 +45,8 @@ DATA_DEBS=(libime-data rime-essay rime-data-luna-pinyin pinyin-database)
 # The word bigram's general-domain teacher: sunpinyin's open-gram trigram and the tool that prints
 # it (docs/MODEL.md, "General-domain teacher").
 TEACHER_DEBS=(sunpinyin-data sunpinyin-utils)
+# libime's word trigram (KenLM binary; kenlm_arpa.py reads it, no tool needed).
+LIBIME_TEACHER_DEBS=(libime-data-language-model)
 # Words of text the teacher's expected counts stand for, and the rarest pair kept at that size.
 TEACHER_TOKENS=20000000
 TEACHER_MIN_COUNT=2
@@ -164,6 +170,24 @@ if [[ -f $spdir/lm_sc.t3g && -x $tslminfo ]]; then
   echo "teacher: $(wc -l <"$teacher/sunpinyin.tsv") lines of sunpinyin expected counts"
 else
   echo "teacher: sunpinyin-data or sunpinyin-utils missing, no teacher counts" >&2
+fi
+
+for pkg in "${LIBIME_TEACHER_DEBS[@]}"; do fetch_deb "$pkg"; done
+libime_lm="$RAW/deb/libime-data-language-model/usr/lib/x86_64-linux-gnu/libime/zh_CN.lm"
+if [[ -f $libime_lm ]]; then
+  mkdir -p "$teacher"
+  if [[ ! -s "$teacher/libime_zh_CN.arpa" ]]; then
+    # Writes libime_zh_CN.arpa.tmp, then renames it.
+    (cd "$ROOT" && PYTHONPATH="$ROOT/training" /usr/bin/python3 -m keydecide_train.kenlm_arpa \
+      --lm "$libime_lm" --out "$teacher/libime_zh_CN.arpa")
+  fi
+  # Its licence, shipped beside the file converted from it (models/zh/README.md).
+  cp "$RAW/deb/libime-data-language-model/usr/share/doc/libime-data-language-model/copyright" \
+    "$teacher/libime_zh_CN.copyright"
+  echo "teacher: libime_zh_CN.arpa, n-grams $(sed -n 's/^ngram //p; /-grams:/q' \
+    "$teacher/libime_zh_CN.arpa" | paste -sd ' ')"
+else
+  echo "teacher: libime-data-language-model missing, no libime_zh_CN.arpa" >&2
 fi
 
 for pkg in "${TEXT_DEBS[@]}" "${MO_DEBS[@]}"; do fetch_deb "$pkg"; done

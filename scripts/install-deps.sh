@@ -14,6 +14,9 @@ BUILD_PACKAGES+=(libfcitx5core-dev libfcitx5config-dev libfcitx5utils-dev fcitx5
 # clang and its sanitizer runtimes (libFuzzer) build the protocol fuzzer.
 # PyTorch (CPU, Debian's 1.13) runs the training tests and makes the C++ parity fixture.
 TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-pytest python3-numpy python3-torch python3-tqdm python3-matplotlib)
+# libime-bin: libime_slm_build_binary (KenLM's build_binary) writes the binaries the KenLM reader
+# (training/keydecide_train/kenlm_arpa.py) is tested on.
+TEST_PACKAGES+=(libime-bin)
 # test.sh's Arm stage: the cross compiler, qemu-user to run what it builds, and the :arm64
 # (multiarch) dev packages of what the kernel, model and allocation tests link.
 TEST_PACKAGES+=(g++-aarch64-linux-gnu qemu-user-static libhwy-dev:arm64 libgtest-dev:arm64
