@@ -51,6 +51,19 @@ endforeach()
 run_ok(${KEYDECIDE} info --model-dir ${MODELS})
 expect_contains("${OUT}" "scorer:          model")
 
+# A file of contexts (the phrase set's scorer): one JSON line each, in order, \n a line break;
+# the teacher's phrase comes back.
+file(WRITE ${WORK}/contexts.txt "Happy new \nThanks.\\nSee you \n")
+run_ok(${KEYDECIDE} predict --model-dir ${MODELS} --contexts ${WORK}/contexts.txt -k 5 --json)
+expect_contains("${OUT}" "{\"candidates\":[")
+expect_contains("${OUT}" "\"year\"")
+expect_contains("${OUT}" "\"context\":\"Thanks.\\nSee you \"")
+execute_process(COMMAND ${KEYDECIDE} predict --model-dir ${MODELS} --contexts ${WORK}/contexts.txt
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "--contexts without --json: expected exit 2, got ${rc}: ${err}")
+endif()
+
 # A damaged lexicon: a clear error and a non-zero exit, never a crash.
 execute_process(COMMAND ${CMAKE_COMMAND} -E echo_append "" OUTPUT_FILE ${WORK}/empty.kdlex)
 foreach(bad ${WORK}/empty.kdlex ${FIXTURES}/tiny_corpus.txt /nonexistent.kdlex)

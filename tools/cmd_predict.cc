@@ -1,7 +1,9 @@
-// keydecide predict: one decision for a given context and typed prefix.
+// keydecide predict: one decision for a given context and typed prefix, or one for each line of
+// a file of contexts (one engine for all: what a dev set of phrases needs).
 
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -14,7 +16,7 @@ namespace keydecide {
 void AddPredictCommand(CLI::App* app) {
   struct Args {
     EngineFlags engine;
-    std::string context, prefix;
+    std::string context, prefix, contexts;
     int k = 3;
     bool json = false;
   };
@@ -29,11 +31,42 @@ void AddPredictCommand(CLI::App* app) {
       ->check(CLI::Range(1, 200))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->add_option("--contexts", args->contexts,
+                  "A file of contexts, one a line (\\n for a line break within one): the "
+                  "candidates after each, in a new session, as one JSON line each (with --json; "
+                  "instead of --context and --prefix)");
   cmd->callback([args] {
     auto engine = args->engine.OpenOrDie();
+    if (!args->contexts.empty()) {
+      if (!args->json) Die(kUsageExit, "Usage", "predict", "--contexts needs --json");
+      std::ifstream in(args->contexts);
+      if (!in) Die(1, "NotFound", "predict", "cannot read " + args->contexts);
+      for (std::string line; std::getline(in, line);) {
+        std::string context;
+        for (size_t i = 0; i < line.size(); ++i) {
+          if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == 'n') {
+            context += '\n';
+            ++i;
+          } else {
+            context += line[i];
+          }
+        }
+        auto session = engine->NewSession(SessionOptions());
+        CheckOrDie(session->SetContext(context), "bad context");
+        Decision d;
+        CheckOrDie(session->Decide(args->k, &d), "decide");
+        nlohmann::json out;
+        out["context"] = context;
+        out["candidates"] = nlohmann::json::array();
+        for (const Candidate& c : d.candidates) out["candidates"].push_back(c.text);
+        std::cout << out.dump() << "\n";
+      }
+      return;
+    }
     auto session = engine->NewSession(SessionOptions());
     std::string context = args->context;
-    if (!context.empty() && !args->prefix.empty() && std::isalpha(static_cast<unsigned char>(context.back()))) {
+    if (!context.empty() && !args->prefix.empty() &&
+        std::isalpha(static_cast<unsigned char>(context.back()))) {
       context += ' ';
     }
     CheckOrDie(session->SetContext(context), "bad --context");
@@ -57,12 +90,10 @@ void AddPredictCommand(CLI::App* app) {
                             {"replacement", d.autocorrect.replacement},
                             {"confidence", d.autocorrect.confidence}};
       out["intent"] = {{"label", d.intent.label}, {"probabilities", d.intent.probabilities}};
-      out["timings_us"] = {{"features", d.timings.features_us},
-                           {"candidates", d.timings.candidates_us},
-                           {"model", d.timings.model_us},
-                           {"heads", d.timings.heads_us},
-                           {"post", d.timings.post_us},
-                           {"total", d.timings.total_us}};
+      out["timings_us"] = {
+          {"features", d.timings.features_us}, {"candidates", d.timings.candidates_us},
+          {"model", d.timings.model_us},       {"heads", d.timings.heads_us},
+          {"post", d.timings.post_us},         {"total", d.timings.total_us}};
       std::cout << out.dump() << "\n";
       return;
     }
@@ -74,7 +105,8 @@ void AddPredictCommand(CLI::App* app) {
     if (d.has_model) {
       std::printf("popup %.2f (%s)  autocorrect %.2f%s%s  intent %s\n", d.popup.probability,
                   d.popup.show ? "show" : "hide", d.autocorrect.confidence,
-                  d.autocorrect.apply ? " -> " : "", d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "",
+                  d.autocorrect.apply ? " -> " : "",
+                  d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "",
                   d.intent.label.c_str());
     }
     std::cout << "total " << d.timings.total_us << " us\n";
