@@ -27,9 +27,23 @@ else
   echo "build-lexicon-zh: pinyin-pro or node missing: sc.dict readings only" >&2
 fi
 
+# The general-language teacher (libime's zh_CN.lm as ARPA, data/zh/teacher/libime_zh_CN.arpa,
+# LGPL-2.1+, written by scripts/fetch-data.sh --zh): its words jieba lacks join the counts, at the
+# count its unigram gives in a text of jieba's size (training/keydecide_train/teacher_words.py).
+teacher_arpa=data/zh/teacher/libime_zh_CN.arpa
+counts=$lex/jieba.dict.utf8
+if [[ -f $teacher_arpa ]]; then
+  PYTHONPATH=training /usr/bin/python3 -m keydecide_train.teacher_words --arpa $teacher_arpa \
+    --counts $lex/jieba.dict.utf8 --out $lex/teacher.counts.txt --min-count ${MIN_COUNT:-5}
+  cat $lex/jieba.dict.utf8 $lex/teacher.counts.txt > $lex/counts.txt
+  counts=$lex/counts.txt
+else
+  echo "build-lexicon-zh: $teacher_arpa missing (scripts/fetch-data.sh --zh): jieba's words only" >&2
+fi
+
 mkdir -p "$(dirname "$out")"
 set -x
-"$bin" lexicon build --lang zh --zh-counts $lex/jieba.dict.utf8 --zh-readings "$readings" \
+"$bin" lexicon build --lang zh --zh-counts $counts --zh-readings "$readings" \
   --out "$out" --min-count ${MIN_COUNT:-5} --max-words 1000000
 set +x
 
@@ -51,4 +65,14 @@ if compgen -G "data/zh/train/*.txt" >/dev/null; then
     --min-count ${BIGRAM_MIN_COUNT:-1} "${teacher_args[@]}"
 else
   echo "build-lexicon-zh: data/zh/train missing (scripts/fetch-data.sh --zh): no bigram built" >&2
+fi
+
+# The teacher itself, converted for this lexicon (models/zh/lexicon.kdng, LGPL-2.1+ as the model
+# it comes from: models/zh/README.md), which the sentence search mixes with the bigram
+# (EngineOptions::pinyin_teacher_weight).
+if [[ -f $teacher_arpa ]]; then
+  set -x
+  "$bin" lexicon ngram --lexicon "$out" --arpa $teacher_arpa --out "${out%.kdlex}.kdng"
+  set +x
+  cp data/zh/teacher/libime_zh_CN.copyright "${out%.kdlex}.kdng.copyright"
 fi

@@ -35,3 +35,13 @@ build/bin/keydecide lexicon bigram --lexicon "$out" --input "${texts[@]}" --out 
   --min-count 2   # pairs seen twice: 5.1 MB instead of 12.2 (step 8's larger model took the room)
 build/bin/keydecide lexicon words --input data/raw/deb/wamerican-huge/usr/share/dict/american-english-huge \
   --out "${out%.kdlex}.kdws"
+# The general-language teacher (pocketsphinx-en-us's trigram as ARPA, data/en/teacher/en-us.arpa,
+# BSD-2-Clause, written by scripts/fetch-teacher-en.sh), converted for this lexicon
+# (models/en/lexicon.kdng; EngineOptions::teacher_weight; its licence beside it).
+teacher=data/en/teacher/en-us.arpa
+if [[ -f $teacher ]]; then
+  build/bin/keydecide lexicon ngram --lexicon "$out" --arpa $teacher --out "${out%.kdlex}.kdng"
+  cp data/en/teacher/pocketsphinx-en-us.copyright "${out%.kdlex}.kdng.copyright"
+else
+  echo "build-lexicon: $teacher missing (scripts/fetch-teacher-en.sh): no teacher converted" >&2
+fi

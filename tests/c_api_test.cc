@@ -7,8 +7,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -212,12 +212,15 @@ TEST_F(CApiTest, ChineseAndEnglishSessionsInProcessAndThroughTheDaemon) {
   EXPECT_EQ(Texts(da), Texts(db));
   kd_session_free(a);
   kd_session_free(b);
-  // The in-process zh engine and the daemon's decide alike.
+  // The in-process zh engine and the daemon's convert alike. (Only the first candidate: the
+  // daemon's engine has the zh model, which re-ranks the words after it, and `both` has none.)
   ASSERT_EQ(kd_session_open_lang(both, "zh", nullptr, &a), KD_OK);
   ASSERT_EQ(kd_session_open_lang(remote_, "zh", nullptr, &b), KD_OK);
   ASSERT_EQ(kd_session_type(a, "nihao", &da), KD_OK);
   ASSERT_EQ(kd_session_type(b, "nihao", &db), KD_OK);
-  EXPECT_EQ(Texts(da), Texts(db));
+  ASSERT_GT(da.n_candidates, 0);
+  ASSERT_GT(db.n_candidates, 0);
+  EXPECT_STREQ(da.candidates[0].text, "你好");
   EXPECT_STREQ(db.candidates[0].text, "你好");
   kd_session_free(a);
   kd_session_free(b);
@@ -565,8 +568,7 @@ TEST(CApiFakeDaemonTest, SilentAndEndlessDaemonsTimeOut) {
   });
   p.answer_timeout_ms = 10000;
   EXPECT_EQ(kd_engine_connect_with(path.c_str(), &p, &e), KD_ERR_PROTOCOL);
-  EXPECT_NE(std::string(kd_last_error()).find("longer than"), std::string::npos)
-      << kd_last_error();
+  EXPECT_NE(std::string(kd_last_error()).find("longer than"), std::string::npos) << kd_last_error();
   flood.join();
   p.answer_timeout_ms = 0;
   EXPECT_EQ(kd_engine_connect_with(path.c_str(), &p, &e), KD_INVALID_ARGUMENT);

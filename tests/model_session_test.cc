@@ -158,7 +158,7 @@ TEST(ShippedModelSessionTest, TheTextsOwnWordsComeBackAfterTheirFirstLetters) {
   options.model_dir = KD_MODELS_DIR;
   std::unique_ptr<Engine> engine;
   ASSERT_TRUE(Engine::Open(options, &engine).ok());
-  ASSERT_EQ(engine->info().scorer, "model+bigram");
+  ASSERT_EQ(engine->info().scorer, "model+bigram+teacher");
   struct Case {
     const char* earlier;
     const char* now;
@@ -177,6 +177,35 @@ TEST(ShippedModelSessionTest, TheTextsOwnWordsComeBackAfterTheirFirstLetters) {
                              << (d.candidates.empty() ? "none" : d.candidates[0].text);
     }
   }
+}
+
+// The general-language teacher beside the shipped lexicon (issue 47): the two words before are
+// its context, the words it expects next join the candidates, and its say moves them up. "Happy
+// new " offers "year" with it and not without; its proposals are lexicon words, found again by
+// their letters ("Get well so" completes to "soon").
+TEST(ShippedModelSessionTest, TheTeacherProposesWhatGeneralLanguageSaysComesNext) {
+  const auto top = [](float teacher_weight, const char* text, int k) {
+    EngineOptions options;
+    options.model_dir = KD_MODELS_DIR;
+    options.teacher_weight = teacher_weight;
+    std::unique_ptr<Engine> engine;
+    EXPECT_TRUE(Engine::Open(options, &engine).ok());
+    auto session = engine->NewSession(SessionOptions());
+    EXPECT_TRUE(session->Type(text).ok());
+    Decision d;
+    EXPECT_TRUE(session->Decide(k, &d).ok());
+    std::vector<std::string> words;
+    for (const Candidate& c : d.candidates) words.push_back(c.text);
+    return words;
+  };
+  const auto has = [](const std::vector<std::string>& words, const std::string& w) {
+    return std::find(words.begin(), words.end(), w) != words.end();
+  };
+  EXPECT_FALSE(has(top(0, "Happy new ", 3), "year"));
+  EXPECT_TRUE(has(top(0.6f, "Happy new ", 3), "year"));
+  const std::vector<std::string> soon = top(0.6f, "Get well so", 3);
+  ASSERT_FALSE(soon.empty());
+  EXPECT_EQ(soon[0], "soon");
 }
 
 }  // namespace

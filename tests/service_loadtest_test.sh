@@ -10,7 +10,7 @@ out=$("$KEYDECIDE" loadtest --model-dir "$MODELS" --model none --clients 4 --key
 /usr/bin/python3 - "$out" <<'EOF_PY'
 import json, sys
 r = json.loads(sys.argv[1])
-assert r["scorer"] == "baseline-unigram+bigram", r  # the shipped pack has lexicon.kdbg
+assert r["scorer"] == "baseline-unigram+bigram+teacher", r  # the shipped pack's .kdbg and .kdng
 for path in ("socket", "in_process", "engine_direct"):
     assert r[path]["decisions"] == 4 * 60, (path, r[path])
     assert r[path]["errors"] == 0, (path, r[path])

@@ -283,7 +283,7 @@ TEST_F(ServerTest, TheFirstLanguageIsTheDefault) {
   const Json hello = c.Call({{"op", "hello"}});
   EXPECT_EQ(hello["language"], "zh");
   EXPECT_EQ(hello["languages"], Json::array({"zh", "en"}));
-  EXPECT_EQ(hello["scorer"], "lexicon+bigram+model");  // the zh engine: models/zh/
+  EXPECT_EQ(hello["scorer"], "lexicon+bigram+teacher+model");  // the zh engine: models/zh/
   const uint64_t s = Open(&c);
   ASSERT_NE(s, 0u);
   EXPECT_EQ(Top(c.Call({{"op", "key"}, {"session", s}, {"text", "nihao"}})), "你好");

@@ -1,8 +1,8 @@
 // WordNgram and WordNgramBuilder: an ARPA teacher converted over a lexicon's words (English by
 // entry, Chinese by hanzi text), the back-off arithmetic of ARPA files, words and n-grams the
 // lexicon lacks left out, the rows a session proposes from, the same ids as the word bigram's,
-// and refusal of malformed ARPA text and files (bad magic, truncation, checksum, another
-// lexicon, hostile rows and scores).
+// the sentence search mixing the teacher in, and refusal of malformed ARPA text and files (bad
+// magic, truncation, checksum, another lexicon, hostile rows and scores).
 
 #include "lexicon/word_ngram.h"
 
@@ -17,6 +17,7 @@
 #include "lexicon/lexicon_format.h"
 #include "lexicon/lexicon_tool.h"
 #include "lexicon/lexicon_word_ids.h"
+#include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/word_bigram.h"
 #include "lexicon/word_bigram_builder.h"
 #include "lexicon/word_ngram_builder.h"
@@ -171,6 +172,50 @@ TEST(WordNgramTest, ChineseWordsAreHanziTexts) {
   EXPECT_GT(model->Unigram(story), model->Unigram(gushi));
   EXPECT_GT(model->LogProb(model->Find(WordNgram::kNoWord, Id(*lex, "的")), story),
             model->LogProb(model->Find(WordNgram::kNoWord, Id(*lex, "的")), gushi));
+}
+
+// The sentence search mixes the teacher with the bigram (issue 48): the bigram, from technical
+// text, says 故事 ("story") for "gushi"; the teacher, general language, says 股市 ("stock market")
+// after 中国 and before 涨跌. Mixed in, the teacher's reading wins where its context is; at weight
+// 0 (or without it) the search is the bigram's.
+TEST(WordNgramTest, TheSentenceSearchMixesTheTeacherIn) {
+  std::unique_ptr<Lexicon> lex;
+  ASSERT_TRUE(Lexicon::FromBytes(testing::PinyinLexiconBytes({{"zhongguo", "中国", 500},
+                                                              {"gushi", "故事", 900},
+                                                              {"gushi", "股市", 100},
+                                                              {"zhangdie", "涨跌", 50}}),
+                                 &lex)
+                  .ok());
+  WordBigramBuilder bigram_builder(*lex, {});
+  bigram_builder.AddText("故事。中国故事。故事涨跌。");
+  std::string bytes;
+  WordBigramBuilder::Stats stats;
+  ASSERT_TRUE(bigram_builder.Finish(&bytes, &stats).ok());
+  std::unique_ptr<WordBigram> bigram;
+  ASSERT_TRUE(WordBigram::FromBytes(std::move(bytes), *lex, &bigram).ok());
+  const auto teacher =
+      Convert(*lex,
+              "\\data\\\n\\1-grams:\n-1\t中国\t-0.2\n-2\t故事\t-0.2\n-2.2\t股市\t-0.1\n"
+              "-3\t涨跌\t-0.1\n\\2-grams:\n-0.3\t中国 股市\t-0.1\n-0.2\t股市 涨跌\n"
+              "\\3-grams:\n-0.05\t中国 股市 涨跌\n\\end\\\n");
+  const auto best = [&](float weight) {
+    PinyinSentenceSearch::Options options;
+    options.teacher = teacher.get();
+    options.teacher_weight = weight;
+    PinyinSentenceSearch search(lex.get(), bigram.get(), options);
+    EXPECT_TRUE(search.Search("zhongguogushizhangdie").ok());
+    return search.sentences().empty() ? std::string() : std::string(search.sentences()[0].text);
+  };
+  EXPECT_EQ(best(0), "中国故事涨跌");
+  EXPECT_EQ(best(0.8f), "中国股市涨跌");
+  // Alone, "gushi" stays the likelier word: the teacher's context decided, not its unigram.
+  PinyinSentenceSearch::Options options;
+  options.teacher = teacher.get();
+  options.teacher_weight = 0.8f;
+  PinyinSentenceSearch search(lex.get(), bigram.get(), options);
+  ASSERT_TRUE(search.Search("gushi").ok());
+  ASSERT_FALSE(search.sentences().empty());
+  EXPECT_EQ(search.sentences()[0].text, "故事");
 }
 
 TEST(WordNgramTest, MalformedArpaIsRefusedWithItsLine) {

@@ -649,7 +649,7 @@ TEST(PinyinModelEngineTest, ShippedEngineSurvivesRandomEditing) {
   std::unique_ptr<Engine> engine;
   const Status s = Engine::Open(o, &engine);
   ASSERT_TRUE(s.ok()) << s.ToString();
-  ASSERT_EQ(engine->info().scorer, "lexicon+bigram+model");
+  ASSERT_EQ(engine->info().scorer, "lexicon+bigram+teacher+model");
   auto session = engine->NewSession(SessionOptions());
   std::mt19937 rng(11);
   const std::vector<std::string> pieces = {

@@ -48,6 +48,11 @@ void EngineFlags::AddTo(CLI::App* cmd) {
                   "model-scored candidate's score (0: the bigram is not loaded)")
       ->check(CLI::Range(0.0f, 10.0f))
       ->capture_default_str();
+  cmd->add_option("--teacher-weight", teacher_weight,
+                  "en: weight of the general-language teacher's log(P(word | two words before) / "
+                  "P(word)), whose expected words also join the candidates (0: not loaded)")
+      ->check(CLI::Range(0.0f, 10.0f))
+      ->capture_default_str();
   cmd->add_option("--pinyin-beam", pinyin_beam_width,
                   "zh: partial sentences kept per position by the sentence search")
       ->check(CLI::Range(1, 64))
@@ -61,6 +66,15 @@ void EngineFlags::AddTo(CLI::App* cmd) {
          "zh: weight of the model's log P of a sentence beside the bigram (0: bigram only)")
       ->check(CLI::Range(0.0f, 10.0f))
       ->capture_default_str();
+  cmd->add_option("--pinyin-teacher-weight", pinyin_teacher_weight,
+                  "zh: share of the general-language teacher (lexicon.kdng) beside the bigram "
+                  "in the sentence search (0 with the next: not loaded)")
+      ->check(CLI::Range(0.0f, 1.0f))
+      ->capture_default_str();
+  cmd->add_option("--pinyin-teacher-weight-code", pinyin_teacher_weight_code,
+                  "zh: the same in a code session (a terminal, code in an editor)")
+      ->check(CLI::Range(0.0f, 1.0f))
+      ->capture_default_str();
 }
 
 EngineOptions EngineFlags::Options() const {
@@ -73,7 +87,10 @@ EngineOptions EngineFlags::Options() const {
   options.pinyin_fuzzy = pinyin_fuzzy;
   options.pinyin_typos = pinyin_typos;
   options.pinyin_model_weight = pinyin_model_weight;
+  options.pinyin_teacher_weight = pinyin_teacher_weight;
+  options.pinyin_teacher_weight_code = pinyin_teacher_weight_code;
   options.word_bigram_weight = word_bigram_weight;
+  options.teacher_weight = teacher_weight;
   options.max_candidates = max_candidates;
   options.model_path = model;
   options.small_model_path = small_model;

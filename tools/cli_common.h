@@ -27,6 +27,9 @@ struct EngineFlags {
   std::string pinyin_fuzzy;
   bool pinyin_typos = false;
   float pinyin_model_weight = EngineOptions().pinyin_model_weight;
+  float pinyin_teacher_weight = EngineOptions().pinyin_teacher_weight;
+  float pinyin_teacher_weight_code = EngineOptions().pinyin_teacher_weight_code;
+  float teacher_weight = EngineOptions().teacher_weight;
   float word_bigram_weight = EngineOptions().word_bigram_weight;
   std::string small_model;
   std::string popup_net;

@@ -225,6 +225,7 @@ void AddEvalCommand(CLI::App* app) {
     size_t max_lines = 0;
     bool json = false;
     std::string errors;
+    AppType app = AppType::kChat;
   };
   auto pa = std::make_shared<PinyinArgs>();
   pa->engine.language = "zh";
@@ -237,6 +238,11 @@ void AddEvalCommand(CLI::App* app) {
   pinyin->add_option("--errors", pa->errors,
                      "Write each line converted wrongly as line number<TAB>hanzi<TAB>first "
                      "candidate<TAB>letters to this file");
+  pinyin
+      ->add_option("--app", pa->app,
+                   "Kind of text field the lines are typed into (code: the technical weights)")
+      ->transform(CLI::CheckedTransformer(AppTypeNames(), CLI::ignore_case))
+      ->default_str("chat");
   pinyin->callback([pa] {
     std::vector<PinyinEvalLine> lines;
     CheckOrDie(ParsePinyinEval(ReadOrDie(pa->tsv), &lines), pa->tsv);
@@ -246,8 +252,10 @@ void AddEvalCommand(CLI::App* app) {
     PinyinEvalResult warm, r;
     const std::vector<PinyinEvalLine> first(lines.begin(),
                                             lines.begin() + std::min<size_t>(lines.size(), 20));
-    CheckOrDie(EvalPinyin(first, *engine, &warm), "pinyin eval");
-    CheckOrDie(EvalPinyin(lines, *engine, &r), "pinyin eval");
+    SessionOptions session_options;
+    session_options.app = pa->app;
+    CheckOrDie(EvalPinyin(first, *engine, &warm, session_options), "pinyin eval");
+    CheckOrDie(EvalPinyin(lines, *engine, &r, session_options), "pinyin eval");
     if (!pa->errors.empty()) WritePinyinErrors(lines, r, pa->errors);
     const Engine::Info info = engine->info();
     nlohmann::json out = {{"lines", r.lines},

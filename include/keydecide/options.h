@@ -74,6 +74,12 @@ struct EngineOptions {
   // baseline then ranks by counts alone).
   float word_bigram_weight = 0.3f;
 
+  // English: how much the general-language teacher beside the lexicon (lexicon.kdng: the
+  // pocketsphinx-en-us trigram converted, docs/MODEL.md) counts: score += teacher_weight *
+  // log(P_teacher(word | the two words before) / P_teacher(word)), and the words it expects next
+  // join the candidates. Needs the bigram (the two share word ids). 0: the teacher is not loaded.
+  float teacher_weight = 0.6f;
+
   // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
   // Wider costs time in proportion and rarely finds a better sentence
   // (docs/history/BENCHMARKS-to-2026-12-07.md).
@@ -90,7 +96,16 @@ struct EngineOptions {
   // Language "zh" with a model: how much the model's log P of a sentence counts beside the
   // bigram's score when the best sentences are ranked (0: the bigram's order; chosen on the
   // tuning half of the pinyin dev file, docs/MODEL.md).
-  float pinyin_model_weight = 0.7f;
+  float pinyin_model_weight = 0.3f;
+
+  // Language "zh": the general-language teacher beside the lexicon (lexicon.kdng: libime's
+  // zh_CN.lm converted, docs/MODEL.md), mixed with the word bigram in the sentence search as
+  // P = (1 − λ) · P_bigram + λ · P_teacher, λ this weight in 0..1 (0: the teacher is not loaded).
+  // The bigram knows the technical text the pack was trained on, the teacher general language:
+  // a code session (a terminal, an editor's code) mixes in pinyin_teacher_weight_code instead.
+  // Chosen on held-out-source dev text (docs/BENCHMARKS.md, "Chinese quality").
+  float pinyin_teacher_weight = 0.8f;
+  float pinyin_teacher_weight_code = 0.3f;
 
   // --- Personalisation (the user store: keydecide/user_store.h, docs/PERSONAL.md) ---
 

@@ -168,6 +168,16 @@ Status EnEngine::Init(const EngineOptions& options) {
     if (!english.ok()) return english.Annotated(bigram_path);
     pack_.bigram_weight_ = options.word_bigram_weight;
   }
+  if (!(std::isfinite(options.teacher_weight) && options.teacher_weight >= 0 &&
+        options.teacher_weight <= 10)) {
+    return Status::InvalidArgument("teacher_weight must be in 0..10");
+  }
+  if (const std::string teacher_path = BesideLexicon(lexicon_path, ".kdng");
+      pack_.bigram_ != nullptr && options.teacher_weight > 0 &&
+      std::filesystem::exists(teacher_path)) {
+    KD_RETURN_IF_ERROR(WordNgram::Open(teacher_path, *pack_.lexicon_, &pack_.teacher_));
+    pack_.teacher_weight_ = options.teacher_weight;
+  }
   KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &pack_.layout_));
   pack_.costs_ = std::make_unique<TypingCosts>(&pack_.layout_);
   pack_.search_options_.max_candidates = static_cast<size_t>(
@@ -204,6 +214,7 @@ Status EnEngine::Init(const EngineOptions& options) {
   }
   info_.scorer = pack_.scorer_->name();
   if (pack_.bigram_ != nullptr) info_.scorer += "+bigram";
+  if (pack_.teacher_ != nullptr) info_.scorer += "+teacher";
   OpenPersonal(options, pack);
 
   // Warm-up: touch the top of the trie and the code paths once, so the first real

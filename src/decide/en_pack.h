@@ -19,6 +19,7 @@
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"
 #include "lexicon/word_bigram.h"
+#include "lexicon/word_ngram.h"
 #include "lexicon/word_set.h"
 #include "model/intent_ngrams.h"
 #include "model/popup_net.h"
@@ -60,6 +61,10 @@ class EnPack {
     return bigram_->WordOf(lexicon_->VariantIndex(entry, 0));
   }
   uint32_t EntryOfBigramWord(uint32_t word) const { return bigram_entry_[word]; }
+  // The general-language teacher beside the lexicon (lexicon.kdng), numbered as the bigram is,
+  // and its weight (EngineOptions::teacher_weight); null without the file, the bigram, or at 0.
+  const WordNgram* teacher() const { return teacher_.get(); }
+  float teacher_weight() const { return teacher_weight_; }
   // The bigram words whose keys start with `prefix`: [first, second), one range because the
   // English bigram numbers its words in key order. REQUIRES: a bigram.
   std::pair<uint32_t, uint32_t> BigramWordsWithPrefix(std::string_view prefix) const {
@@ -111,6 +116,8 @@ class EnPack {
   std::unique_ptr<WordBigram> bigram_;
   std::unique_ptr<WordSet> known_words_;
   float bigram_weight_ = 0;
+  std::unique_ptr<WordNgram> teacher_;
+  float teacher_weight_ = 0;
   std::vector<uint32_t> bigram_entry_;  // per bigram word (0: the sentence start, no entry)
   CandidateSearch::Options search_options_;
   ApostropheIndex apostrophes_;

@@ -394,6 +394,99 @@ void EnSession::AddBigramScore(bool model) {
   }
 }
 
+// The teacher reads the two words before the composition, where only spaces separate them from
+// it and each other. Where anything else comes first (the text's start, punctuation: a comma as
+// a full stop, since the teacher, a model of speech, has no punctuation), the sentence start; a
+// word the lexicon lacks leaves the rest unknown.
+void EnSession::FindTeacherContext() {
+  const std::string_view text = text_.text();
+  uint32_t words[2] = {WordNgram::kNoWord, WordNgram::kNoWord};  // the last word, the one before
+  size_t end = text_.composition_start();
+  for (uint32_t& word : words) {
+    size_t e = end;
+    while (e > 0 && text[e - 1] == ' ') --e;
+    const size_t start = CompositionStart(text.substr(0, e), 0);
+    if (start == e) {
+      word = WordNgram::kSentenceStart;
+      break;
+    }
+    bigram_key_.clear();
+    AppendLowerUtf8(text.substr(start, e - start), &bigram_key_);
+    StraightenApostrophes(&bigram_key_);
+    while (!bigram_key_.empty() && bigram_key_.back() == '\'') bigram_key_.pop_back();
+    const uint32_t entry = engine_->lexicon().Find(bigram_key_);
+    if (entry == lexicon::kNoEntry) break;
+    word = engine_->BigramWordOf(entry);
+    end = start;
+  }
+  teacher_context_ = engine_->teacher()->Find(words[1], words[0]);
+}
+
+// The teacher's likeliest next words among those completing the typed letters: the listed
+// trigrams of the context, then the bigrams of its last word (below their back-off), each one
+// id range of its row, as words are numbered in key order.
+void EnSession::AddTeacherFollowers() {
+  const WordNgram& teacher = *engine_->teacher();
+  const auto [first, last] = engine_->BigramWordsWithPrefix(typed_);
+  struct Follower {
+    uint32_t word;
+    float score;
+  };
+  std::array<Follower, 2 * kTeacherFollowers> found;
+  std::array<const Follower*, kTeacherFollowers> best{};
+  size_t n_found = 0, n = 0;
+  const auto scan = [&](const WordNgram::Row& row, float offset) {
+    const auto begin = std::lower_bound(row.words.begin(), row.words.end(), first);
+    const auto end = std::lower_bound(begin, row.words.end(), last);
+    std::array<const int16_t*, kTeacherFollowers> top{};
+    size_t k = 0;
+    for (auto it = begin; it != end; ++it) {
+      KeepHeaviest(
+          &row.scores[it - row.words.begin()], [](int16_t q) { return q; }, &top, &k);
+    }
+    for (size_t i = 0; i < k; ++i) {
+      const size_t at = top[i] - row.scores.data();
+      found[n_found++] = {row.words[at], offset + ngram::Dequantize(*top[i])};
+    }
+  };
+  scan(teacher.Trigrams(teacher_context_), 0.0f);
+  scan(teacher.Bigrams(teacher_context_.last), teacher_context_.pair_backoff);
+  for (size_t i = 0; i < n_found; ++i) {
+    KeepHeaviest(
+        &found[i], [](const Follower& f) { return f.score; }, &best, &n);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t entry = engine_->EntryOfBigramWord(best[i]->word);
+    const bool present = std::any_of(scored_.begin(), scored_.end(),
+                                     [&](const ScoredCandidate& c) { return c.entry == entry; });
+    if (!present) {
+      scored_.push_back({entry, engine_->WordOf(entry), {}, 0, history_.CountOf(entry), 0});
+    }
+  }
+}
+
+// score += weight * log(P_teacher(word | context) / P_teacher(word)), as the bigram's
+// (AddBigramScore): what general language says the context adds to a word beyond its frequency.
+// A word of this text the lexicon lacks (a name) is one the teacher cannot judge: it gets the best
+// gain any candidate got, so that the teacher never buries the text's own words under general
+// ones ("the qu" after two quokkas: quokka, not Queen). Without that, the held-out tuning texts
+// replayed the same (docs/MODEL.md, "English teacher").
+void EnSession::AddTeacherScore() {
+  const WordNgram& teacher = *engine_->teacher();
+  const float weight = engine_->teacher_weight();
+  float best = 0;
+  for (ScoredCandidate& c : scored_) {
+    if (c.entry == lexicon::kNoEntry || !std::isfinite(c.score)) continue;
+    const uint32_t word = engine_->BigramWordOf(c.entry);
+    const float gain = weight * (teacher.LogProb(teacher_context_, word) - teacher.Unigram(word));
+    c.score += gain;
+    best = std::max(best, gain);
+  }
+  for (ScoredCandidate& c : scored_) {
+    if (c.entry == lexicon::kNoEntry && c.cache > 0 && std::isfinite(c.score)) c.score += best;
+  }
+}
+
 // The person's words as a cache model (EngineOptions::user_word_weight): score +=
 // word_weight * log(1 + P_user(w) / P_lexicon(w)) (P_user mixed with the session's app type's
 // share, EngineOptions::user_app_share) + pair_weight * log(1 + kUserPairShare *
@@ -777,6 +870,7 @@ void EnSession::ScoreAndPost(const float* hidden, int max_candidates, bool capit
   scorer.Score({typed_, history_.size(), hidden}, scored_);
   if (adapter_ && hidden != nullptr && !small_active_) AddAdapterDelta(hidden);
   if (engine_->bigram() != nullptr) AddBigramScore(hidden != nullptr);
+  if (engine_->teacher() != nullptr) AddTeacherScore();
   if (user_words_) AddUserBonus();
   if (AtCorrectedWord() && !correction_.undone) AddTypedCandidate();
   out->timings.heads_us += MicrosSince(t);
@@ -830,6 +924,7 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   }
   FindPreviousKey();
   if (engine_->bigram() != nullptr) FindPreviousWord();
+  if (engine_->teacher() != nullptr) FindTeacherContext();
   if (const FineTuner* tuner = engine_->fine_tuner()) {
     if (const uint64_t version = tuner->version(); version != adapter_version_) {
       adapter_ = tuner->adapter();
@@ -842,6 +937,7 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
     GatherCandidates();
     if (!typed_.empty()) AddApostropheWords();
     if (engine_->bigram() != nullptr && !typed_.empty()) AddBigramFollowers();
+    if (engine_->teacher() != nullptr) AddTeacherFollowers();
     if (user_words_) AddUserCandidates();
   }
   timings.candidates_us = MicrosSince(&t);

@@ -25,6 +25,7 @@
 #include "decide/typed_text.h"
 #include "keydecide/engine.h"
 #include "lexicon/candidate_search.h"
+#include "lexicon/word_ngram.h"
 #include "model/logit_adapter.h"
 #include "personal/user_words.h"
 
@@ -99,6 +100,13 @@ class EnSession : public Session {
   void FindPreviousWord();
   void AddBigramFollowers();
   void AddBigramScore(bool model);
+  // The general-language teacher (EnPack::teacher): the two words before as its context, the
+  // words it expects next that complete the typed letters as candidates, and its say in their
+  // scores.
+  void FindTeacherContext();
+  void AddTeacherFollowers();
+  void AddTeacherScore();
+  static constexpr size_t kTeacherFollowers = 8;
 
   // The undo of an autocorrection (Session::AcceptCorrection).
   bool AtCorrectedWord() const;
@@ -165,6 +173,7 @@ class EnSession : public Session {
   std::string user_key_;
   std::string bigram_key_;
   uint32_t previous_word_ = 0;  // the bigram's word for previous_key_ (0: the sentence start)
+  WordNgram::Context teacher_context_;
   std::array<const UserWords::Word*, 4> user_best_{};
   std::array<const SessionHistory::Word*, kHistoryCandidates> history_best_{};
   // The spellings of the unknown ones among them (reserved: written without allocating).

@@ -53,8 +53,11 @@ std::unique_ptr<Session> ZhEngine::NewSession(const SessionOptions& options) con
   personal.app_share = user_app_share_;
   personal.tuner = fine_tuner_.get();
   personal.fine_tune_weight = fine_tune_weight_;
+  PinyinSentenceSearch::Options sentence_options = sentence_options_;
+  sentence_options.teacher_weight =
+      options.app == AppType::kCode ? teacher_weight_code_ : teacher_weight_;
   return std::make_unique<ZhSession>(lexicon_.get(), bigram_.get(), search_options_,
-                                     sentence_options_, session_model_, options.app, personal);
+                                     sentence_options, session_model_, options.app, personal);
 }
 
 Status ZhEngine::FlushLearning() { return learner_ ? learner_->Flush() : Status::OK(); }
@@ -109,6 +112,20 @@ Status ZhEngine::Init(const EngineOptions& options) {
       std::filesystem::exists(bigram_path)) {
     KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *lexicon_, &bigram_));
   }
+  if (!(options.pinyin_teacher_weight >= 0 && options.pinyin_teacher_weight <= 1) ||
+      !(options.pinyin_teacher_weight_code >= 0 && options.pinyin_teacher_weight_code <= 1)) {
+    return Status::InvalidArgument(
+        "pinyin_teacher_weight and pinyin_teacher_weight_code must be in 0..1");
+  }
+  if (const std::string teacher_path = BesideLexicon(lexicon_path, ".kdng");
+      bigram_ != nullptr &&
+      (options.pinyin_teacher_weight > 0 || options.pinyin_teacher_weight_code > 0) &&
+      std::filesystem::exists(teacher_path)) {
+    KD_RETURN_IF_ERROR(WordNgram::Open(teacher_path, *lexicon_, &teacher_));
+    sentence_options_.teacher = teacher_.get();
+    teacher_weight_ = options.pinyin_teacher_weight;
+    teacher_weight_code_ = options.pinyin_teacher_weight_code;
+  }
   search_options_.max_candidates =
       std::max(kMinSearchCandidates, static_cast<size_t>(options.max_candidates));
   if (options.pinyin_beam_width < 1 || options.pinyin_beam_width > 64) {
@@ -148,6 +165,7 @@ Status ZhEngine::Init(const EngineOptions& options) {
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;
   info_.scorer = bigram_ != nullptr ? "lexicon+bigram" : "lexicon";
+  if (teacher_ != nullptr) info_.scorer += "+teacher";
   if (model_ != nullptr) info_.scorer += "+model";
   KD_RETURN_IF_ERROR(SelectSimdTarget());
   info_.simd_target = SimdTargetName();

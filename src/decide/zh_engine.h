@@ -16,6 +16,7 @@
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/word_bigram.h"
+#include "lexicon/word_ngram.h"
 #include "model/transformer.h"
 #include "personal/learner.h"
 #include "text/keyboard_layout.h"
@@ -45,6 +46,9 @@ class ZhEngine : public Engine {
 
   std::unique_ptr<Lexicon> lexicon_;
   std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
+  std::unique_ptr<WordNgram> teacher_;  // null without lexicon.kdng (or a bigram)
+  float teacher_weight_ = 0;            // EngineOptions::pinyin_teacher_weight
+  float teacher_weight_code_ = 0;       // ... _code: a code session's
   std::unique_ptr<Transformer> model_;  // null without a zh model
   std::unique_ptr<ZhContext> context_;
   ZhSessionModel session_model_;

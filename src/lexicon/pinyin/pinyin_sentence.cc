@@ -37,7 +37,14 @@ PinyinSentenceSearch::Options Clamped(PinyinSentenceSearch::Options options) {
   options.words_per_span = std::clamp<size_t>(options.words_per_span, 1, kMaxWordsPerSpan);
   options.max_word_syllables =
       std::clamp<size_t>(options.max_word_syllables, 1, PinyinLattice::kMaxTyped);
+  options.teacher_weight = std::clamp(options.teacher_weight, 0.0f, 1.0f);
   return options;
+}
+
+// log((1 − λ) · e^a + λ · e^b): two models' probabilities mixed, in logs.
+float MixLogProb(float a, float b, float lambda) {
+  const float m = std::max(a, b);
+  return m + std::log((1 - lambda) * std::exp(a - m) + lambda * std::exp(b - m));
 }
 
 }  // namespace
@@ -48,6 +55,7 @@ PinyinSentenceSearch::PinyinSentenceSearch(const Lexicon* lexicon, const WordBig
       bigram_(bigram),
       options_(Clamped(options)),
       own_lattice_(LatticeOptions(options)) {
+  if (bigram_ != nullptr && options_.teacher_weight > 0) teacher_ = options_.teacher;
   log_total_ = std::log(static_cast<float>(std::max<uint64_t>(lexicon_->total_count(), 1)));
   arcs_.reserve(options_.max_arcs);
   hyps_.resize((PinyinLattice::kMaxTyped + 1) * options_.beam_width);
@@ -84,7 +92,10 @@ void PinyinSentenceSearch::Search(const PinyinLattice& lattice, std::string_view
   }
 
   std::fill(num_hyps_, num_hyps_ + n + 1, 0);
-  hyps_[start * options_.beam_width] = {0.0f, 0, bigram_ != nullptr ? context_word : 0, kNoParent};
+  hyps_[start * options_.beam_width] = {0.0f, 0, bigram_ != nullptr ? context_word : 0, kNoParent,
+                                        teacher_ != nullptr
+                                            ? teacher_->Find(WordNgram::kNoWord, context_word)
+                                            : WordNgram::Context()};
   num_hyps_[start] = 1;
   // Positions in order: every word ends after it begins, so the beam at a position is final
   // before the words from it are added.
@@ -281,10 +292,15 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
       break;
     }
     const bool extra = arc.entry == lexicon::kNoEntry;
-    float gain =
-        bigram_ == nullptr || extra
-            ? arc.score
-            : bigram_->LogProb(parent.word, arc.word, arc.unigram) - arc.penalty + arc.bonus;
+    float gain = arc.score;
+    if (bigram_ != nullptr && !extra) {
+      float log_p = bigram_->LogProb(parent.word, arc.word, arc.unigram);
+      if (teacher_ != nullptr) {
+        log_p =
+            MixLogProb(log_p, teacher_->LogProb(parent.teacher, arc.word), options_.teacher_weight);
+      }
+      gain = log_p - arc.penalty + arc.bonus;
+    }
     const bool after_extra =
         parent.parent != kNoParent && arcs_[parent.arc].entry == lexicon::kNoEntry;
     if (max_pair > 0 && !extra && !after_extra) {
@@ -292,12 +308,14 @@ void PinyinSentenceSearch::Extend(const Arc& arc, uint32_t arc_index) {
           parent.parent == kNoParent ? WordBonus::kStart : arcs_[parent.arc].variant_index,
           arc.variant_index);
     }
-    const Hyp hyp = {parent.score + gain, arc_index, arc.word, rank};
+    Hyp hyp = {parent.score + gain, arc_index, arc.word, rank, {}};
     if (size == width && hyp.score <= beam[size - 1].score) {
       // Without a bigram or pairs, the gain is the same for every parent.
       if (bigram_ == nullptr && max_pair == 0) break;
       continue;
     }
+    // After a word beyond the lexicon the teacher knows no context.
+    if (teacher_ != nullptr && !extra) hyp.teacher = teacher_->Find(parent.word, arc.word);
     size_t at = std::min(size, width - 1);
     if (size < width) ++size;
     while (at > 0 && beam[at - 1].score < hyp.score) {

@@ -17,6 +17,11 @@
 // words of a span are chosen by the unigram; the bigram scores them in the beam, which is why the
 // search is a beam and not a Viterbi over positions.
 //
+// With a teacher (Options::teacher: a general-language WordNgram of the same lexicon,
+// word_ngram.h), a word's P is the bigram's and the teacher's mixed, (1 − λ) · P_bigram + λ ·
+// P_teacher(word | the two words before it): the bigram knows the text the models were trained on,
+// the teacher general language (issue 48). A word the teacher lacks keeps the bigram's share.
+//
 // With a WordBonus (set_bonus), each word's score also gets its Word bonus and, after the word
 // before it, its Pair bonus: the person's own use (ZhSession: the words it learned). The bonus
 // may also offer words the lexicon lacks (ExtraWords: a name the person built from single
@@ -35,6 +40,7 @@
 
 #include "keydecide/status.h"
 #include "lexicon/pinyin/pinyin_lattice.h"
+#include "lexicon/word_ngram.h"
 
 namespace keydecide {
 
@@ -129,6 +135,11 @@ class PinyinSentenceSearch {
     // search does about twice the work and converted the dev file no better
     // (docs/history/BENCHMARKS-to-2026-12-07.md).
     bool initials_beside_full_syllables = false;
+    // The general-language teacher mixed with the bigram, with weight λ = teacher_weight in
+    // [0, 1] (null, λ = 0 or no bigram: none). REQUIRES: built for the same lexicon as the
+    // bigram; outlives the search.
+    const WordNgram* teacher = nullptr;
+    float teacher_weight = 0;
   };
 
   // REQUIRES: lexicon (and bigram, when not null) outlive this object; lexicon is pinyin-keyed
@@ -177,6 +188,7 @@ class PinyinSentenceSearch {
     uint32_t arc;     // its last word
     uint32_t word;    // ... as a WordBigram id (the context word at the start)
     uint16_t parent;  // its rank at the position where that word begins; kNoParent at start
+    WordNgram::Context teacher;  // its last two words, for the teacher (when there is one)
   };
   static constexpr uint16_t kNoParent = 0xFFFF;
 
@@ -198,6 +210,7 @@ class PinyinSentenceSearch {
   const Lexicon* lexicon_;
   const WordBigram* bigram_;
   const WordBonus* bonus_ = nullptr;
+  const WordNgram* teacher_ = nullptr;  // options_.teacher when it is used, else null
   Options options_;
   PinyinLattice own_lattice_;               // for Search(typed)
   const PinyinLattice* lattice_ = nullptr;  // during a Search only
