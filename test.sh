@@ -78,12 +78,12 @@ done
 echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # The protocol parser 30 s, the pinyin searches 20 s, the text layer, keyboard layouts,
 # lexicon, word bigram, teacher n-gram, weight file and C ABI call sequences 15 s each, the user
-# store's export
-# format, the fine-tuning adapter, the known-words filter, the popup network and the intent
-# n-grams 10 s each, from the committed seeds;
+# store's export format and import, the fine-tuning adapter, the known-words filter, the popup
+# network and the intent n-grams 10 s each, from the committed seeds;
 # the same runner fuzzes for hours with scripts/fuzz-long.sh.
 scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 ngram:15 \
-  lexicon:15 bigram:15 weight:15 personal:10 adapter:10 wordset:10 popup:10 intent_ngrams:10 \
+  lexicon:15 bigram:15 weight:15 personal:10 import:10 adapter:10 wordset:10 popup:10 \
+  intent_ngrams:10 \
   capi:15
 
 echo "== Debian packages, installed on a clean bookworm root"

@@ -12,9 +12,9 @@
 #   --fresh-corpus   start from the seeds in a temporary folder (default: keep growing
 #                    DIR/fuzz-corpus/<name> across runs)
 #   --keep-going     run on after a finding (libFuzzer -fork=1, crashes/timeouts/ooms kept)
-#   NAME[:SECONDS]   fuzzers to run (default all): protocol pinyin text layout lexicon bigram ngram
-#                    weight personal adapter wordset popup intent_ngrams capi; a time after
-#                    the colon overrides --time for that one
+#   NAME[:SECONDS]   fuzzers to run (default all): protocol pinyin text layout lexicon bigram
+#                    ngram weight personal import adapter wordset popup intent_ngrams capi; a
+#                    time after the colon overrides --time for that one
 #
 # Findings (crash-*, leak-*, timeout-*, oom-* inputs) go to DIR/fuzz-findings/<name>/; replay
 # one with DIR/bin/<name>_fuzzer FILE. Exits 1 when any fuzzer found something.
@@ -27,7 +27,8 @@ RUNS_CAP=""
 BUILD=build-fuzz-long
 FRESH=0
 KEEP_GOING=0
-ALL="protocol pinyin text layout lexicon bigram ngram weight personal adapter wordset popup intent_ngrams capi"
+ALL="protocol pinyin text layout lexicon bigram ngram weight personal import adapter wordset"
+ALL+=" popup intent_ngrams capi"
 RUNS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in

@@ -425,6 +425,53 @@ TEST(CApiFakeDaemonTest, GarbageAnswersAreProtocolErrors) {
   }
 }
 
+// An answer this library cannot read is a protocol error whose message never repeats the line
+// (issue 51): the line may hold the person's words, and hosts log kd_last_error().
+TEST(CApiFakeDaemonTest, UnreadableAnswersAreNotRepeatedInTheError) {
+  const std::string path = testing::TempPath("fake_secret.sock");
+  FakeDaemon fake(path, {R"({"id":1,"ok":true,"protocol":1,"languages":["en"]})",
+                         "{\"id\":2,\"ok\":true,\"session\":1,\"text\":\"Secretword\xff"});
+  kd_engine* e = nullptr;
+  ASSERT_EQ(kd_engine_connect(path.c_str(), &e), KD_OK);
+  kd_session_params sp = kd_session_default_params();
+  kd_session* s = nullptr;
+  EXPECT_EQ(kd_session_open(e, &sp, &s), KD_ERR_PROTOCOL);
+  EXPECT_EQ(std::string(kd_last_error()).find("Secretword"), std::string::npos)
+      << kd_last_error();
+  EXPECT_NE(std::string(kd_last_error()).size(), 0u);
+  kd_engine_free(e);
+}
+
+// An engine in this process has a session budget as the daemon has (issue 51: 2.1 MB each and
+// no cap, bad_alloc after 1,301 sessions under 3 GB): past it kd_session_open says KD_BUSY, and
+// once a session is freed another opens.
+TEST(CApiOpenTest, AnInProcessEngineRefusesSessionsPastItsBudgetWithBusy) {
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;  // with the model: about 2 MB a session
+  kd_engine* e = nullptr;
+  ASSERT_EQ(kd_engine_open(&p, &e), KD_OK) << kd_last_error();
+  kd_session_params sp = kd_session_default_params();
+  std::vector<kd_session*> sessions;
+  int rc = KD_OK;
+  for (int i = 0; i < 600 && rc == KD_OK; ++i) {
+    kd_session* s = nullptr;
+    rc = kd_session_open(e, &sp, &s);
+    if (rc == KD_OK) sessions.push_back(s);
+  }
+  EXPECT_EQ(rc, KD_BUSY) << sessions.size() << " sessions opened";
+  EXPECT_NE(std::string(kd_last_error()).find("budget"), std::string::npos) << kd_last_error();
+  EXPECT_GT(sessions.size(), 16u);
+  if (!sessions.empty()) {
+    kd_session_free(sessions.back());
+    sessions.pop_back();
+    kd_session* s = nullptr;
+    EXPECT_EQ(kd_session_open(e, &sp, &s), KD_OK) << kd_last_error();
+    if (s != nullptr) sessions.push_back(s);
+  }
+  for (kd_session* s : sessions) kd_session_free(s);
+  kd_engine_free(e);
+}
+
 TEST(CApiFakeDaemonTest, MalformedDecisionsDoNotCrash) {
   const std::string path = testing::TempPath("fake.sock");
   FakeDaemon fake(path, {

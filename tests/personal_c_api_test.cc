@@ -2,6 +2,8 @@
 // forget, forget a range, clear, shortcuts, on a store of the test's own; bad input changes
 // nothing. A shortcut reaches a session's decision in process and through the daemon.
 
+#include <sqlite3.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -132,6 +134,79 @@ TEST(PersonalCApiTest, AShortcutReachesTheDecisionOnBothBackEnds) {
     ASSERT_EQ(kd_session_type(s, "x", &d), KD_OK);
     EXPECT_EQ(kd_session_shortcut(s, &fire), nullptr);
     EXPECT_EQ(fire, 0);
+    kd_session_free(s);
+  }
+  kd_engine_free(remote);
+  kd_engine_free(local);
+  server->Stop();
+  server->Wait();
+  RemoveStore(path);
+}
+
+// A store holding a word whose bytes are not UTF-8 (issue 51): the C ABI's export gives what is
+// sound (before: -6), decisions stay valid UTF-8 in process and through the daemon (before:
+// the daemon wrote the raw bytes, KD_ERR_PROTOCOL), and no learned word reaches
+// kd_last_error() (before: it repeated the whole answer line, which the fcitx5 addon logs).
+TEST(PersonalCApiTest, ADamagedWordNeitherBreaksTheAnswersNorReachesTheErrors) {
+  const std::string path = keydecide::testing::TempPath("damaged_word.db");
+  RemoveStore(path);
+  ASSERT_EQ(kd_personal_import(path.c_str(), kExport), KD_OK) << kd_last_error();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  // "Zor\xffblax", written as another program would (a damaged page passing quick_check).
+  ASSERT_EQ(sqlite3_exec(db,
+                         "UPDATE words SET word = CAST(X'5A6F72FF626C6178' AS TEXT)"
+                         " WHERE word = 'Zorblax'",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  char* json = nullptr;
+  ASSERT_EQ(kd_personal_export(path.c_str(), &json), KD_OK) << kd_last_error();
+  const std::string exported = json;
+  kd_string_free(json);
+  EXPECT_EQ(exported.find('\xff'), std::string::npos);
+  EXPECT_EQ(exported.find("\"Zor\\"), std::string::npos);  // the damaged word is left out
+  EXPECT_NE(exported.find("\"Quoggle\""), std::string::npos);
+  EXPECT_EQ(kd_personal_import(keydecide::testing::TempPath("damaged_again.db").c_str(),
+                               exported.c_str()),
+            KD_OK);  // and what it gave imports
+
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  p.model_path = "none";
+  p.personal = 1;
+  p.learn = 0;
+  p.user_store_path = path.c_str();
+  kd_engine* local = nullptr;
+  ASSERT_EQ(kd_engine_open(&p, &local), KD_OK) << kd_last_error();
+  keydecide::EngineOptions o;
+  o.model_dir = KD_MODELS_DIR;
+  o.model_path = "none";
+  o.personal = true;
+  o.learn = false;
+  o.user_store_path = path;
+  std::unique_ptr<keydecide::Engine> engine;
+  ASSERT_TRUE(keydecide::Engine::Open(o, &engine).ok());
+  keydecide::ServerOptions so;
+  so.socket_path = keydecide::testing::TempPath("damaged_word.sock");
+  std::unique_ptr<keydecide::Server> server;
+  ASSERT_TRUE(keydecide::Server::Start(engine.get(), so, &server).ok());
+  kd_engine* remote = nullptr;
+  ASSERT_EQ(kd_engine_connect(so.socket_path.c_str(), &remote), KD_OK) << kd_last_error();
+  for (kd_engine* e : {local, remote}) {
+    SCOPED_TRACE(e == local ? "in process" : "daemon");
+    kd_session_params sp = kd_session_default_params();
+    sp.n_candidates = 10;
+    kd_session* s = nullptr;
+    ASSERT_EQ(kd_session_open(e, &sp, &s), KD_OK);
+    kd_decision d;
+    const int rc = kd_session_type(s, "we zor", &d);
+    EXPECT_EQ(rc, KD_OK) << kd_last_error();
+    EXPECT_EQ(std::string(kd_last_error()).find("blax"), std::string::npos) << kd_last_error();
+    for (int i = 0; rc == KD_OK && i < d.n_candidates; ++i) {
+      EXPECT_EQ(std::string(d.candidates[i].text).find('\xff'), std::string::npos);
+    }
     kd_session_free(s);
   }
   kd_engine_free(remote);

@@ -1,7 +1,12 @@
 // keydecide personal list | forget | export | import | clear: the person sees and erases what
 // the engine learned (keydecide/user_store.h, docs/PERSONAL.md); and keydecide eval personal.
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdio>
 #include <cstdlib>
@@ -23,16 +28,103 @@ namespace keydecide {
 
 namespace {
 
-std::unique_ptr<UserStore> OpenStoreOrDie(const std::string& path) {
+// Opens the store to write; with `may_read_only` (list, export), a store this user cannot
+// write (a read-only mount, a 0400 file, a read-only folder) is opened to read instead.
+std::unique_ptr<UserStore> OpenStoreOrDie(const std::string& path, bool may_read_only = false) {
   UserStoreOptions options;
   options.path = path;
   std::unique_ptr<UserStore> store;
-  CheckOrDie(UserStore::Open(options, &store), "cannot open the user store");
-  if (!store->set_aside_path().empty()) {
-    std::cerr << "keydecide: the user store was damaged; kept as " << store->set_aside_path()
+  Status s = UserStore::Open(options, &store);
+  if (!s.ok() && s.code() == Status::Code::kIOError && may_read_only) {
+    options.read_only = true;
+    if (UserStore::Open(options, &store).ok()) s = Status::OK();
+  }
+  CheckOrDie(s, "cannot open the user store");
+  const std::string& aside = store->set_aside_path();
+  if (aside.find("-wal.stale-") != std::string::npos) {
+    std::cerr << "keydecide: the user store's log (-wal) did not belong to it (a store restored "
+                 "from a backup?); the log is kept as "
+              << aside << ", the store opened without it\n";
+  } else if (!aside.empty()) {
+    std::cerr << "keydecide: the user store was damaged; kept as " << aside
               << ", starting afresh\n";
   }
   return store;
+}
+
+// Says on stderr what an export or import left out or brought into range (positions and
+// fields only: never a word).
+void ReportTransfer(const char* what, const TransferReport& r) {
+  if (r.skipped == 0 && r.clamped == 0) return;
+  std::cerr << "keydecide: " << what << " left out " << r.skipped << " entr"
+            << (r.skipped == 1 ? "y" : "ies") << " and brought " << r.clamped
+            << " into range\n";
+  for (const std::string& note : r.notes) std::cerr << "  " << note << "\n";
+  if (r.skipped > r.notes.size()) std::cerr << "  ...\n";
+}
+
+// The next character of `s` at *pos (advancing it), or false for a byte that does not start a
+// valid UTF-8 sequence (*pos is then left as it was). The CLI sees only the public API, so
+// this small decoder is its own.
+bool NextChar(std::string_view s, size_t* pos, char32_t* cp) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char b0 = byte(*pos);
+  const size_t n = b0 < 0x80 ? 1 : (b0 >> 5) == 6 ? 2 : (b0 >> 4) == 14 ? 3 : (b0 >> 3) == 30 ? 4 : 0;
+  if (n == 0 || *pos + n > s.size()) return false;
+  char32_t c = n == 1 ? b0 : b0 & (0x7F >> n);
+  for (size_t i = 1; i < n; ++i) {
+    if ((byte(*pos + i) & 0xC0) != 0x80) return false;
+    c = (c << 6) | (byte(*pos + i) & 0x3F);
+  }
+  const char32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < min[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return false;
+  *pos += n;
+  *cp = c;
+  return true;
+}
+
+// A word as `list` shows it: controls, bidi controls (U+202E and the like, which would show
+// another word than the one stored) and bytes that are not UTF-8 escaped (\u{202e}, \xff).
+std::string Shown(std::string_view word) {
+  std::string out;
+  for (size_t pos = 0; pos < word.size();) {
+    const size_t start = pos;
+    char32_t cp;
+    char buf[16];
+    if (!NextChar(word, &pos, &cp)) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(word[start]));
+      out += buf;
+      pos = start + 1;
+    } else if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E) ||
+               (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F || cp == 0x061C) {
+      std::snprintf(buf, sizeof buf, "\\u{%x}", static_cast<unsigned>(cp));
+      out += buf;
+    } else {
+      out.append(word.substr(start, pos - start));
+    }
+  }
+  return out;
+}
+
+// Writes `text` to `path` as the person's private file: created 0600 (an export holds every
+// learned word and the recent text), a file already there narrowed to 0600 before it is
+// written.
+Status WritePrivateFile(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::IOError("cannot write " + path + ": " + std::strerror(errno));
+  Status s;
+  if (::fchmod(fd, 0600) != 0) s = Status::IOError("cannot make " + path + " private (0600)");
+  for (size_t off = 0; s.ok() && off < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      s = Status::IOError("cannot write " + path + ": " + std::strerror(errno));
+      break;
+    }
+    off += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 && s.ok()) s = Status::IOError("cannot write " + path);
+  return s;
 }
 
 std::string IsoDate(int64_t unix_time) {
@@ -81,10 +173,12 @@ void AddPersonalCommand(CLI::App* app) {
   list->add_option("--language", args->language, "Only this language (en, zh)");
   list->add_flag("--json", args->json, "Print the export format instead of a table");
   list->callback([args] {
-    auto store = OpenStoreOrDie(args->store);
+    auto store = OpenStoreOrDie(args->store, /*may_read_only=*/true);
     if (args->json) {
       std::string json;
-      CheckOrDie(store->Export(&json), "cannot list");
+      TransferReport report;
+      CheckOrDie(store->Export(&json, &report), "cannot list");
+      ReportTransfer("the list", report);
       std::cout << json;
       return;
     }
@@ -93,8 +187,9 @@ void AddPersonalCommand(CLI::App* app) {
     std::printf("%-4s %-24s %7s %6s  %-20s  %s\n", "lang", "word", "count", "picks", "first used",
                 "last used");
     for (const LearnedWord& w : words) {
-      std::printf("%-4s %-24s %7u %6u  %-20s  %s\n", w.language.c_str(), w.word.c_str(), w.count,
-                  w.picks, IsoDate(w.first_time).c_str(), IsoDate(w.last_time).c_str());
+      std::printf("%-4s %-24s %7u %6u  %-20s  %s\n", Shown(w.language).c_str(),
+                  Shown(w.word).c_str(), w.count, w.picks, IsoDate(w.first_time).c_str(),
+                  IsoDate(w.last_time).c_str());
     }
     std::printf("%zu words (%s)\n", words.size(), store->path().c_str());
   });
@@ -127,27 +222,36 @@ void AddPersonalCommand(CLI::App* app) {
   AddStoreOption(exp, &args->store);
   exp->add_option("--out", args->out, "File to write (default: standard output)");
   exp->callback([args] {
-    auto store = OpenStoreOrDie(args->store);
+    auto store = OpenStoreOrDie(args->store, /*may_read_only=*/true);
     std::string json;
-    CheckOrDie(store->Export(&json), "cannot export");
+    TransferReport report;
+    CheckOrDie(store->Export(&json, &report), "cannot export");
+    ReportTransfer("the export", report);
     if (args->out.empty()) {
       std::cout << json;
       return;
     }
-    std::ofstream out(args->out, std::ios::binary | std::ios::trunc);
-    out << json;
-    if (!out.flush()) {
-      Die(1, "IOError", "personal export", "cannot write " + args->out);
-    }
+    CheckOrDie(WritePrivateFile(args->out, json), "cannot export");
   });
 
   auto* imp = personal->add_subcommand("import", "Add an export's words to the store");
   AddStoreOption(imp, &args->store);
   imp->add_option("file", args->out, "The export (JSON)")->required();
   imp->callback([args] {
-    const std::string json = ReadOrDie(args->out);
+    // No more than an export may hold (and one byte to tell a larger file): a larger stream is
+    // refused once that much is read.
+    std::string json;
+    const Status read = ReadTextFile(args->out == "-" ? "/dev/stdin" : args->out, &json,
+                                     UserStore::kMaxExportBytes + 1);
+    if (read.code() != Status::Code::kInvalidArgument) CheckOrDie(read, "cannot import " + args->out);
+    if (!read.ok() || json.size() > UserStore::kMaxExportBytes) {
+      CheckOrDie(Status::InvalidArgument("larger than an export may be (256 MiB)"),
+                 "cannot import " + args->out);
+    }
     auto store = OpenStoreOrDie(args->store);
-    CheckOrDie(store->Import(json), "cannot import " + args->out);
+    TransferReport report;
+    CheckOrDie(store->Import(json, &report), "cannot import " + args->out);
+    ReportTransfer("the import", report);
     std::vector<LearnedWord> words;
     CheckOrDie(store->List("", &words), "cannot list");
     std::printf("imported; the store holds %zu words\n", words.size());
@@ -182,12 +286,14 @@ void AddPersonalCommand(CLI::App* app) {
   auto* shortcuts = shortcut->add_subcommand("list", "The shortcuts, by trigger");
   AddStoreOption(shortcuts, &args->store);
   shortcuts->callback([args] {
-    auto store = OpenStoreOrDie(args->store);
+    auto store = OpenStoreOrDie(args->store, /*may_read_only=*/true);
     std::vector<Shortcut> all;
     CheckOrDie(store->ListShortcuts(&all), "cannot list the shortcuts");
     for (const Shortcut& sc : all) {
       nlohmann::json expansion = sc.expansion;  // new lines and tabs shown escaped
-      std::printf("%-16s %s\n", sc.trigger.c_str(), expansion.dump().c_str());
+      std::printf("%-16s %s\n", Shown(sc.trigger).c_str(),
+                  Shown(expansion.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                      .c_str());
     }
     std::printf("%zu shortcuts (%s)\n", all.size(), store->path().c_str());
   });

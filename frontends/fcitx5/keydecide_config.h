@@ -44,6 +44,11 @@ FCITX_CONFIGURATION(
         _("Backspace right after an autocorrection or a shortcut undoes it"), true};
     fcitx::Option<bool> learn{this, "Learn", _("Learn my words (kept on this computer only)"),
                               false};
+    // Terminals do not flag password prompts (sudo, ssh), so typing there is not learned
+    // unless the person turns this on.
+    fcitx::Option<bool> learnInTerminals{
+        this, "LearnInTerminals",
+        _("Also learn what I type in terminals (they do not mark password prompts)"), false};
     fcitx::OptionWithAnnotation<Backend, BackendI18NAnnotation> backend{
         this, "Backend", _("Engine"), Backend::InProcess};
     fcitx::Option<std::string> socket{this, "Socket", _("Daemon socket (empty: the default)"), ""};

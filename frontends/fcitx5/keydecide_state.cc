@@ -118,7 +118,14 @@ void KeydecideState::EnsureSession() {
     } else if (caps.test(fcitx::CapabilityFlag::Terminal)) {
       spec.app = KD_APP_CODE;
     }
-    spec.autocorrect_level = static_cast<int32_t>(*engine_->config().autocorrect);
+    // A terminal never flags its password prompts (sudo, ssh): nothing typed there is learned
+    // unless the person allows it (LearnInTerminals).
+    spec.no_learn =
+        caps.test(fcitx::CapabilityFlag::Terminal) && !*engine_->config().learnInTerminals;
+    // A field that asks for no spell checking is never autocorrected (candidates still show).
+    spec.autocorrect_level = caps.test(fcitx::CapabilityFlag::NoSpellCheck)
+                                 ? KD_AUTOCORRECT_OFF
+                                 : static_cast<int32_t>(*engine_->config().autocorrect);
     spec.n_candidates = language_ == Language::Pinyin ? kPinyinCandidates : kEnglishCandidates;
     id = worker.Open(spec);
     // The session starts empty; give it what this state holds (the letters reopen as its

@@ -57,7 +57,9 @@ extern "C" {
 enum kd_status {
   KD_OK = 0,
   KD_INVALID_ARGUMENT = 1,   /* bad text (invalid UTF-8, a word with white space) or params */
-  KD_BUSY = 2,               /* the daemon's queue for this session is full: retry later */
+  KD_BUSY = 2,               /* the daemon's queue for this session is full, or (opening a
+                                session) the daemon's or the in-process engine's session memory
+                                budget is spent: retry later, or free a session */
   KD_SESSION_RESET = 3,      /* the daemon restarted and the library reconnected: the session was
                                 opened again with empty text and the edit was not applied; restore
                                 the text (kd_session_set_context), then retry */
@@ -221,6 +223,9 @@ KD_API const char* kd_engine_languages(const kd_engine* engine);
 /* Opens a session (one text field) of the engine's default language.
  *   0                     *out holds the session
  *   KD_INVALID_ARGUMENT   bad params, or the daemon's per-client session limit is reached
+ *   KD_BUSY               the session memory budget is spent (in process: 384 MiB by default,
+ *                         kd_engine_set_session_budget; about 2.5 MB an English session with its
+ *                         model): free a session, or retry later
  *   KD_ERR_IO / KD_ERR_PROTOCOL   the connection failed (see enum kd_status)
  * On failure *out is set to NULL. */
 KD_API int kd_session_open(kd_engine* engine, const kd_session_params* params, kd_session** out);
@@ -232,6 +237,14 @@ KD_API int kd_session_open(kd_engine* engine, const kd_session_params* params, k
  * On failure *out is set to NULL. */
 KD_API int kd_session_open_lang(kd_engine* engine, const char* language, const kd_session_params* params,
                          kd_session** out);
+
+/* In process: the memory the engine's open sessions may take together, in bytes (0: the
+ * default, 384 MiB, as the daemon's). Past it kd_session_open returns KD_BUSY; sessions already
+ * open stay. Each session counts what one of its language measured at kd_engine_open. A daemon
+ * connection keeps the daemon's budget (this returns 0 and changes nothing).
+ *   0                     set
+ *   KD_INVALID_ARGUMENT   engine NULL or bytes < 0 */
+KD_API int kd_engine_set_session_budget(kd_engine* engine, int64_t bytes);
 
 /* Closes and frees the session. NULL is ignored. */
 KD_API void kd_session_free(kd_session* session);

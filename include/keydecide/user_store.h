@@ -46,6 +46,26 @@ struct UserStoreOptions {
 
   // How long a write waits for another process holding the lock, in milliseconds.
   int busy_timeout_ms = 2000;
+
+  // Open to read only (list, export): nothing is created, migrated, set aside or written, so
+  // that a store on a read-only mount, a 0400 file or in a read-only folder can still be read.
+  // Every call that would write returns IOError. The store must exist, at this build's schema.
+  bool read_only = false;
+};
+
+// What an Import or Export did with entries it could not take as they were.
+struct TransferReport {
+  static constexpr size_t kMaxNotes = 20;
+  size_t entries = 0;  // entries imported, or exported
+  size_t skipped = 0;  // entries left out: not valid (import), damaged in the store (export)
+  size_t clamped = 0;  // entries whose counts, weights or times were brought into range
+  // The first kMaxNotes entries left out, by position and field ("words[3]: 'count' missing or
+  // invalid"), never their text.
+  std::vector<std::string> notes;
+  void Skip(std::string note) {
+    ++skipped;
+    if (notes.size() < kMaxNotes) notes.push_back(std::move(note));
+  }
 };
 
 // One finished word the person kept, as the session saw it.
@@ -120,8 +140,13 @@ class KD_API UserStore {
   static constexpr double kDecayTicks = 20000;
   // The export format's version (docs/PERSONAL.md); Import refuses any other.
   static constexpr int kExportVersion = 1;
+  // The largest export Import reads (256 MiB; a person's store is far smaller).
+  static constexpr size_t kMaxExportBytes = size_t{256} << 20;
   // AppType's values (keydecide/options.h) are 0..kAppTypes-1.
   static constexpr int kAppTypes = 5;
+  // The most shortcuts a store holds (at most 1,024 bytes of expansion each: 10 MiB in all); a
+  // new trigger past it is refused, an existing one may change.
+  static constexpr size_t kMaxShortcuts = 10000;
 
   // Opens or creates the store. On success stores it in *out; a damaged file was set aside
   // (set_aside_path()). On failure (IOError: unwritable folder, read-only or locked file,
@@ -169,27 +194,47 @@ class KD_API UserStore {
 
   // Adds a shortcut, or gives its trigger (any case: it is stored lower-cased) a new
   // expansion. InvalidArgument, naming the field, for a trigger or expansion outside the
-  // limits of struct Shortcut.
+  // limits of struct Shortcut, or for a new trigger when the store holds kMaxShortcuts.
   virtual Status SetShortcut(std::string_view trigger, std::string_view expansion) = 0;
   // Removes the shortcut of `trigger` (any case); *removed (when not null) says whether one was.
   virtual Status RemoveShortcut(std::string_view trigger, bool* removed) = 0;
   // Fills *out with every shortcut, by trigger.
   virtual Status ListShortcuts(std::vector<Shortcut>* out) = 0;
 
-  // The whole store as JSON (docs/PERSONAL.md: format "keydecide-user-store", version).
-  virtual Status Export(std::string* json) = 0;
-  // Adds an export's words and pairs to the store (counts add up), its shortcuts (an imported
-  // trigger's expansion replaces the store's) and its recent text (after the store's own; the
-  // last kMaxRecentWords of each language stay), in one transaction.
-  // InvalidArgument, naming the first bad field and changing nothing, for anything that is
-  // not a valid export of version kExportVersion.
-  virtual Status Import(std::string_view json) = 0;
+  // The whole store as JSON (docs/PERSONAL.md: format "keydecide-user-store", version). A
+  // damaged row (a word that is not valid UTF-8, written by another program or a damaged page)
+  // is left out, and counted in *report when not null: the export is always one that imports.
+  virtual Status Export(std::string* json, TransferReport* report) = 0;
+  Status Export(std::string* json) { return Export(json, nullptr); }
+  // Adds an export's words and pairs to the store (counts add up, saturating at the format's
+  // cap), its shortcuts (an imported trigger's expansion replaces the store's; new ones past
+  // kMaxShortcuts are left out) and its recent text (after the store's own; the last
+  // kMaxRecentWords of each language stay), in one transaction, then checkpoints the log.
+  // Entries that are not valid are left out and counted in *report (when not null), by
+  // position, never their text; counts past the cap are brought to it. InvalidArgument,
+  // changing nothing, for a file that is not an export of version kExportVersion as a whole
+  // (not JSON, not this format, too large, too deep, too many entries), NotSupported for
+  // another version.
+  virtual Status Import(std::string_view json, TransferReport* report) = 0;
+  Status Import(std::string_view json) { return Import(json, nullptr); }
 
   // The current learning tick (see kDecayTicks).
   virtual uint64_t tick() = 0;
-  // The database file, and where a damaged one was moved at Open ("" if none).
+  // The database file, and where a damaged one was moved at Open ("" if none). A -wal file
+  // that did not belong to the database beside it (a user.db restored from a backup next to
+  // the log of the store it replaced) is moved instead of the store: set_aside_path() then
+  // names the log's new place ("<path>-wal.stale-<UTC time>").
   virtual const std::string& path() const = 0;
   virtual const std::string& set_aside_path() const = 0;
+
+  // Counts every Forget, ForgetRange and Clear ever made on the file, by any process (0 for a
+  // store that never forgot anything). An engine that sees it change drops what its sessions
+  // typed before and have not yet stored (docs/PERSONAL.md, "Seeing and erasing it").
+  virtual Status ForgetStamp(int64_t* stamp) = 0;
+  // Whether the file changed since the last call through another connection (another
+  // process, another handle), or through this one (a write of any kind). Cheap: no read of the
+  // data (SQLite's data_version); the first call says true.
+  virtual bool Changed() = 0;
 };
 
 // A weight decayed from `last_tick` to `now` (see UserStore::kDecayTicks).

@@ -76,7 +76,17 @@ class _Decision(ctypes.Structure):
 
 
 def _load():
-    lib = ctypes.CDLL(os.environ.get("KEYDECIDE_LIBRARY") or "libkeydecide.so.1")
+    path = os.environ.get("KEYDECIDE_LIBRARY") or "libkeydecide.so.1"
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        # An ImportError naming what was tried: the library is a dependency, and a raw OSError
+        # at the first call does not say so.
+        where = ("$KEYDECIDE_LIBRARY" if os.environ.get("KEYDECIDE_LIBRARY")
+                 else "the dynamic loader's search path")
+        raise ImportError("keydecide: cannot load %s (from %s): %s; install libkeydecide1 or "
+                          "set KEYDECIDE_LIBRARY to the library's path" % (path, where, e),
+                          path=path) from e
     p, i32, i64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
     s, dec = ctypes.c_char_p, ctypes.POINTER(_Decision)
     signatures = {
@@ -125,7 +135,12 @@ def _check(rc: int) -> None:
 
 
 def _text(value: Optional[str]) -> Optional[bytes]:
-    return None if value is None else value.encode("utf-8")
+    if value is None:
+        return None
+    # The C ABI reads a string up to its first NUL: "hel\x00lo" would type "hel" and say OK.
+    if "\x00" in value:
+        raise ValueError("text holds a NUL character, which the C ABI cannot pass")
+    return value.encode("utf-8")
 
 
 @dataclass

@@ -162,3 +162,26 @@ def test_a_learning_daemon_learns_but_not_from_no_learn_sessions(tmp_path):
                             capture_output=True, text=True, check=True).stdout
     assert "Zorblax" in listed
     assert "Xqvlorp" not in listed
+
+
+def test_text_with_a_nul_is_refused(engine):
+    # The C ABI reads strings up to their first NUL: "hel\x00lo" would type "hel" and say OK.
+    with engine.session() as s:
+        for call in (s.type, s.set_context, s.commit, s.autocorrect):
+            with pytest.raises(ValueError, match="NUL"):
+                call("hel\x00lo")
+        assert s.type("hel").composition == "hel"  # the session was left as it was
+
+
+def test_a_missing_library_is_an_import_error_naming_the_path(tmp_path):
+    missing = str(tmp_path / "nowhere" / "libkeydecide.so.1")
+    code = ("import keydecide\n"
+            "try:\n"
+            "    keydecide.Engine()\n"
+            "except ImportError as e:\n"
+            "    print('ImportError', e)\n")
+    env = dict(os.environ, KEYDECIDE_LIBRARY=missing)
+    out = subprocess.run(["/usr/bin/python3", "-c", code], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert "ImportError" in out.stdout, out.stdout + out.stderr
+    assert missing in out.stdout

@@ -172,6 +172,7 @@ EnSession::EnSession(const EnPack* engine, const SessionOptions& options)
   if (engine->learner() != nullptr) {
     learner_ = engine->learner();
     learn_ = engine->learning() && !options.no_learn;
+    forget_epoch_ = learner_->forget_epoch();
     user_key_.reserve(4 * sizeof(FinishedWord::text));
   }
   if (const Transformer* model = engine->model()) {
@@ -215,17 +216,20 @@ void EnSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64
 // --- The person's words ------------------------------------------------------------------
 
 void EnSession::OnWordEnded(size_t start, size_t end) {
+  CatchUpForget();
   const std::string_view word = text_.text().substr(start, end - start);
   const bool follows = last_word_.end != std::string::npos && last_word_.end <= start &&
                        OnlySpaces(text_.text().substr(last_word_.end, start - last_word_.end));
+  // A word that began in SetContext's text (the field's, not typed here) is never learned.
+  const bool typed_here = start >= context_end_;
   if (learn_) {
     OfferPending();  // the word before was kept: this one came after it
-    if (word.size() <= pending_.text.size()) {
+    if (typed_here && word.size() <= pending_.text.size()) {
       std::memcpy(pending_.text.data(), word.data(), word.size());
       pending_.length = static_cast<uint8_t>(word.size());
       pending_.end = end;
       pending_previous_ = last_word_;
-      if (!follows) pending_previous_.length = 0;
+      if (!follows || last_word_from_context_) pending_previous_.length = 0;
       pending_picked_ = end == accepted_end_;
     }
   }
@@ -233,6 +237,7 @@ void EnSession::OnWordEnded(size_t start, size_t end) {
     std::memcpy(last_word_.text.data(), word.data(), word.size());
     last_word_.length = static_cast<uint8_t>(word.size());
     last_word_.end = end;
+    last_word_from_context_ = !typed_here;
   } else {
     last_word_.end = std::string::npos;
   }
@@ -252,18 +257,34 @@ void EnSession::RememberContextWord() {
   std::memcpy(last_word_.text.data(), text.data() + start, end - start);
   last_word_.length = static_cast<uint8_t>(end - start);
   last_word_.end = end;
+  last_word_from_context_ = true;  // ranks as the word before; never learned in a pair
 }
 
 void EnSession::OfferPending() {
-  if (!learn_ || pending_.end == std::string::npos) return;
+  if (!learn_) return;
+  CatchUpForget();
+  if (pending_.end == std::string::npos) return;
   // Not queued when the learner's queue is full or being emptied this instant: one word
-  // fewer learned, never a wait on the keystroke path.
+  // fewer learned, never a wait on the keystroke path. Refused too when a forget came since
+  // the word was typed (the learner noticed it after the check above).
   learner_->Offer(pending_.view(), pending_previous_.view(), pending_picked_, {},
-                  static_cast<int>(options_.app));
+                  static_cast<int>(options_.app), forget_epoch_);
   pending_.end = std::string::npos;
 }
 
+void EnSession::CatchUpForget() {
+  if (learner_ == nullptr) return;
+  const uint64_t epoch = learner_->forget_epoch();
+  if (epoch == forget_epoch_) return;
+  forget_epoch_ = epoch;
+  pending_.end = std::string::npos;
+  last_word_.end = std::string::npos;
+  history_.Clear();  // the session's own words: it may have typed the forgotten one
+  pushed_word_end_ = std::string::npos;
+}
+
 void EnSession::ShiftPersonalOffsets(size_t cut) {
+  context_end_ = context_end_ > cut ? context_end_ - cut : 0;
   for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
     if (*end != std::string::npos) *end = *end >= cut ? *end - cut : std::string::npos;
   }
@@ -548,6 +569,7 @@ Status EnSession::Backspace() {
   for (size_t* end : {&pending_.end, &last_word_.end, &accepted_end_}) {
     if (*end != std::string::npos && size < *end) *end = std::string::npos;  // deleted into it
   }
+  context_end_ = std::min(context_end_, size);
   if (correction_.end != std::string::npos && size < correction_.end) ForgetCorrection();
   if (text_.text().size() == pushed_word_end_) {  // back into the word just remembered
     history_.PopLast();
@@ -605,6 +627,7 @@ Status EnSession::SetContext(std::string_view text) {
     if (*end != std::string::npos && (*end > same || *end > text.size())) *end = std::string::npos;
   }
   text_.Assign(text);
+  context_end_ = text_.text().size();  // the host's text: read, never learned
   if (last_word_.end == std::string::npos) RememberContextWord();
   ForgetCorrection();
   pushed_word_end_ = std::string::npos;
@@ -915,6 +938,7 @@ Status EnSession::Decide(int max_candidates, Decision* out) {
   hits_.clear();
   scored_.clear();
   if (learner_ != nullptr) {
+    CatchUpForget();
     // A new snapshot is fetched (a short lock) only when the learner published one: most
     // keystrokes cost one atomic load here, and none a SQLite call.
     if (const uint64_t version = learner_->version(); version != user_words_version_) {

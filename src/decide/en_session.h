@@ -81,6 +81,10 @@ class EnSession : public Session {
   // person corrected right away is never learned.
   void OnWordEnded(size_t start, size_t end);
   void OfferPending();
+  // A forget reached the learner since this session took its words (Learner::forget_epoch):
+  // the word held back, the word the next one would pair with and the session's own cache of
+  // the text go, so that nothing forgotten comes back from here.
+  void CatchUpForget();
   void RememberContextWord();
   void ShiftPersonalOffsets(size_t cut);
   void ForgetCorrection() { correction_.start = correction_.end = std::string::npos; }
@@ -147,6 +151,9 @@ class EnSession : public Session {
   FinishedWord pending_previous_;
   bool pending_picked_ = false;
   FinishedWord last_word_;                   // the last finished word (for pairs)
+  bool last_word_from_context_ = false;      // ... found in SetContext's text: never learned
+  size_t context_end_ = 0;  // text_ up to here came from SetContext, not typed: never learned
+  uint64_t forget_epoch_ = 0;  // the learner's forget epoch pending_ and last_word_ belong to
   size_t accepted_end_ = std::string::npos;  // where the last Accept'ed word ended
 
   // The last autocorrection the host applied, while it can be undone: the letters as typed and

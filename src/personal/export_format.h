@@ -33,7 +33,7 @@ namespace keydecide::personal {
 
 inline constexpr std::string_view kExportFormatName = "keydecide-user-store";
 // Limits a valid export stays within (a person types far fewer distinct words).
-inline constexpr size_t kMaxExportBytes = size_t{256} << 20;
+inline constexpr size_t kMaxExportBytes = UserStore::kMaxExportBytes;
 inline constexpr size_t kMaxExportEntries = 2'000'000;
 inline constexpr uint32_t kMaxCount = 1'000'000'000;
 inline constexpr size_t kMaxWordBytes = 64;
@@ -42,8 +42,11 @@ inline constexpr size_t kMaxReadingBytes = 128;
 inline constexpr size_t kMaxTriggerBytes = 32;
 inline constexpr size_t kMaxExpansionBytes = 1024;
 
-// A word the store accepts: valid UTF-8, 1..kMaxWordBytes bytes, no white space or control
-// characters.
+// A bidi control (U+202A..U+202E, U+2066..U+2069, U+200E, U+200F, U+061C): it changes the
+// order text around it is shown in, so a list of words could show another word than is stored.
+bool IsBidiControl(char32_t cp);
+// A word the store accepts: valid UTF-8, 1..kMaxWordBytes bytes, no white space, control or
+// bidi control characters.
 bool IsStorableWord(std::string_view word);
 // A reading (LearnEvent::reading): "", or at most kMaxReadingBytes of a-z and apostrophes,
 // starting and ending with a letter, no two apostrophes together.
@@ -54,7 +57,7 @@ bool IsLanguageTag(std::string_view language);
 // straight apostrophes after a letter), at most kMaxTriggerBytes, already lower-cased.
 bool IsShortcutTrigger(std::string_view trigger);
 // A shortcut's expansion: 1..kMaxExpansionBytes of valid UTF-8 without control characters
-// other than new line and tab.
+// other than new line and tab, and without bidi controls.
 bool IsShortcutExpansion(std::string_view expansion);
 
 // One word of the recent text (UserStore::ListRecent) with its language.
@@ -74,10 +77,16 @@ struct ExportContents {
 // Writes `contents` in the format above.
 std::string WriteExport(const ExportContents& contents, int64_t exported_at);
 
-// Parses and validates an export into *out (pairs' last_tick 0). On failure returns
-// InvalidArgument naming the first bad field by position (never its text), or NotSupported
-// for another version, and leaves *out in an unspecified state.
-Status ParseExport(std::string_view json, ExportContents* out);
+// Parses and validates an export into *out (pairs' last_tick 0), as a stream (export_reader.cc):
+// limits are checked while reading, and one entry at a time is held as a tree.
+//   - An entry that is not valid is left out: *report (when not null) counts it and notes its
+//     position and field, never its text. A count past kMaxCount, picks or a weight past the
+//     count, a first use after the last are brought into range (report->clamped).
+//   - The whole file is refused (InvalidArgument, *out unspecified) when it is not JSON, not an
+//     object of this format, nested deeper than the format, over kMaxExportBytes, or has more
+//     than kMaxExportEntries entries (refused at the first one past it); NotSupported for
+//     another version.
+Status ParseExport(std::string_view json, ExportContents* out, TransferReport* report = nullptr);
 
 }  // namespace keydecide::personal
 

@@ -13,6 +13,7 @@ Learner::Learner(std::unique_ptr<UserStore> store, std::string language, int flu
       words_(std::make_shared<const UserWords>()) {
   {
     std::lock_guard<std::mutex> lock(flush_mu_);
+    if (!store_->ForgetStamp(&forget_stamp_).ok()) forget_stamp_ = 0;
     const Status s = Refresh();
     std::lock_guard<std::mutex> status_lock(status_mu_);
     status_ = s;
@@ -31,13 +32,14 @@ Learner::~Learner() {
 }
 
 bool Learner::Offer(std::string_view word, std::string_view previous, bool picked,
-                    std::string_view reading, int app) {
+                    std::string_view reading, int app, uint64_t epoch) {
   if (word.empty() || word.size() > kMaxWordBytes || reading.size() > kMaxReadingBytes) {
     return false;
   }
   if (previous.size() > kMaxWordBytes) previous = {};
   std::unique_lock<std::mutex> lock(queue_mu_, std::try_to_lock);
   if (!lock.owns_lock() || queued_ == kQueueCapacity) return false;
+  if (epoch != kAnyEpoch && epoch != forget_epoch_.load(std::memory_order_relaxed)) return false;
   Slot& slot = queue_[queued_++];
   slot.word_length = static_cast<uint8_t>(word.size());
   slot.previous_length = static_cast<uint8_t>(previous.size());
@@ -65,7 +67,7 @@ void Learner::Run() {
       if (stop_) return;
     }
     std::lock_guard<std::mutex> lock(flush_mu_);
-    FlushLocked(++flushes_since_refresh_ >= kRefreshEveryFlushes);
+    FlushLocked(false);
   }
 }
 
@@ -74,7 +76,24 @@ Status Learner::Flush() {
   return FlushLocked(true);
 }
 
+void Learner::DropIfForgotten() {
+  int64_t stamp = 0;
+  if (!store_->ForgetStamp(&stamp).ok() || stamp == forget_stamp_) return;
+  forget_stamp_ = stamp;
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    queued_ = 0;
+    forget_epoch_.fetch_add(1, std::memory_order_release);
+  }
+  pending_.clear();
+}
+
 Status Learner::FlushLocked(bool refresh) {
+  // A change to the file since the last look: another process's words, or a forget, whose
+  // words must not come back from the queue.
+  const bool changed = store_->Changed();
+  if (changed) DropIfForgotten();
+  refresh = refresh || changed;
   {
     std::lock_guard<std::mutex> lock(queue_mu_);
     for (size_t i = 0; i < queued_; ++i) {
@@ -105,7 +124,7 @@ Status Learner::FlushLocked(bool refresh) {
 }
 
 Status Learner::Refresh() {
-  flushes_since_refresh_ = 0;
+  store_->Changed();  // what changes from here on is seen by the next flush
   std::vector<LearnedWord> words;
   std::vector<LearnedPair> pairs;
   const uint64_t tick = store_->tick();

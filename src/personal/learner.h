@@ -4,10 +4,17 @@
 // A session calls Offer on the keystroke that ends a word: it copies the word into a fixed
 // queue under a try-lock, so it never allocates, blocks or makes a system call. A background
 // thread writes the queue to the store every flush interval (one transaction per batch:
-// UserStore::Learn) and then rebuilds the snapshot; it also rebuilds it now and then when
-// nothing was learned, so that a Forget by another process (keydecide personal forget)
-// reaches running sessions. A batch the store refuses (locked, disk full) is kept and
-// retried, up to kMaxPending events; the last error is status().
+// UserStore::Learn) and then rebuilds the snapshot. It rebuilds it otherwise only when the
+// file changed (UserStore::Changed: another process learned, forgot, imported), so an idle
+// engine costs nothing however large the store. A batch the store refuses (locked, disk full)
+// is kept and retried, up to kMaxPending events; the last error is status().
+//
+// Forgetting (issue 51): when the store's ForgetStamp moves (a forget, by any process), what
+// was typed before it and not yet stored is dropped (the queue, the pending batch), and
+// forget_epoch() moves: a session drops the word it holds back (and its caches of the text)
+// when the epoch it took it under is no longer the learner's, and Offer refuses a word
+// offered under an old epoch. At most a flush interval of words typed just after a forget
+// is lost with them; nothing forgotten comes back.
 //
 // Thread-safety: Offer, Flush, words and status may be called from any thread.
 
@@ -35,7 +42,8 @@ class Learner {
   static constexpr size_t kMaxWordBytes = 64;      // longer words are not learned
   static constexpr size_t kMaxReadingBytes = 128;  // nor words with longer readings
   static constexpr size_t kMaxPending = 4096;      // events kept while the store refuses them
-  static constexpr int kRefreshEveryFlushes = 20;
+  // Offer's epoch when the caller does not track forgets.
+  static constexpr uint64_t kAnyEpoch = ~uint64_t{0};
 
   // Reads the store's words of `language` into the first snapshot and starts the thread, which
   // flushes every flush_interval_ms (<= 0: never; only Flush writes).
@@ -53,8 +61,13 @@ class Learner {
   // `picked`: accepted from the candidates (LearnEvent::picked); `reading`: LearnEvent::reading;
   // `app`: LearnEvent::app. Returns false when it was not queued: too long, the queue full, or
   // the queue being emptied this very moment.
+  // `epoch`: the forget_epoch() the word was typed under; a word of an older epoch is refused
+  // (a forget came since).
   bool Offer(std::string_view word, std::string_view previous, bool picked,
-             std::string_view reading = {}, int app = -1);
+             std::string_view reading = {}, int app = -1, uint64_t epoch = kAnyEpoch);
+
+  // Moves each time a forget made on the store is noticed (an atomic load: no lock).
+  uint64_t forget_epoch() const { return forget_epoch_.load(std::memory_order_acquire); }
 
   // Writes the queue to the store now and rebuilds the snapshot; the store's status.
   Status Flush();
@@ -86,6 +99,7 @@ class Learner {
   void Run();
   Status FlushLocked(bool refresh);  // REQUIRES: flush_mu_ held
   Status Refresh();                  // REQUIRES: flush_mu_ held
+  void DropIfForgotten();            // REQUIRES: flush_mu_ held
 
   const std::unique_ptr<UserStore> store_;
   const std::string language_;
@@ -98,7 +112,8 @@ class Learner {
 
   std::mutex flush_mu_;              // one flush at a time
   std::vector<LearnEvent> pending_;  // taken from the queue, not yet stored
-  int flushes_since_refresh_ = 0;
+  int64_t forget_stamp_ = 0;         // the store's ForgetStamp as last seen
+  std::atomic<uint64_t> forget_epoch_{0};  // moved under queue_mu_
 
   mutable std::mutex status_mu_;
   Status status_;

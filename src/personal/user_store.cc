@@ -7,7 +7,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -20,14 +22,27 @@ namespace keydecide {
 
 namespace {
 
+// What to do about a store this user cannot write.
+constexpr const char* kReadOnlyAdvice =
+    ": give this user write access to the store's file and folder, or use a store elsewhere;"
+    " listing and exporting work read-only";
+
 using personal::IsLanguageTag;
 using personal::IsReading;
 using personal::IsStorableWord;
 
-// A Status for an SQLite result code. Messages name the operation and SQLite's generic text
-// for the code (sqlite3_errstr), never the statement's data.
-Status SqliteStatus(int rc, std::string_view what) {
+// A Status for an SQLite result code and the system's errno behind it (sqlite3_system_errno;
+// 0 when not known). Messages name the operation, SQLite's generic text for the code
+// (sqlite3_errstr) and what the person can do, never the statement's data.
+Status SqliteStatus(int rc, std::string_view what, int sys_errno = 0) {
   const std::string msg = std::string(what) + ": " + sqlite3_errstr(rc);
+  if (sys_errno == ENOSPC || sys_errno == EDQUOT || (rc & 0xFF) == SQLITE_FULL) {
+    return Status::IOError(msg + " (disk full: free some space on the disk that holds the store,"
+                           " then try again)");
+  }
+  if (sys_errno == EROFS || sys_errno == EACCES || sys_errno == EPERM) {
+    return Status::IOError(msg + " (read-only: " + std::strerror(sys_errno) + kReadOnlyAdvice + ")");
+  }
   switch (rc & 0xFF) {
     case SQLITE_OK:
     case SQLITE_DONE:
@@ -36,18 +51,21 @@ Status SqliteStatus(int rc, std::string_view what) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
       return Status::Corruption(msg);
-    case SQLITE_FULL:
-      return Status::IOError(msg + " (disk full)");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return Status::IOError(msg + " (locked by another process)");
     case SQLITE_READONLY:
     case SQLITE_CANTOPEN:
     case SQLITE_PERM:
-      return Status::IOError(msg + " (not writable)");
+      return Status::IOError(msg + " (read-only" + std::string(kReadOnlyAdvice) + ")");
     default:
       return Status::IOError(msg);
   }
+}
+
+// The same for a connection's last error.
+Status DbStatus(sqlite3* db, int rc, std::string_view what) {
+  return SqliteStatus(rc, what, db != nullptr ? sqlite3_system_errno(db) : 0);
 }
 
 // One prepared statement, finalised on scope exit.
@@ -128,7 +146,7 @@ class Transaction {
   do {                                                                        \
     const int kd_rc_ = (expr);                                                \
     if (kd_rc_ != SQLITE_OK && kd_rc_ != SQLITE_DONE && kd_rc_ != SQLITE_ROW) \
-      return SqliteStatus(kd_rc_, what);                                      \
+      return DbStatus(db_, kd_rc_, what);                                     \
   } while (0)
 
 // One word of the recent text, as learning and an import append it (TrimRecentLocked keeps the
@@ -174,6 +192,7 @@ constexpr const char* kMigrations[] = {
 static_assert(std::size(kMigrations) == personal::kSchemaVersion);
 
 Status Migrate(sqlite3* db) {
+  sqlite3* const db_ = db;  // for KD_SQL
   int64_t version;
   {
     Stmt s(db, "PRAGMA user_version");
@@ -226,7 +245,13 @@ Status MakeDirs(const std::string& dir) {
 // narrows a wider mode. IOError when it cannot be opened for writing.
 Status PrepareFile(const std::string& path) {
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return Status::IOError(path + ": cannot open for writing: " + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    std::string msg = path + ": cannot open for writing: " + std::strerror(err);
+    if (err == EACCES || err == EROFS || err == EPERM) msg += std::string(" (read-only") + kReadOnlyAdvice + ")";
+    if (err == ENOSPC || err == EDQUOT) msg += " (disk full: free some space on its disk, then try again)";
+    return Status::IOError(msg);
+  }
   struct stat st;
   Status s;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -267,44 +292,148 @@ Status SetAside(const std::string& path, std::string* moved_to) {
   return Status::OK();
 }
 
+// kd_fold(text): the text lower-cased as the lexicon keys words (AppendLowerUtf8: utf8proc's
+// case mapping), so that forgetting "any case" takes Überzeugung for überzeugung.
+void FoldFunction(sqlite3_context* ctx, int, sqlite3_value** v) {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(v[0]));
+  if (p == nullptr) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  std::string folded;
+  AppendLowerUtf8(std::string_view(p, sqlite3_value_bytes(v[0])), &folded);
+  sqlite3_result_text(ctx, folded.data(), static_cast<int>(folded.size()), SQLITE_TRANSIENT);
+}
+
+// A path as an SQLite URI's path (file:...): '%', '?' and '#' escaped.
+std::string UriPath(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += '%';
+      out += kHex[static_cast<unsigned char>(c) >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Opens and configures the database; Corruption when the file is damaged.
-Status OpenDatabase(const std::string& path, int busy_timeout_ms, sqlite3** out) {
+//
+// read_only: opened with SQLITE_OPEN_READONLY, nothing migrated or written. A WAL database
+// read-only still needs its -shm; where none exists and none can be made (a read-only folder
+// or mount), and no -wal holds anything to replay, it is opened immutable (no locks, no -shm):
+// nothing can write there anyway.
+//
+// A connection whose open fails is closed without the checkpoint SQLite makes on close: the
+// log beside a file that fails its check may not be the file's (a restored backup), and must
+// not be written into it.
+Status OpenDatabase(const std::string& path, int busy_timeout_ms, bool read_only, sqlite3** out) {
   sqlite3* db = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-  // close_v2: a statement still open in the caller's scope is finalised just after, and the
-  // connection goes with it (sqlite3_close would refuse and leak it).
   auto fail = [&](Status s) {
+    // close_v2: a statement still open in the caller's scope is finalised just after, and the
+    // connection goes with it (sqlite3_close would refuse and leak it).
     sqlite3_close_v2(db);
+    db = nullptr;
     return s;
   };
-  if (rc != SQLITE_OK) return fail(SqliteStatus(rc, "opening the user store"));
-  sqlite3_busy_timeout(db, busy_timeout_ms);
-  sqlite3_extended_result_codes(db, 1);
-  {
+  auto open = [&](const std::string& name, int flags) {
+    const int rc = sqlite3_open_v2(name.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) return fail(DbStatus(db, rc, "opening the user store"));
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    sqlite3_busy_timeout(db, busy_timeout_ms);
+    sqlite3_extended_result_codes(db, 1);
+    return Status::OK();
+  };
+  if (read_only) {
+    KD_RETURN_IF_ERROR(open(path, SQLITE_OPEN_READONLY));
+    const int probe = Exec(db, "SELECT count(*) FROM sqlite_master");
+    if (probe != SQLITE_OK) {
+      struct stat st;
+      const bool log = stat((path + "-wal").c_str(), &st) == 0 && st.st_size > 0;
+      const int code = probe & 0xFF;
+      if (log || (code != SQLITE_CANTOPEN && code != SQLITE_READONLY && code != SQLITE_IOERR)) {
+        return fail(DbStatus(db, probe, "opening the user store to read"));
+      }
+      fail(Status::OK());
+      KD_RETURN_IF_ERROR(open("file:" + UriPath(path) + "?immutable=1",
+                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI));
+    }
+  } else {
+    KD_RETURN_IF_ERROR(open(path, SQLITE_OPEN_READWRITE));
     Stmt wal(db, "PRAGMA journal_mode=WAL");
     const int step = wal.Step();
-    if (step != SQLITE_ROW) return fail(SqliteStatus(step, "opening the user store"));
+    if (step != SQLITE_ROW) return fail(DbStatus(db, step, "opening the user store"));
     if (wal.Text(0) != "wal") return fail(Status::IOError("the user store cannot use WAL"));
   }
-  int step = Exec(db, "PRAGMA synchronous=FULL; PRAGMA secure_delete=ON");
-  if (step != SQLITE_OK) return fail(SqliteStatus(step, "configuring the user store"));
+  // journal_size_limit: the log is cut back to 4 MiB whenever a checkpoint empties it, so it
+  // does not keep the size of the largest write (an import) for as long as an engine runs.
+  int step = Exec(db, read_only ? "PRAGMA secure_delete=ON"
+                                : "PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;"
+                                  " PRAGMA journal_size_limit=4194304");
+  if (step != SQLITE_OK) return fail(DbStatus(db, step, "configuring the user store"));
   {
     Stmt check(db, "PRAGMA quick_check");
     step = check.Step();
-    if (step != SQLITE_ROW) return fail(SqliteStatus(step, "checking the user store"));
+    if (step != SQLITE_ROW) return fail(DbStatus(db, step, "checking the user store"));
     if (check.Text(0) != "ok") return fail(Status::Corruption("the user store fails quick_check"));
   }
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, nullptr);  // checked: it is ours
   step = sqlite3_create_function(db, "kd_decay", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
                                  DecayFunction, nullptr, nullptr);
-  if (step != SQLITE_OK) return fail(SqliteStatus(step, "configuring the user store"));
-  Status s = Migrate(db);
-  if (!s.ok()) return fail(s);
+  if (step == SQLITE_OK) {
+    step = sqlite3_create_function(db, "kd_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                   FoldFunction, nullptr, nullptr);
+  }
+  if (step != SQLITE_OK) return fail(DbStatus(db, step, "configuring the user store"));
+  if (read_only) {
+    Stmt version(db, "PRAGMA user_version");
+    step = version.Step();
+    if (step != SQLITE_ROW) return fail(DbStatus(db, step, "reading the schema version"));
+    if (version.Int(0) != personal::kSchemaVersion) {
+      return fail(Status::NotSupported(
+          "the user store's schema version " + std::to_string(version.Int(0)) +
+          " is not this build's " + std::to_string(personal::kSchemaVersion) +
+          ": open it once where it can be written, to bring it up to date"));
+    }
+  } else {
+    Status s = Migrate(db);
+    if (!s.ok()) return fail(s);
+  }
   *out = db;
   return Status::OK();
 }
 
+// A -wal beside a database that fails its check with it: moved to "<path>-wal.stale-<UTC
+// time>" (never deleted; the -shm, an index of it, is removed) so that the file can be opened
+// without it. false when there is no log.
+bool SetLogAside(const std::string& path, std::string* moved_to) {
+  const std::string log = path + "-wal";
+  struct stat st;
+  if (stat(log.c_str(), &st) != 0 || st.st_size == 0) return false;
+  std::string target = log + ".stale-" + UtcStamp();
+  for (int n = 1; access(target.c_str(), F_OK) == 0; ++n) {
+    target = log + ".stale-" + UtcStamp() + "-" + std::to_string(n);
+  }
+  if (rename(log.c_str(), target.c_str()) != 0) return false;
+  std::remove((path + "-shm").c_str());
+  *moved_to = target;
+  return true;
+}
+
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+// Counts saturate at the export format's cap, so that every store exports as an export that
+// imports (a count learned past it was refused on import: issue 51).
+constexpr int64_t kCountCap = personal::kMaxCount;
+
+// Every forget bumps meta 'forgets' (ForgetStamp), so that running engines drop what their
+// sessions typed before it and have not stored yet.
+constexpr const char* kBumpForgets =
+    "INSERT INTO meta VALUES('forgets', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1";
 
 }  // namespace
 
@@ -334,16 +463,30 @@ Status SqliteUserStore::Open(const UserStoreOptions& options,
                              std::unique_ptr<SqliteUserStore>* out) {
   const std::string path = options.path.empty() ? UserStore::DefaultPath() : options.path;
   if (path.empty()) return Status::InvalidArgument("no user store path (HOME is not set)");
+  sqlite3* db = nullptr;
+  if (options.read_only) {  // nothing made, narrowed, set aside or migrated
+    if (access(path.c_str(), F_OK) != 0) {
+      return Status::NotFound(path + ": no user store there (" + std::strerror(errno) + ")");
+    }
+    const Status s = OpenDatabase(path, options.busy_timeout_ms, /*read_only=*/true, &db);
+    if (!s.ok()) return s.Annotated(path);
+    out->reset(new SqliteUserStore(db, path, ""));
+    return Status::OK();
+  }
   const size_t slash = path.find_last_of('/');
   if (slash != std::string::npos) KD_RETURN_IF_ERROR(MakeDirs(path.substr(0, slash)));
   KD_RETURN_IF_ERROR(PrepareFile(path));
-  sqlite3* db = nullptr;
   std::string set_aside;
-  Status s = OpenDatabase(path, options.busy_timeout_ms, &db);
+  Status s = OpenDatabase(path, options.busy_timeout_ms, /*read_only=*/false, &db);
+  // A log that does not belong to the file beside it (a user.db restored from a backup next
+  // to the -wal of the store it replaced) breaks the check; the file alone may be sound.
+  if (s.code() == Status::Code::kCorruption && SetLogAside(path, &set_aside)) {
+    s = OpenDatabase(path, options.busy_timeout_ms, /*read_only=*/false, &db);
+  }
   if (s.code() == Status::Code::kCorruption) {
     KD_RETURN_IF_ERROR(SetAside(path, &set_aside));
     KD_RETURN_IF_ERROR(PrepareFile(path));
-    s = OpenDatabase(path, options.busy_timeout_ms, &db);
+    s = OpenDatabase(path, options.busy_timeout_ms, /*read_only=*/false, &db);
   }
   if (!s.ok()) return s.Annotated(path);
   out->reset(new SqliteUserStore(db, path, set_aside));
@@ -374,20 +517,21 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
   KD_RETURN_IF_ERROR(ReadTick(&tick));
   Stmt word(db_,
             "INSERT INTO words VALUES(?1, ?2, 1, ?3, 1.0, ?4, ?5, ?5, ?6) "
-            "ON CONFLICT(language, word) DO UPDATE SET count = count + 1,"
-            " picks = picks + excluded.picks, weight = kd_decay(weight, last_tick, ?4) + 1,"
+            "ON CONFLICT(language, word) DO UPDATE SET count = min(count + 1, ?7),"
+            " picks = min(picks + excluded.picks, min(count + 1, ?7)),"
+            " weight = min(kd_decay(weight, last_tick, ?4) + 1, min(count + 1, ?7)),"
             " last_tick = ?4, last_time = max(last_time, ?5),"
             " reading = CASE WHEN ?6 = '' THEN reading ELSE ?6 END");
   Stmt pair(db_,
             "INSERT INTO pairs VALUES(?1, ?2, ?3, 1, 1.0, ?4, ?5) "
-            "ON CONFLICT(language, previous, word) DO UPDATE SET count = count + 1,"
-            " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
-            " last_time = max(last_time, ?5)");
+            "ON CONFLICT(language, previous, word) DO UPDATE SET count = min(count + 1, ?6),"
+            " weight = min(kd_decay(weight, last_tick, ?4) + 1, min(count + 1, ?6)),"
+            " last_tick = ?4, last_time = max(last_time, ?5)");
   Stmt app(db_,
            "INSERT INTO app_words VALUES(?1, ?2, ?3, 1, 1.0, ?4, ?5) "
-           "ON CONFLICT(language, word, app) DO UPDATE SET count = count + 1,"
-           " weight = kd_decay(weight, last_tick, ?4) + 1, last_tick = ?4,"
-           " last_time = max(last_time, ?5)");
+           "ON CONFLICT(language, word, app) DO UPDATE SET count = min(count + 1, ?6),"
+           " weight = min(kd_decay(weight, last_tick, ?4) + 1, min(count + 1, ?6)),"
+           " last_tick = ?4, last_time = max(last_time, ?5)");
   Stmt recent(db_, kInsertRecent);
   KD_SQL(word.prepare_rc(), "learning");
   KD_SQL(app.prepare_rc(), "learning");
@@ -405,6 +549,7 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
                .Bind(4, t64)
                .Bind(5, time)
                .Bind(6, e.reading)
+               .Bind(7, kCountCap)
                .Run(),
            "learning");
     if (e.app >= 0 && e.app < kAppTypes) {
@@ -413,6 +558,7 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
                  .Bind(3, int64_t{e.app})
                  .Bind(4, t64)
                  .Bind(5, time)
+                 .Bind(6, kCountCap)
                  .Run(),
              "learning");
     }
@@ -429,6 +575,7 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
                .Bind(3, e.word)
                .Bind(4, t64)
                .Bind(5, time)
+               .Bind(6, kCountCap)
                .Run(),
            "learning");
   }
@@ -516,20 +663,22 @@ Status SqliteUserStore::Forget(std::string_view word, int* removed) {
   std::lock_guard<std::mutex> lock(mu_);
   Transaction t(db_);
   KD_SQL(t.begin_rc(), "forgetting");
-  Stmt words(db_, "DELETE FROM words WHERE word = ?1 COLLATE NOCASE");
-  Stmt pairs(db_,
-             "DELETE FROM pairs WHERE word = ?1 COLLATE NOCASE OR previous = ?1 COLLATE NOCASE");
-  KD_SQL(words.Bind(1, word).Run(), "forgetting");
+  // Any case, as the lexicon folds it (kd_fold): a scan of the tables, as a forget is rare.
+  std::string key;
+  AppendLowerUtf8(word, &key);
+  Stmt words(db_, "DELETE FROM words WHERE kd_fold(word) = ?1");
+  Stmt pairs(db_, "DELETE FROM pairs WHERE kd_fold(word) = ?1 OR kd_fold(previous) = ?1");
+  KD_SQL(words.Bind(1, key).Run(), "forgetting");
   int n = sqlite3_changes(db_);
-  KD_SQL(pairs.Bind(1, word).Run(), "forgetting");
+  KD_SQL(pairs.Bind(1, key).Run(), "forgetting");
   n += sqlite3_changes(db_);
-  Stmt apps(db_, "DELETE FROM app_words WHERE word = ?1 COLLATE NOCASE");
-  KD_SQL(apps.Bind(1, word).Run(), "forgetting");
+  Stmt apps(db_, "DELETE FROM app_words WHERE kd_fold(word) = ?1");
+  KD_SQL(apps.Bind(1, key).Run(), "forgetting");
   // The word leaves the recent text, and the adapters trained while it was there.
-  Stmt recent(db_,
-              "DELETE FROM recent WHERE word = ?1 COLLATE NOCASE OR previous = ?1 COLLATE NOCASE");
-  KD_SQL(recent.Bind(1, word).Run(), "forgetting");
+  Stmt recent(db_, "DELETE FROM recent WHERE kd_fold(word) = ?1 OR kd_fold(previous) = ?1");
+  KD_SQL(recent.Bind(1, key).Run(), "forgetting");
   if (sqlite3_changes(db_) > 0) KD_SQL(Exec(db_, "DELETE FROM adapters"), "forgetting");
+  KD_SQL(Exec(db_, kBumpForgets), "forgetting");
   KD_SQL(t.Commit(), "forgetting");
   if (removed != nullptr) *removed = n;
   return Checkpoint();
@@ -554,6 +703,7 @@ Status SqliteUserStore::ForgetRange(int64_t from, int64_t to, int* removed) {
   Stmt recent(db_, "DELETE FROM recent WHERE time >= ?1 AND time < ?2");
   KD_SQL(recent.Bind(1, from).Bind(2, to).Run(), "forgetting");
   if (sqlite3_changes(db_) > 0) KD_SQL(Exec(db_, "DELETE FROM adapters"), "forgetting");
+  KD_SQL(Exec(db_, kBumpForgets), "forgetting");
   KD_SQL(t.Commit(), "forgetting");
   if (removed != nullptr) *removed = n;
   return Checkpoint();
@@ -567,6 +717,7 @@ Status SqliteUserStore::Clear() {
               "DELETE FROM words; DELETE FROM pairs; DELETE FROM shortcuts;"
               " DELETE FROM recent; DELETE FROM adapters; DELETE FROM app_words"),
          "clearing");
+  KD_SQL(Exec(db_, kBumpForgets), "clearing");
   KD_SQL(t.Commit(), "clearing");
   return Checkpoint();
 }
@@ -652,10 +803,20 @@ Status SqliteUserStore::SetShortcut(std::string_view trigger, std::string_view e
         "a shortcut's expansion must be 1..1024 bytes of text (new lines and tabs allowed)");
   }
   std::lock_guard<std::mutex> lock(mu_);
+  Transaction t(db_);
+  KD_SQL(t.begin_rc(), "adding a shortcut");
+  int64_t count = 0;
+  bool exists = false;
+  KD_RETURN_IF_ERROR(CountShortcutsLocked(key, &count, &exists));
+  if (!exists && count >= static_cast<int64_t>(kMaxShortcuts)) {
+    return Status::InvalidArgument("the store holds 10,000 shortcuts, the most it keeps:"
+                                   " remove some before adding another");
+  }
   Stmt s(db_,
          "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
          "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
   KD_SQL(s.Bind(1, key).Bind(2, expansion).Bind(3, Now()).Run(), "adding a shortcut");
+  KD_SQL(t.Commit(), "adding a shortcut");
   return Checkpoint();  // a replaced expansion (an address, say) does not linger in the log
 }
 
@@ -666,6 +827,16 @@ Status SqliteUserStore::RemoveShortcut(std::string_view trigger, bool* removed) 
   KD_SQL(s.Bind(1, key).Run(), "removing a shortcut");
   if (removed != nullptr) *removed = sqlite3_changes(db_) > 0;
   return Checkpoint();
+}
+
+Status SqliteUserStore::CountShortcutsLocked(std::string_view trigger, int64_t* count,
+                                             bool* exists) {
+  Stmt n(db_, "SELECT count(*), coalesce(sum(trigger = ?1), 0) FROM shortcuts");
+  const int rc = n.Bind(1, trigger).Step();
+  if (rc != SQLITE_ROW) return DbStatus(db_, rc, "counting shortcuts");
+  *count = n.Int(0);
+  *exists = n.Int(1) > 0;
+  return Status::OK();
 }
 
 Status SqliteUserStore::ListShortcutsLocked(std::vector<Shortcut>* out) {
@@ -682,7 +853,76 @@ Status SqliteUserStore::ListShortcuts(std::vector<Shortcut>* out) {
   return ListShortcutsLocked(out);
 }
 
-Status SqliteUserStore::Export(std::string* json) {
+namespace {
+
+constexpr int64_t kLatestTime = 253402300799;  // 9999-12-31: the export format's last time
+
+// What a store row must be to be exported: what the export format accepts (another program, a
+// damaged page or an older build may have written anything). False: the row is left out; a
+// value out of range that can be brought into it is, and *clamped says so.
+bool SoundWord(LearnedWord* w, bool* clamped) {
+  if (!IsLanguageTag(w->language) || !IsStorableWord(w->word) || !IsReading(w->reading) ||
+      w->count == 0) {
+    return false;
+  }
+  const LearnedWord before = *w;
+  w->count = std::min<uint32_t>(w->count, personal::kMaxCount);
+  w->picks = std::min(w->picks, w->count);
+  if (!std::isfinite(w->weight) || w->weight < 0) w->weight = 0;
+  w->weight = std::min<double>(w->weight, w->count);
+  w->last_time = std::clamp<int64_t>(w->last_time, 0, kLatestTime);
+  w->first_time = std::clamp<int64_t>(w->first_time, 0, w->last_time);
+  std::erase_if(w->apps, [](const AppCount& a) { return a.count == 0; });
+  for (AppCount& a : w->apps) {
+    a.count = std::min(a.count, w->count);
+    if (!std::isfinite(a.weight) || a.weight < 0) a.weight = 0;
+    a.weight = std::min<double>(a.weight, a.count);
+  }
+  *clamped = w->count != before.count || w->picks != before.picks ||
+             w->weight != before.weight || w->first_time != before.first_time ||
+             w->last_time != before.last_time || w->apps.size() != before.apps.size();
+  return true;
+}
+
+bool SoundPair(LearnedPair* p, bool* clamped) {
+  if (!IsLanguageTag(p->language) || !IsStorableWord(p->previous) ||
+      !IsStorableWord(p->word) || p->count == 0) {
+    return false;
+  }
+  const LearnedPair before = *p;
+  p->count = std::min<uint32_t>(p->count, personal::kMaxCount);
+  if (!std::isfinite(p->weight) || p->weight < 0) p->weight = 0;
+  p->weight = std::min<double>(p->weight, p->count);
+  p->last_time = std::clamp<int64_t>(p->last_time, 0, kLatestTime);
+  *clamped = p->count != before.count || p->weight != before.weight ||
+             p->last_time != before.last_time;
+  return true;
+}
+
+// Leaves out of *items what `sound` refuses, counting it in *report.
+template <typename T, typename Sound>
+void KeepSound(const char* section, std::vector<T>* items, Sound sound, TransferReport* report) {
+  size_t kept = 0;
+  for (size_t i = 0; i < items->size(); ++i) {
+    bool clamped = false;
+    if (!sound(&(*items)[i], &clamped)) {
+      report->Skip(std::string(section) + ": a damaged row left out");
+      continue;
+    }
+    report->clamped += clamped;
+    if (kept != i) (*items)[kept] = std::move((*items)[i]);
+    ++kept;
+  }
+  items->resize(kept);
+  report->entries += kept;
+}
+
+}  // namespace
+
+Status SqliteUserStore::Export(std::string* json, TransferReport* report) {
+  TransferReport ignored;
+  if (report == nullptr) report = &ignored;
+  *report = TransferReport();
   std::lock_guard<std::mutex> lock(mu_);
   // One read transaction, so that everything is of the same moment.
   KD_SQL(Exec(db_, "BEGIN"), "exporting");
@@ -700,6 +940,25 @@ Status SqliteUserStore::Export(std::string* json) {
     for (AppCount& a : w.apps) a.weight = DecayedWeight(a.weight, a.last_tick, tick);
   }
   for (LearnedPair& p : contents.pairs) p.weight = DecayedWeight(p.weight, p.last_tick, tick);
+  KeepSound("words", &contents.words, SoundWord, report);
+  KeepSound("pairs", &contents.pairs, SoundPair, report);
+  KeepSound(
+      "shortcuts", &contents.shortcuts,
+      [](Shortcut* sc, bool* clamped) {
+        *clamped = sc->created < 0 || sc->created > kLatestTime;
+        sc->created = std::clamp<int64_t>(sc->created, 0, kLatestTime);
+        return IsShortcutTrigger(sc->trigger) && IsShortcutExpansion(sc->expansion);
+      },
+      report);
+  KeepSound(
+      "recent", &contents.recent,
+      [](RecentEntry* r, bool* clamped) {
+        *clamped = r->word.unix_time < 0 || r->word.unix_time > kLatestTime;
+        r->word.unix_time = std::clamp<int64_t>(r->word.unix_time, 0, kLatestTime);
+        return IsLanguageTag(r->language) && IsStorableWord(r->word.word) &&
+               (r->word.previous.empty() || IsStorableWord(r->word.previous));
+      },
+      report);
   *json = WriteExport(contents, Now());
   return Status::OK();
 }
@@ -725,9 +984,11 @@ Status SqliteUserStore::ListAllRecentLocked(std::vector<RecentEntry>* out) {
   return Status::OK();
 }
 
-Status SqliteUserStore::Import(std::string_view json) {
+Status SqliteUserStore::Import(std::string_view json, TransferReport* report) {
+  TransferReport ignored;
+  if (report == nullptr) report = &ignored;
   ExportContents in;
-  KD_RETURN_IF_ERROR(ParseExport(json, &in));
+  KD_RETURN_IF_ERROR(ParseExport(json, &in, report));
   const std::vector<LearnedWord>& words = in.words;
   const std::vector<LearnedPair>& pairs = in.pairs;
   std::lock_guard<std::mutex> lock(mu_);
@@ -741,19 +1002,22 @@ Status SqliteUserStore::Import(std::string_view json) {
             "INSERT INTO words VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
             "ON CONFLICT(language, word) DO UPDATE SET count = min(count + ?3, 1000000000),"
             " picks = min(picks + ?4, min(count + ?3, 1000000000)),"
-            " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
+            " weight = min(kd_decay(weight, last_tick, ?6) + ?5, min(count + ?3, 1000000000)),"
+            " last_tick = ?6,"
             " first_time = min(first_time, ?7), last_time = max(last_time, ?8),"
             " reading = CASE WHEN ?9 = '' THEN reading ELSE ?9 END");
   Stmt pair(db_,
             "INSERT INTO pairs VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) "
             "ON CONFLICT(language, previous, word) DO UPDATE SET"
             " count = min(count + ?4, 1000000000),"
-            " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
+            " weight = min(kd_decay(weight, last_tick, ?6) + ?5, min(count + ?4, 1000000000)),"
+            " last_tick = ?6,"
             " last_time = max(last_time, ?7)");
   Stmt app(db_,
            "INSERT INTO app_words VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) "
            "ON CONFLICT(language, word, app) DO UPDATE SET count = min(count + ?4, 1000000000),"
-           " weight = kd_decay(weight, last_tick, ?6) + ?5, last_tick = ?6,"
+           " weight = min(kd_decay(weight, last_tick, ?6) + ?5, min(count + ?4, 1000000000)),"
+           " last_tick = ?6,"
            " last_time = max(last_time, ?7)");
   for (const LearnedWord& w : words) {
     for (const AppCount& a : w.apps) {
@@ -794,6 +1058,14 @@ Status SqliteUserStore::Import(std::string_view json) {
                 "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
                 "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
   for (const Shortcut& sc : in.shortcuts) {
+    int64_t count = 0;
+    bool exists = false;
+    KD_RETURN_IF_ERROR(CountShortcutsLocked(sc.trigger, &count, &exists));
+    if (!exists && count >= static_cast<int64_t>(kMaxShortcuts)) {  // the store is full
+      --report->entries;
+      report->Skip("shortcuts: past the 10,000 a store keeps");
+      continue;
+    }
     KD_SQL(shortcut.Bind(1, sc.trigger).Bind(2, sc.expansion).Bind(3, sc.created).Run(),
            "importing");
   }
@@ -815,7 +1087,37 @@ Status SqliteUserStore::Import(std::string_view json) {
     trimmed = r.language;
   }
   KD_SQL(t.Commit(), "importing");
+  // An import can be large: its frames leave the log now rather than stay while an engine
+  // runs (the log kept an import's 47 MB, issue 51). A reader that holds the log open may keep
+  // it from being truncated; the data is in the file either way.
+  Checkpoint();
   return Status::OK();
+}
+
+Status SqliteUserStore::ForgetStamp(int64_t* stamp) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt s(db_, "SELECT value FROM meta WHERE key = 'forgets'");
+  const int rc = s.Step();
+  KD_SQL(rc, "reading");
+  *stamp = rc == SQLITE_ROW ? s.Int(0) : 0;
+  return Status::OK();
+}
+
+bool SqliteUserStore::Changed() {
+  std::lock_guard<std::mutex> lock(mu_);
+  // PRAGMA data_version moves with every commit of another connection (it looks at the log's
+  // index, no data is read); total_changes with every row this one wrote.
+  int64_t data_version = -1;
+  {
+    Stmt s(db_, "PRAGMA data_version");
+    if (s.Step() == SQLITE_ROW) data_version = s.Int(0);
+  }
+  const int64_t own = sqlite3_total_changes64(db_);
+  const bool changed = !seen_changes_ || data_version != seen_data_version_ || own != seen_own_;
+  seen_changes_ = true;
+  seen_data_version_ = data_version;
+  seen_own_ = own;
+  return changed;
 }
 
 }  // namespace personal

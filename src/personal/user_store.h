@@ -20,7 +20,9 @@
 //
 // Settings: journal_mode=WAL, synchronous=FULL (see the public header for why), busy
 // timeout from the options, secure_delete=ON so that forgotten words are overwritten in the
-// file, and a WAL checkpoint (TRUNCATE) after Forget/Clear so they leave the log too.
+// file, a WAL checkpoint (TRUNCATE) after Forget/Clear so they leave the log too, and after an
+// Import; journal_size_limit 4 MiB so the log never keeps the size of its largest write.
+// meta 'forgets' counts the forgets (ForgetStamp); counts saturate at the export's cap.
 
 #ifndef KEYDECIDE_PERSONAL_USER_STORE_H_
 #define KEYDECIDE_PERSONAL_USER_STORE_H_
@@ -58,8 +60,12 @@ class SqliteUserStore : public UserStore {
   Status SaveAdapter(std::string_view language, std::string_view blob) override;
   Status LoadAdapter(std::string_view language, std::string* blob, int64_t* stamp) override;
   Status AdapterStamp(std::string_view language, int64_t* stamp) override;
-  Status Export(std::string* json) override;
-  Status Import(std::string_view json) override;
+  using UserStore::Export;
+  using UserStore::Import;
+  Status Export(std::string* json, TransferReport* report) override;
+  Status Import(std::string_view json, TransferReport* report) override;
+  Status ForgetStamp(int64_t* stamp) override;
+  bool Changed() override;
   uint64_t tick() override;
   const std::string& path() const override { return path_; }
   const std::string& set_aside_path() const override { return set_aside_path_; }
@@ -71,6 +77,8 @@ class SqliteUserStore : public UserStore {
   Status ListLocked(std::string_view language, std::vector<LearnedWord>* out);
   Status ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out);
   Status ListShortcutsLocked(std::vector<Shortcut>* out);
+  // How many shortcuts there are, and whether `trigger` is one of them.
+  Status CountShortcutsLocked(std::string_view trigger, int64_t* count, bool* exists);
   Status ListAllRecentLocked(std::vector<RecentEntry>* out);  // by language, oldest first
   Status TrimRecentLocked(std::string_view language);
   Status ReadTick(uint64_t* tick);
@@ -80,6 +88,10 @@ class SqliteUserStore : public UserStore {
   sqlite3* db_;
   const std::string path_;
   const std::string set_aside_path_;
+  // Changed(): what it saw last.
+  bool seen_changes_ = false;
+  int64_t seen_data_version_ = 0;
+  int64_t seen_own_ = 0;
 };
 
 }  // namespace keydecide::personal

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "personal/export_format.h"
 #include "text/letter_case.h"
 
 namespace keydecide {
@@ -50,14 +51,18 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
   };
   std::map<std::string, Merged, std::less<>> merged;
   for (const LearnedWord& w : words) {
+    // A damaged row (bytes that are not UTF-8, written by another program) never reaches a
+    // decision: the daemon would write it onto the wire, a host into its field.
+    if (!personal::IsStorableWord(w.word)) continue;
     Merged& m = merged[ToLowerUtf8(w.word)];
     m.word.weight += static_cast<float>(DecayedWeight(w.weight, w.last_tick, tick));
     for (const AppCount& a : w.apps) {
       if (a.app < 0 || a.app >= UserStore::kAppTypes) continue;
       m.word.app_weight[a.app] += static_cast<float>(DecayedWeight(a.weight, a.last_tick, tick));
     }
-    m.word.count += w.count;
-    m.word.picks += w.picks;
+    // Saturating: several spellings at the store's cap would wrap.
+    m.word.count = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{m.word.count} + w.count, UINT32_MAX));
+    m.word.picks = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{m.word.picks} + w.picks, UINT32_MAX));
     if (w.count > m.spelling_count) {
       m.spelling_count = w.count;
       m.word.spelling = w.word;
@@ -105,6 +110,7 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
             [&out](uint32_t a, uint32_t b) { return out.words_[a].tag < out.words_[b].tag; });
   std::map<std::pair<std::string, std::string>, float> pair_weight;
   for (const LearnedPair& p : pairs) {
+    if (!personal::IsStorableWord(p.previous) || !personal::IsStorableWord(p.word)) continue;
     pair_weight[{ToLowerUtf8(p.previous), ToLowerUtf8(p.word)}] +=
         static_cast<float>(DecayedWeight(p.weight, p.last_tick, tick));
   }
@@ -134,6 +140,9 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
     return a.word < b.word;
   });
   out.shortcuts_ = std::move(shortcuts);
+  std::erase_if(out.shortcuts_, [](const Shortcut& sc) {
+    return !personal::IsShortcutTrigger(sc.trigger) || !personal::IsShortcutExpansion(sc.expansion);
+  });
   std::sort(out.shortcuts_.begin(), out.shortcuts_.end(),
             [](const Shortcut& a, const Shortcut& b) { return a.trigger < b.trigger; });
   return out;

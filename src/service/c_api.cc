@@ -25,6 +25,7 @@
 #include "service/daemon_client.h"
 #include "service/json_fields.h"
 #include "service/protocol.h"
+#include "service/session_cost.h"
 
 namespace {
 
@@ -85,6 +86,12 @@ struct DecisionStore {
 
 struct kd_engine {
   std::vector<std::unique_ptr<keydecide::Engine>> local;  // one per language, default first
+  // In process: what a session of each local engine costs, and the budget they share (as the
+  // daemon's: an embedder opening sessions without end gets KD_BUSY, not bad_alloc).
+  std::vector<size_t> session_cost;
+  std::mutex budget_mu;
+  size_t session_budget = keydecide::service::kDefaultSessionBudgetBytes;
+  size_t session_bytes = 0;  // guarded by budget_mu
   std::unique_ptr<DaemonClient> remote;
   std::atomic<uint64_t> generation{0};  // remote: connections made (a reconnect adds one)
   std::mutex reconnect_mu;              // one thread reconnects at a time
@@ -94,6 +101,7 @@ struct kd_engine {
 struct kd_session {
   kd_engine* engine = nullptr;
   int32_t n_candidates = 3;
+  size_t bytes = 0;  // in process: what it counts against the engine's session budget
   // Local.
   std::unique_ptr<keydecide::Session> local;
   keydecide::Decision decision;
@@ -426,6 +434,9 @@ int kd_engine_open(const kd_engine_params* params, kd_engine** out) {
     }
     const int rc = FromStatus(keydecide::OpenLanguageEngines(o, languages, &engine->local));
     if (rc != KD_OK) return rc;
+    for (const auto& e : engine->local) {
+      engine->session_cost.push_back(keydecide::service::MeasureSessionBytes(*e));
+    }
     for (const std::string& l : languages) {
       engine->languages += (engine->languages.empty() ? "" : ",") + l;
     }
@@ -504,8 +515,12 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
   try {
     if (!engine->local.empty()) {
       const keydecide::Engine* chosen = default_language ? engine->local.front().get() : nullptr;
-      for (const auto& e : engine->local) {
-        if (chosen == nullptr && e->info().language == language) chosen = e.get();
+      size_t cost = default_language ? engine->session_cost.front() : 0;
+      for (size_t i = 0; i < engine->local.size(); ++i) {
+        if (chosen == nullptr && engine->local[i]->info().language == language) {
+          chosen = engine->local[i].get();
+          cost = engine->session_cost[i];
+        }
       }
       if (chosen == nullptr) {
         return Fail(KD_ERR_NOT_SUPPORTED, std::string("language '") + language +
@@ -517,6 +532,17 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
       o.auto_capitalize = p.auto_capitalize != 0;
       o.autocorrect_level = static_cast<keydecide::AutocorrectLevel>(p.autocorrect_level);
       o.no_learn = p.no_learn != 0;
+      {
+        std::lock_guard<std::mutex> lock(engine->budget_mu);
+        if (engine->session_bytes + cost > engine->session_budget) {
+          return Fail(KD_BUSY, "the engine's session memory budget (" +
+                                   std::to_string(engine->session_budget >> 20) +
+                                   " MiB, kd_engine_set_session_budget) is spent: free a session"
+                                   " or retry later");
+        }
+        engine->session_bytes += cost;
+      }
+      s->bytes = cost;
       s->local = chosen->NewSession(o);
     } else {
       Json request = {
@@ -545,6 +571,15 @@ int kd_session_open_lang(kd_engine* engine, const char* language, const kd_sessi
   return KD_OK;
 }
 
+int kd_engine_set_session_budget(kd_engine* engine, int64_t bytes) {
+  if (engine == nullptr || bytes < 0) return Fail(KD_INVALID_ARGUMENT, "no engine, or bytes < 0");
+  if (engine->local.empty()) return KD_OK;  // the daemon keeps its own budget
+  std::lock_guard<std::mutex> lock(engine->budget_mu);
+  engine->session_budget =
+      bytes == 0 ? keydecide::service::kDefaultSessionBudgetBytes : static_cast<size_t>(bytes);
+  return KD_OK;
+}
+
 const char* kd_session_preedit(const kd_session* session) {
   return session != nullptr ? session->store.preedit.c_str() : "";
 }
@@ -557,6 +592,10 @@ const char* kd_session_shortcut(const kd_session* session, int32_t* fire) {
 
 void kd_session_free(kd_session* session) {
   if (session == nullptr) return;
+  if (session->bytes > 0) {
+    std::lock_guard<std::mutex> lock(session->engine->budget_mu);
+    session->engine->session_bytes -= session->bytes;
+  }
   if (session->remote_id != 0) {
     try {
       Json reply;

@@ -150,7 +150,13 @@ int DaemonClient::Call(Json request, Json* reply, std::string* error) {
     std::string got;
     if (const int rc = ReadLine(&got, error); rc != KD_OK) return rc;
     *reply = Json::parse(got, nullptr, false);
-    if (!reply->is_object()) return Fail(KD_ERR_PROTOCOL, "unreadable answer: " + got, error);
+    // Never the line itself: it may hold the person's words, and hosts log the error.
+    if (!reply->is_object()) {
+      return Fail(KD_ERR_PROTOCOL,
+                  "unreadable answer from the daemon (" + std::to_string(got.size()) +
+                      " bytes that are not a JSON object)",
+                  error);
+    }
     const Json& rid = Field(*reply, "id");
     if (rid.is_null() && !BoolField(*reply, "ok", true)) break;  // a refusal without an id
     if (rid.is_number_unsigned() && rid.get<uint64_t>() == id) break;

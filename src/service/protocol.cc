@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_depth.h"
+#include "text/utf8.h"
 
 namespace keydecide::service {
 
@@ -194,6 +195,14 @@ bool ParseRequest(std::string_view line, ProtocolRequest* out, ProtocolError* er
 
 void AppendJsonString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
+  // Everything on the wire is UTF-8: text that is not (a damaged word from the store) goes out
+  // repaired, never as raw bytes that make the whole line unreadable. Valid text, nearly all,
+  // costs one scan and no copy.
+  std::string repaired;
+  if (!utf8::Validate(s).ok()) {
+    repaired = utf8::Repair(s);
+    s = repaired;
+  }
   out->push_back('"');
   for (char ch : s) {
     const unsigned char c = static_cast<unsigned char>(ch);

@@ -34,6 +34,7 @@
 
 #include "keydecide/engine.h"
 #include "service/protocol.h"
+#include "service/session_cost.h"
 #include "service/unix_listener.h"
 
 namespace keydecide {
@@ -90,19 +91,6 @@ struct Conn {
   Clock::time_point last_request{};    // connected, or its last complete request line
   size_t unsent() const { return out.size() - out_off; }
 };
-
-// What one session of `engine` allocates (heap bytes, by mallinfo2, with a margin for the
-// runtime's per-session state): its share of ServerOptions::session_memory_budget_bytes.
-size_t MeasureSessionBytes(const Engine& engine) {
-  constexpr size_t kRuntimeMargin = 64 << 10;
-  const size_t before = ::mallinfo2().uordblks;
-  auto session = engine.NewSession(SessionOptions());
-  Decision d;
-  (void)session->Type("a");
-  (void)session->Decide(3, &d);
-  const size_t after = ::mallinfo2().uordblks;
-  return (after > before ? after - before : 0) + kRuntimeMargin;
-}
 
 class ConcreteServer : public Server {
  public:
@@ -186,7 +174,9 @@ Status ConcreteServer::Init() {
   allowed_uid_ = options_.allowed_uid >= 0 ? static_cast<uid_t>(options_.allowed_uid) : ::geteuid();
   KD_RETURN_IF_ERROR(Runtime::Create(engines_, options_.runtime, &runtime_));
   languages_ = runtime_->languages();
-  for (const Engine* engine : engines_) session_bytes_.push_back(MeasureSessionBytes(*engine));
+  for (const Engine* engine : engines_) {
+    session_bytes_.push_back(service::MeasureSessionBytes(*engine));
+  }
   // Limits no session could ever pass would refuse every open_session: refuse them now.
   const size_t largest = *std::max_element(session_bytes_.begin(), session_bytes_.end());
   const size_t reserve = options_.light_client_reserve_bytes;
