@@ -176,6 +176,7 @@ Status EnEngine::Init(const EngineOptions& options) {
       pack_.bigram_ != nullptr && options.teacher_weight > 0 &&
       std::filesystem::exists(teacher_path)) {
     KD_RETURN_IF_ERROR(WordNgram::Open(teacher_path, *pack_.lexicon_, &pack_.teacher_));
+    pack_.teacher_->IndexTopBigrams(EnSession::kTeacherFollowers);
     pack_.teacher_weight_ = options.teacher_weight;
   }
   KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &pack_.layout_));

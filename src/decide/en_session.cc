@@ -471,7 +471,15 @@ void EnSession::AddTeacherFollowers() {
     }
   };
   scan(teacher.Trigrams(teacher_context_), 0.0f);
-  scan(teacher.Bigrams(teacher_context_.last), teacher_context_.pair_backoff);
+  if (typed_.empty()) {  // the whole row: its likeliest, indexed at load
+    const WordNgram::Row top = teacher.TopBigrams(teacher_context_.last);
+    for (size_t i = 0; i < top.words.size(); ++i) {
+      found[n_found++] = {top.words[i],
+                          teacher_context_.pair_backoff + ngram::Dequantize(top.scores[i])};
+    }
+  } else {
+    scan(teacher.Bigrams(teacher_context_.last), teacher_context_.pair_backoff);
+  }
   for (size_t i = 0; i < n_found; ++i) {
     KeepHeaviest(
         &found[i], [](const Follower& f) { return f.score; }, &best, &n);

@@ -40,6 +40,9 @@ extern const CompositionRule kEnglishComposition;
 
 class EnSession : public Session {
  public:
+  // The words the teacher expects next that join a decision's candidates.
+  static constexpr size_t kTeacherFollowers = 8;
+
   // REQUIRES: the pack (its engine) outlives the session.
   EnSession(const EnPack* engine, const SessionOptions& options);
   // Offers the learner the last finished word, which the person kept.
@@ -110,7 +113,6 @@ class EnSession : public Session {
   void FindTeacherContext();
   void AddTeacherFollowers();
   void AddTeacherScore();
-  static constexpr size_t kTeacherFollowers = 8;
 
   // The undo of an autocorrection (Session::AcceptCorrection).
   bool AtCorrectedWord() const;

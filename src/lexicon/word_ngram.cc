@@ -221,4 +221,33 @@ WordNgram::Row WordNgram::Bigrams(uint32_t last) const {
   return {{bigram_word_ + begin, end - begin}, {bigram_score_ + begin, end - begin}};
 }
 
+void WordNgram::IndexTopBigrams(size_t k) {
+  top_k_ = k;
+  top_words_.assign(header_.word_count * k, kNoWord);
+  top_scores_.assign(header_.word_count * k, 0);
+  std::vector<uint32_t> order;
+  for (uint32_t w = 0; w < header_.word_count; ++w) {
+    const uint32_t begin = bigram_begin_[w], end = bigram_begin_[w + 1];
+    order.resize(end - begin);
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = begin + i;
+    const size_t n = std::min(k, order.size());
+    std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](uint32_t a, uint32_t b) {
+      return bigram_score_[a] != bigram_score_[b] ? bigram_score_[a] > bigram_score_[b]
+                                                  : bigram_word_[a] < bigram_word_[b];
+    });
+    for (size_t i = 0; i < n; ++i) {
+      top_words_[w * k + i] = bigram_word_[order[i]];
+      top_scores_[w * k + i] = bigram_score_[order[i]];
+    }
+  }
+}
+
+WordNgram::Row WordNgram::TopBigrams(uint32_t last) const {
+  if (last == kNoWord || top_k_ == 0) return {};
+  const size_t at = last * top_k_;
+  size_t n = 0;
+  while (n < top_k_ && top_words_[at + n] != kNoWord) ++n;
+  return {{top_words_.data() + at, n}, {top_scores_.data() + at, n}};
+}
+
 }  // namespace keydecide

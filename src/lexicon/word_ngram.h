@@ -39,6 +39,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "keydecide/status.h"
 
@@ -118,6 +119,13 @@ class WordNgram {
   Row Trigrams(const Context& context) const;
   Row Bigrams(uint32_t last) const;
 
+  // The `k` likeliest bigrams of every word, made once (IndexTopBigrams, at load: one pass
+  // over the bigrams), so that the words expected after a word need no scan of its whole row
+  // (thousands for "the"). TopBigrams: the row's words, likeliest first, at most k; empty
+  // before IndexTopBigrams. REQUIRES: last < word_count() or kNoWord.
+  void IndexTopBigrams(size_t k);
+  Row TopBigrams(uint32_t last) const;
+
   const ngram::Header& header() const { return header_; }
   size_t word_count() const { return header_.word_count; }
 
@@ -140,6 +148,9 @@ class WordNgram {
   const uint32_t* trigram_begin_ = nullptr;
   const uint32_t* trigram_word_ = nullptr;
   const int16_t* trigram_score_ = nullptr;
+  size_t top_k_ = 0;
+  std::vector<uint32_t> top_words_;  // top_k_ per word, padded with kNoWord
+  std::vector<int16_t> top_scores_;
 };
 
 }  // namespace keydecide
