@@ -179,9 +179,19 @@ class TrainModule(nn.Module):
 
     def __init__(self, model: TypingModel, tcfg: dict,
                  letter_words: torch.Tensor | None = None,
-                 teacher: TypingModel | None = None):
+                 teacher: TypingModel | None = None,
+                 ngram=None, ngram_ctx: torch.Tensor | None = None):
         super().__init__()
         self.model = model
+        # A general-language n-gram teacher (train.ngram_teacher, ngram_teacher.py, issue 47):
+        # where the next word is predicted before any of its letters (at [SEP], and the lm
+        # task's context positions), the loss mixes the data's word with the teacher's
+        # distribution given the two words before, over the words the teacher knows, with
+        # weight `ngram_weight`; at most `ngram_positions` positions a batch. Not a parameter.
+        object.__setattr__(self, "ngram", ngram)
+        self.ngram_ctx = ngram_ctx
+        self.ngram_weight = float(tcfg.get("ngram_weight", 0.3))
+        self.ngram_positions = int(tcfg.get("ngram_positions", 4096))
         # Distillation (train.distill_from): the word loss mixes the data's word with the
         # teacher's distribution over the vocabulary, KL at `distill_temperature`, weight
         # `distill_weight`. The teacher is frozen and kept out of the module's parameters
@@ -207,6 +217,8 @@ class TrainModule(nn.Module):
         out = super().to(*args, **kwargs)
         device = next(self.parameters()).device
         self.letter = self.letter.to(device)
+        if self.ngram_ctx is not None:
+            self.ngram_ctx = self.ngram_ctx.to(device)
         if self.teacher is not None:
             self.teacher.to(device)
         return out
@@ -223,6 +235,27 @@ class TrainModule(nn.Module):
         student_logp = F.log_softmax(logits / t, dim=-1)
         kl = F.kl_div(student_logp, teacher_logp, log_target=True, reduction="none").sum(-1)
         return kl * (t * t)
+
+    def ngram_loss(self, b: dict[str, torch.Tensor], idx: torch.Tensor, logits: torch.Tensor,
+                   w_sel: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(positions among idx, KL(teacher || student) there) for a sample of the positions
+        that predict a word before its letters: [SEP] (its context ends the token before) and
+        the lm task's context positions."""
+        tokens = b["tokens"]
+        flat_tokens = tokens.reshape(-1)
+        is_sep = flat_tokens[idx] == T.SEP
+        where = (is_sep | ~w_sel).nonzero().squeeze(1)
+        if len(where) > self.ngram_positions:
+            where = where[torch.randperm(len(where), device=where.device)[:self.ngram_positions]]
+        older, last = self.ngram.contexts(tokens, self.ngram_ctx)
+        at = idx[where] - is_sep[where].long()  # [SEP]: the context of the token before it
+        with torch.no_grad():
+            teacher_logp = self.ngram.log_probs(older.reshape(-1)[at], last.reshape(-1)[at])
+        known = self.ngram.known
+        student_logp = F.log_softmax(logits[where].masked_fill(~known, -1e4), dim=-1)
+        p = teacher_logp.exp()
+        kl = (p * (teacher_logp.masked_fill(~known, 0) - student_logp)).sum(-1)
+        return where, kl
 
     def forward(self, b: dict[str, torch.Tensor]):
         m = self.model
@@ -241,6 +274,10 @@ class TrainModule(nn.Module):
         w_sel = is_word[idx]
         target = torch.where(w_sel, word_t[idx], lm_t[idx])
         ce = F.cross_entropy(logits, target, reduction="none")
+        if self.ngram is not None:
+            where, kl = self.ngram_loss(b, idx, logits, w_sel)
+            a = self.ngram_weight
+            ce = ce.index_put((where,), (1 - a) * ce[where] + a * kl)
         losses = {"word": ce[w_sel].mean()}
         if self.teacher is not None:
             kd = self.distill_loss(b, idx, logits)
@@ -658,7 +695,17 @@ def build_model(cfg: dict, words: list[str], env: Dist, info: Callable[[str], No
         teacher.eval().requires_grad_(False)
         info(f"distilling from {cfg['train']['distill_from']} "
              f"({count_parameters(teacher):,} parameters)")
-    module = TrainModule(model, cfg["train"], letter_word_mask(words), teacher).to(env.device)
+    ngram, ngram_ctx = None, None
+    if cfg["train"].get("ngram_teacher"):  # a general-language n-gram (ngram_teacher.py)
+        from .ngram_teacher import NgramTeacher
+        ngram = NgramTeacher.load(cfg["train"]["ngram_teacher"], env.device)
+        if ngram.V != len(words):
+            raise ValueError(f"{cfg['train']['ngram_teacher']}: built for another vocabulary")
+        ngram_ctx = ngram.ctx_of_word(words, env.device)
+        info(f"n-gram teacher {cfg['train']['ngram_teacher']}: {int(ngram.known.sum())} words, "
+             f"weight {cfg['train'].get('ngram_weight', 0.3)}")
+    module = TrainModule(model, cfg["train"], letter_word_mask(words), teacher, ngram,
+                         ngram_ctx).to(env.device)
     info(f"model: {count_parameters(model):,} parameters, vocab_size {mc.vocab_size}, "
          f"device {env.device}, world {env.world}")
     return mc, model, module
