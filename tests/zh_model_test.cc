@@ -15,7 +15,7 @@
 
 #include "decide/adapter_examples.h"
 #include "decide/sentence_lm.h"
-#include "decide/zh_context.h"
+#include "decide/zh/zh_context.h"
 #include "keydecide/engine.h"
 #include "keydecide/user_store.h"
 #include "lexicon/lexicon.h"

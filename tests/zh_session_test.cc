@@ -4,7 +4,7 @@
 // allocation once warm, with a word bigram beside the lexicon the context of the word just
 // committed and 联想, and models/zh/lexicon.kdlex when it is there.
 
-#include "decide/zh_session.h"
+#include "decide/zh/zh_session.h"
 
 #include <gtest/gtest.h>
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "decide/typed_text.h"
-#include "decide/zh_context.h"
+#include "decide/zh/zh_context.h"
 #include "keydecide/user_store.h"
 #include "model/adapter_trainer.h"
 #include "model/transformer.h"

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "decide/en_session.h"
+#include "decide/en/english_word.h"
 #include "decide/model_track.h"
 #include "decide/typed_text.h"
 #include "model/transformer.h"
