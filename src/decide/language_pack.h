@@ -27,6 +27,7 @@ namespace keydecide {
 struct LanguagePack {
   std::string_view language;  // EngineOptions::language
   Status (*open)(const EngineOptions& options, std::unique_ptr<Engine>* out);
+  const PackTraits* traits;  // what hosts ask of it (Engine::Info::traits)
 };
 
 // Every pack this build has, in the order `keydecide info` lists them (pack_table.cc).

@@ -67,6 +67,16 @@ constexpr StageEntry<WordEnv> kStages[] = {
     Make<ShortcutWriter>,
 };
 
+const PackTraits& EnglishTraits() {
+  static const PackTraits traits = [] {
+    PackTraits t;
+    t.word = kEnglishWord;
+    t.indicator = "EN";
+    return t;
+  }();
+  return traits;
+}
+
 constexpr const char* kWarmUpKeys[] = {"t", "h", "e", " ", "q"};
 
 const WordPackSpec kEnglish = {
@@ -76,6 +86,7 @@ const WordPackSpec kEnglish = {
     .default_candidates = 64,  // EngineOptions::max_candidates (options.h)
     .index_apostrophes = true,
     .warm_up_keys = kWarmUpKeys,
+    .traits = EnglishTraits,
 };
 
 Status OpenEnglish(const EngineOptions& options, std::unique_ptr<Engine>* out) {
@@ -87,6 +98,6 @@ Status OpenEnglish(const EngineOptions& options, std::unique_ptr<Engine>* out) {
 
 }  // namespace
 
-LanguagePack EnglishPack() { return {kEnglish.language, OpenEnglish}; }
+LanguagePack EnglishPack() { return {kEnglish.language, OpenEnglish, &EnglishTraits()}; }
 
 }  // namespace keydecide

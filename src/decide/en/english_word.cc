@@ -3,6 +3,7 @@
 #include <string>
 
 #include "decide/word/apostrophes.h"
+#include "decide/word_rule.h"
 #include "text/letter_case.h"
 #include "text/utf8.h"
 
@@ -47,13 +48,16 @@ size_t CompositionStart(std::string_view text, size_t /*start*/) {
 }
 
 // The word goes on with a letter, or with an apostrophe after a letter ("don'").
-bool ExtendsWord(char32_t cp, std::string_view word) {
-  return IsLetter(cp) || (IsApostrophe(cp) && !word.empty() && word.back() != '\'' &&
-                          !word.ends_with(kRightQuoteUtf8));
+bool ExtendsEnglishWord(char32_t cp, std::string_view word) {
+  return ExtendsWordAt(kEnglishWord, word, cp);
 }
 
 }  // namespace
 
-const CompositionRule kEnglishComposition = {ExtendsWord, CompositionStart, std::string::npos};
+const WordRule kEnglishWord = {
+    .ascii_lowercase = false, .joiners = "'\u2019", .repeated_joiners = false, .reopens = true};
+
+const CompositionRule kEnglishComposition = {ExtendsEnglishWord, CompositionStart,
+                                              std::string::npos};
 
 }  // namespace keydecide

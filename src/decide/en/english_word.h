@@ -6,9 +6,12 @@
 #define KEYDECIDE_DECIDE_EN_ENGLISH_WORD_H_
 
 #include "decide/typed_text.h"
+#include "keydecide/pack_traits.h"
 
 namespace keydecide {
 
+// What hosts read of it (PackTraits::word), and what the composition extends by.
+extern const WordRule kEnglishWord;
 extern const CompositionRule kEnglishComposition;
 
 }  // namespace keydecide

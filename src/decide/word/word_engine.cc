@@ -219,6 +219,7 @@ Status WordEngine::Init(const EngineOptions& options, const WordPackSpec& spec) 
   pack_.search_options_.nats_per_point = kNatsPerPoint;
 
   info_.language = std::string(spec.language);
+  info_.traits = spec.traits();
   info_.lexicon_path = lexicon_path;
   info_.lexicon_words = pack_.lexicon_->entry_count();
   info_.lexicon_bytes = pack_.lexicon_->header().file_size;
@@ -227,6 +228,13 @@ Status WordEngine::Init(const EngineOptions& options, const WordPackSpec& spec) 
   info_.simd_target = SimdTargetName();
 
   KD_RETURN_IF_ERROR(LoadModels(options, pack));
+  info_.ladder = {Tier::kLexiconOnly};
+  if (pack_.model_ != nullptr) {
+    info_.ladder = {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
+    if (pack_.small_model_ != nullptr) {
+      info_.ladder.insert(info_.ladder.begin() + 2, Tier::kSmallModel);
+    }
+  }
   info_.scorer = pack_.scorer_->name();
   if (pack_.bigram_ != nullptr) info_.scorer += "+bigram";
   if (pack_.teacher_ != nullptr) info_.scorer += "+teacher";

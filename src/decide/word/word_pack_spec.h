@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "decide/stage_pipeline.h"
+#include "keydecide/pack_traits.h"
 
 namespace keydecide {
 
@@ -31,6 +32,8 @@ struct WordPackSpec {
   bool index_apostrophes = false;
   // What the engine types once at load to warm the trie and the code paths up (one key each).
   std::span<const char* const> warm_up_keys;
+  // What hosts ask of the language (Engine::Info::traits).
+  const PackTraits& (*traits)() = nullptr;
 };
 
 }  // namespace keydecide

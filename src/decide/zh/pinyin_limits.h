@@ -19,7 +19,7 @@ inline constexpr size_t kMaxSentenceBytes = 4 * kMaxComposition;
 // paragraph, of which the newest kMaxContextWords words are kept (as English keeps 24 tokens,
 // ModelTrack::kMaxContextTokens).
 inline constexpr size_t kMaxContextBytes = 256;
-inline constexpr size_t kMaxSentencesRanked = 64;  // EngineOptions::pinyin_beam_width's bound
+inline constexpr size_t kMaxSentencesRanked = 64;  // PinyinOptions::beam_width's bound
 inline constexpr size_t kMaxContextWords = ModelTrack::kMaxContextTokens;
 
 // The person's words: at most this many before the sentences and after them, read from the

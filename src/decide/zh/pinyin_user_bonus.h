@@ -24,7 +24,7 @@ class Lexicon;
 class PinyinUserBonus : public WordBonus {
  public:
   struct Weights {
-    float word = 0, pair = 0;  // EngineOptions::pinyin_user_word_weight, _pair_weight
+    float word = 0, pair = 0;  // PinyinOptions::user_word_weight, user_pair_weight
     float app_share = 0;       // EngineOptions::user_app_share
   };
 

@@ -8,6 +8,7 @@
 #include "decide/pack_files.h"
 #include "decide/text_limits.h"
 #include "decide/zh/keystroke_step.h"
+#include "decide/zh/zh_adapter_examples.h"
 #include "model/simd_target.h"
 
 namespace keydecide {
@@ -16,7 +17,7 @@ namespace {
 
 constexpr size_t kMinSearchCandidates = 50;
 
-// EngineOptions::pinyin_fuzzy: "z/zh,n/l", "all" or "" into FuzzyPinyin bits.
+// PinyinOptions::fuzzy: "z/zh,n/l", "all" or "" into FuzzyPinyin bits.
 Status ParseFuzzyPinyin(std::string_view spec, uint8_t* bits) {
   static constexpr std::pair<std::string_view, FuzzyPinyin> kPairs[] = {
       {"z/zh", kFuzzyZZh},     {"c/ch", kFuzzyCCh},     {"s/sh", kFuzzySSh},    {"n/l", kFuzzyNL},
@@ -35,12 +36,37 @@ Status ParseFuzzyPinyin(std::string_view spec, uint8_t* bits) {
     const auto* pair = std::find_if(std::begin(kPairs), std::end(kPairs),
                                     [&](const auto& p) { return p.first == name; });
     if (pair == std::end(kPairs)) {
-      return Status::InvalidArgument("pinyin_fuzzy: unknown pair '" + std::string(name) +
+      return Status::InvalidArgument("pinyin.fuzzy: unknown pair '" + std::string(name) +
                                      "' (z/zh, c/ch, s/sh, n/l, an/ang, en/eng, in/ing, or all)");
     }
     *bits |= pair->second;
   }
   return Status::OK();
+}
+
+bool InRange(float x, float low, float high) { return x >= low && x <= high; }  // false for NaN
+
+// EngineOptions::pinyin, checked before anything loads; InvalidArgument names the field.
+Status ValidatePinyinOptions(const PinyinOptions& o) {
+  if (o.beam_width < 1 || o.beam_width > 64) {
+    return Status::InvalidArgument("pinyin.beam_width must be in 1..64");
+  }
+  if (!InRange(o.teacher_weight, 0, 1) || !InRange(o.teacher_weight_code, 0, 1)) {
+    return Status::InvalidArgument(
+        "pinyin.teacher_weight and pinyin.teacher_weight_code must be in 0..1");
+  }
+  if (!InRange(o.model_weight, 0, 10)) {
+    return Status::InvalidArgument("pinyin.model_weight must be in 0..10");
+  }
+  if (!InRange(o.user_word_weight, 0, 10) || !InRange(o.user_pair_weight, 0, 10)) {
+    return Status::InvalidArgument(
+        "pinyin.user_word_weight and pinyin.user_pair_weight must be in 0..10");
+  }
+  if (!InRange(o.fine_tune_weight, 0, 10)) {
+    return Status::InvalidArgument("pinyin.fine_tune_weight must be in 0..10");
+  }
+  uint8_t fuzzy;
+  return ParseFuzzyPinyin(o.fuzzy, &fuzzy);
 }
 
 }  // namespace
@@ -83,27 +109,18 @@ void ZhEngine::OpenPersonal(const EngineOptions& options, const std::string& pac
       options, "zh", [this](const UserWords::Word& w) { return VariantOf(w); }, &learner_,
       &info_.personal);
   learning_ = learner_ != nullptr && options.learn;
-  user_word_weight_ = options.pinyin_user_word_weight;
-  user_pair_weight_ = options.pinyin_user_pair_weight;
+  user_word_weight_ = options.pinyin.user_word_weight;
+  user_pair_weight_ = options.pinyin.user_pair_weight;
   user_app_share_ = options.user_app_share;
-  fine_tune_weight_ = options.pinyin_fine_tune_weight;
+  fine_tune_weight_ = options.pinyin.fine_tune_weight;
   if (model_ != nullptr) {
     OpenFineTuner(options, "zh", model_.get(), ZhAdapterExamples(model_.get(), context_.get()),
                   learner_.get(), pack_dir, &fine_tuner_);
   }
 }
 
-Status ZhEngine::Init(const EngineOptions& options,
-                      std::span<const StageEntry<PinyinEnv>> stages) {
-  stages_ = stages;
-  if (options.max_candidates < 0 || options.max_candidates > kMaxCandidatesLimit) {
-    return Status::InvalidArgument("max_candidates must be in 0..200 (0: the default)");
-  }
-  PackDir dir;
-  KD_RETURN_IF_ERROR(ResolvePackDir(options, "zh", &dir));
-  const std::string pack = dir.dir.empty() ? "" : dir.dir + "/zh";
-  std::string lexicon_path = options.lexicon_path;
-  if (lexicon_path.empty()) lexicon_path = pack + "/lexicon.kdlex";
+Status ZhEngine::LoadLexicon(const EngineOptions& options, const std::string& lexicon_path) {
+  const PinyinOptions& pinyin = options.pinyin;
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon_));
   if (lexicon_->header().language != "zh") {
     std::string message = lexicon_path;
@@ -114,29 +131,40 @@ Status ZhEngine::Init(const EngineOptions& options,
       std::filesystem::exists(bigram_path)) {
     KD_RETURN_IF_ERROR(WordBigram::Open(bigram_path, *lexicon_, &bigram_));
   }
-  if (!(options.pinyin_teacher_weight >= 0 && options.pinyin_teacher_weight <= 1) ||
-      !(options.pinyin_teacher_weight_code >= 0 && options.pinyin_teacher_weight_code <= 1)) {
-    return Status::InvalidArgument(
-        "pinyin_teacher_weight and pinyin_teacher_weight_code must be in 0..1");
-  }
   if (const std::string teacher_path = BesideLexicon(lexicon_path, ".kdng");
-      bigram_ != nullptr &&
-      (options.pinyin_teacher_weight > 0 || options.pinyin_teacher_weight_code > 0) &&
+      bigram_ != nullptr && (pinyin.teacher_weight > 0 || pinyin.teacher_weight_code > 0) &&
       std::filesystem::exists(teacher_path)) {
     KD_RETURN_IF_ERROR(WordNgram::Open(teacher_path, *lexicon_, &teacher_));
     sentence_options_.teacher = teacher_.get();
-    teacher_weight_ = options.pinyin_teacher_weight;
-    teacher_weight_code_ = options.pinyin_teacher_weight_code;
+    teacher_weight_ = pinyin.teacher_weight;
+    teacher_weight_code_ = pinyin.teacher_weight_code;
   }
+  return Status::OK();
+}
+
+Status ZhEngine::Init(const EngineOptions& options, std::span<const StageEntry<PinyinEnv>> stages,
+                      const PackTraits& traits) {
+  stages_ = stages;
+  const PinyinOptions& pinyin = options.pinyin;
+  if (options.max_candidates < 0 || options.max_candidates > kMaxCandidatesLimit) {
+    return Status::InvalidArgument("max_candidates must be in 0..200 (0: the default)");
+  }
+  KD_RETURN_IF_ERROR(ValidatePinyinOptions(pinyin));
+  if (!(options.user_app_share >= 0 && options.user_app_share <= 1)) {
+    return Status::InvalidArgument("user_app_share must be in 0..1");
+  }
+  PackDir dir;
+  KD_RETURN_IF_ERROR(ResolvePackDir(options, "zh", &dir));
+  const std::string pack = dir.dir.empty() ? "" : dir.dir + "/zh";
+  std::string lexicon_path = options.lexicon_path;
+  if (lexicon_path.empty()) lexicon_path = pack + "/lexicon.kdlex";
+  KD_RETURN_IF_ERROR(LoadLexicon(options, lexicon_path));
   search_options_.max_candidates =
       std::max(kMinSearchCandidates, static_cast<size_t>(options.max_candidates));
-  if (options.pinyin_beam_width < 1 || options.pinyin_beam_width > 64) {
-    return Status::InvalidArgument("pinyin_beam_width must be in 1..64");
-  }
-  sentence_options_.beam_width = static_cast<size_t>(options.pinyin_beam_width);
+  sentence_options_.beam_width = static_cast<size_t>(pinyin.beam_width);
   PinyinLattice::Options lattice;
-  KD_RETURN_IF_ERROR(ParseFuzzyPinyin(options.pinyin_fuzzy, &lattice.fuzzy));
-  if (options.pinyin_typos) {
+  KD_RETURN_IF_ERROR(ParseFuzzyPinyin(pinyin.fuzzy, &lattice.fuzzy));
+  if (pinyin.typos) {
     lattice.typos = kTypoAll;
     KD_RETURN_IF_ERROR(LoadKeyboardLayout(options, dir, &layout_));
     lattice.layout = &layout_;
@@ -144,25 +172,15 @@ Status ZhEngine::Init(const EngineOptions& options,
   }
   search_options_.lattice = lattice;
   sentence_options_.lattice = lattice;
-  if (!(options.pinyin_model_weight >= 0 && options.pinyin_model_weight <= 10)) {
-    return Status::InvalidArgument("pinyin_model_weight must be in 0..10");
-  }
-  if (!(options.pinyin_user_word_weight >= 0 && options.pinyin_user_word_weight <= 10) ||
-      !(options.pinyin_user_pair_weight >= 0 && options.pinyin_user_pair_weight <= 10)) {
-    return Status::InvalidArgument(
-        "pinyin_user_word_weight and pinyin_user_pair_weight must be in 0..10");
-  }
-  if (!(options.user_app_share >= 0 && options.user_app_share <= 1)) {
-    return Status::InvalidArgument("user_app_share must be in 0..1");
-  }
-  if (!(options.pinyin_fine_tune_weight >= 0 && options.pinyin_fine_tune_weight <= 10)) {
-    return Status::InvalidArgument("pinyin_fine_tune_weight must be in 0..10");
-  }
   if (const std::string model_path = ResolveModelPath(options, pack); model_path != "none") {
-    KD_RETURN_IF_ERROR(LoadModel(model_path, options.pinyin_model_weight));
+    KD_RETURN_IF_ERROR(LoadModel(model_path, pinyin.model_weight));
   }
 
   info_.language = "zh";
+  info_.traits = traits;
+  // No vocabulary proposals here: the model runs whole or not at all.
+  info_.ladder = model_ != nullptr ? std::vector<Tier>{Tier::kFullModel, Tier::kLexiconOnly}
+                                   : std::vector<Tier>{Tier::kLexiconOnly};
   info_.lexicon_path = lexicon_path;
   info_.lexicon_words = lexicon_->entry_count();
   info_.lexicon_bytes = lexicon_->header().file_size;

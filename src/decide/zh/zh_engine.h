@@ -35,9 +35,12 @@ class ZhEngine : public Engine {
   // malformed one, or one built for another lexicon, fails the open), and the zh model
   // (ResolveModelPath; a model for another language fails the open). Its sessions run
   // `stages` (the pack's table, zh_pack.cc), which must outlive the engine.
-  Status Init(const EngineOptions& options, std::span<const StageEntry<PinyinEnv>> stages);
+  Status Init(const EngineOptions& options, std::span<const StageEntry<PinyinEnv>> stages,
+              const PackTraits& traits);
 
  private:
+  // The lexicon and the bigram and teacher beside it.
+  Status LoadLexicon(const EngineOptions& options, const std::string& lexicon_path);
   Status LoadModel(const std::string& path, float weight);
   // Opens the user store and its learner; a store that fails leaves personalisation off.
   void OpenPersonal(const EngineOptions& options, const std::string& pack_dir);
@@ -48,12 +51,12 @@ class ZhEngine : public Engine {
   std::unique_ptr<Lexicon> lexicon_;
   std::unique_ptr<WordBigram> bigram_;  // null without lexicon.kdbg
   std::unique_ptr<WordNgram> teacher_;  // null without lexicon.kdng (or a bigram)
-  float teacher_weight_ = 0;            // EngineOptions::pinyin_teacher_weight
+  float teacher_weight_ = 0;            // PinyinOptions::teacher_weight
   float teacher_weight_code_ = 0;       // ... _code: a code session's
   std::unique_ptr<Transformer> model_;  // null without a zh model
   std::unique_ptr<ZhContext> context_;
   ZhSessionModel session_model_;
-  KeyboardLayout layout_;  // pinyin_typos only (each lattice reads it once, at construction)
+  KeyboardLayout layout_;  // PinyinOptions::typos only (each lattice reads it once, at construction)
   PinyinCandidateSearch::Options search_options_;
   PinyinSentenceSearch::Options sentence_options_;
   std::span<const StageEntry<PinyinEnv>> stages_;

@@ -40,15 +40,33 @@ constexpr StageEntry<PinyinEnv> kStages[] = {
     Make<ShortcutWriter>,
 };
 
+const PackTraits& ChineseTraits() {
+  static const PackTraits traits = [] {
+    PackTraits t;
+    t.word = kPinyinWord;
+    t.converts_reading = true;
+    t.space = KeyAction::kPickFirst;  // the sentence
+    t.enter = KeyAction::kCommitTyped;
+    t.always_show_bar = true;  // the candidates are how letters become hanzi
+    t.pick_adds_space = false;
+    t.digits_pick_next_words = true;  // 联想
+    t.punctuation = {{",", "，"}, {".", "。"}, {"?", "？"}, {"!", "！"},
+                     {":", "："}, {";", "；"}, {"(", "（"}, {")", "）"}};
+    t.indicator = "拼";
+    return t;
+  }();
+  return traits;
+}
+
 Status OpenChinese(const EngineOptions& options, std::unique_ptr<Engine>* out) {
   auto engine = std::make_unique<ZhEngine>();
-  KD_RETURN_IF_ERROR(engine->Init(options, kStages));
+  KD_RETURN_IF_ERROR(engine->Init(options, kStages, ChineseTraits()));
   *out = std::move(engine);
   return Status::OK();
 }
 
 }  // namespace
 
-LanguagePack ChinesePack() { return {"zh", OpenChinese}; }
+LanguagePack ChinesePack() { return {"zh", OpenChinese, &ChineseTraits()}; }
 
 }  // namespace keydecide

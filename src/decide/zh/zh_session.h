@@ -23,7 +23,7 @@
 // most often in the training text (联想, kind kNextWord).
 //
 // With a model, the search's best sentences are ranked again by their score plus
-// pinyin_model_weight × the model's log P of their words after the committed text (SentenceLm),
+// PinyinOptions::model_weight × the model's log P of their words after the committed text (SentenceLm),
 // and so are the 32 most frequent 联想 words, by the model's log P of each as the next word.
 // The model also reads the composition's keystrokes (up to 24 letters): Decision::intent and
 // popup.probability come from its heads, and when the intent is "latin" (an English word or code
@@ -32,7 +32,7 @@
 // popup probability. When the model's best sentence is a single word, no sentence is offered and
 // the words come first: the word search's first 16 are ranked again with the model's logits for
 // the word being typed (within the search's groups: words for the whole composition first).
-// pinyin_model_weight 0 turns the model's ranking off (sentences, words and 联想).
+// PinyinOptions::model_weight 0 turns the model's ranking off (sentences, words and 联想).
 //
 // With a learner (the user store), the session learns what the person converts and ranks with
 // it (docs/PERSONAL.md, "Chinese"): each word it commits, with its pinyin and the word before

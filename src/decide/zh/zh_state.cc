@@ -7,6 +7,7 @@
 
 #include "decide/model_track.h"
 #include "decide/personal_ranking.h"
+#include "decide/word_rule.h"
 #include "decide/zh/pinyin_limits.h"
 #include "lexicon/lexicon.h"
 #include "model/transformer.h"
@@ -17,13 +18,15 @@ namespace keydecide {
 namespace {
 
 bool ExtendsPinyin(char32_t cp, std::string_view composition) {
-  return (cp >= 'a' && cp <= 'z') || (cp == '\'' && !composition.empty());
+  return ExtendsWordAt(kPinyinWord, composition, cp);
 }
 
 size_t KeepStart(std::string_view /*text*/, size_t start) { return start; }
 
 }  // namespace
 
+const WordRule kPinyinWord = {
+    .ascii_lowercase = true, .joiners = "'", .repeated_joiners = true, .reopens = false};
 const CompositionRule kPinyinComposition = {ExtendsPinyin, KeepStart, kMaxComposition};
 
 ZhState::ZhState(const Lexicon* lexicon_in, const WordBigram* bigram_in,

@@ -8,7 +8,7 @@
 // through a PinyinWindow (its early part fixed word by word, the sentence search reading its
 // last 32 to 64 bytes, a sentence offered being the fixed part followed by one of the search's
 // sentences; the words offered are those that start the composition). With a model, the
-// search's best sentences are ranked again by their score plus pinyin_model_weight × the
+// search's best sentences are ranked again by their score plus PinyinOptions::model_weight × the
 // model's log P of their words after the committed text (SentenceLm).
 
 #ifndef KEYDECIDE_DECIDE_ZH_ZH_STATE_H_
@@ -25,6 +25,7 @@
 #include "decide/zh/pinyin_user_bonus.h"
 #include "decide/zh/zh_context.h"
 #include "keydecide/decision.h"
+#include "keydecide/pack_traits.h"
 #include "lexicon/pinyin/pinyin_candidates.h"
 #include "lexicon/pinyin/pinyin_sentence.h"
 #include "lexicon/pinyin/pinyin_window.h"
@@ -36,16 +37,17 @@ namespace keydecide {
 class Lexicon;
 class PersonalRanking;
 
-// The pinyin rule: a-z, and apostrophes after the first letter; at most
-// PinyinWindow::kMaxComposition letters (a longer run is committed as typed); a deletion never
-// reopens committed text.
+// The pinyin rule: a-z, and apostrophes after the first letter (kPinyinWord, what hosts read of
+// it); at most PinyinWindow::kMaxComposition letters (a longer run is committed as typed); a
+// deletion never reopens committed text.
+extern const WordRule kPinyinWord;
 extern const CompositionRule kPinyinComposition;
 
 // The zh model as a session uses it; all null without one.
 struct ZhSessionModel {
   const Transformer* model = nullptr;
   const ZhContext* context = nullptr;
-  float sentence_weight = 0;  // EngineOptions::pinyin_model_weight
+  float sentence_weight = 0;  // PinyinOptions::model_weight
   // log of the summed lexicon count of the Chinese words outside the model's vocabulary: such a
   // word takes the <unk> probability, shared out by its count (as in ModelScorer).
   float log_oov_count = 0;

@@ -1,4 +1,4 @@
-#include "decide/context_state.h"
+#include "decide/en/context_state.h"
 
 #include <memory>
 

@@ -4,8 +4,8 @@
 // them so that a decision head can be fitted again on the shipped model's own features, on a
 // CPU (training/keydecide_train/fit_intent_head.py).
 
-#ifndef KEYDECIDE_DECIDE_CONTEXT_STATE_H_
-#define KEYDECIDE_DECIDE_CONTEXT_STATE_H_
+#ifndef KEYDECIDE_DECIDE_EN_CONTEXT_STATE_H_
+#define KEYDECIDE_DECIDE_EN_CONTEXT_STATE_H_
 
 #include <span>
 #include <string>
@@ -28,4 +28,4 @@ Status ContextStates(const std::string& model_path, AppType app,
 
 }  // namespace keydecide
 
-#endif  // KEYDECIDE_DECIDE_CONTEXT_STATE_H_
+#endif  // KEYDECIDE_DECIDE_EN_CONTEXT_STATE_H_
