@@ -69,7 +69,7 @@ fi
 
 # The teacher itself, converted for this lexicon (models/zh/lexicon.kdng, LGPL-2.1+ as the model
 # it comes from: models/zh/README.md), which the sentence search mixes with the bigram
-# (EngineOptions::pinyin_teacher_weight).
+# (EngineOptions::pinyin.teacher_weight).
 if [[ -f $teacher_arpa ]]; then
   set -x
   "$bin" lexicon ngram --lexicon "$out" --arpa $teacher_arpa --out "${out%.kdlex}.kdng"

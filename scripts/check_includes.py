@@ -20,7 +20,7 @@ LAYER = {"base": 0, "text": 1, "lexicon": 2, "model": 2, "personal": 2, "decide"
          "runtime": 4, "service": 5}
 # Tool-only headers (the popup probe: the features the popup network is fitted on), and the keyboard geometry the replay's simulated typist reads.
 TOOL_HEADERS = {"lexicon/lexicon_tool.h", "model/quantize.h", "model/shape_bench.h",
-                "decide/context_state.h", "decide/popup_probe.h", "text/keyboard_layout.h"}
+                "decide/en/context_state.h", "decide/popup_probe.h", "text/keyboard_layout.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

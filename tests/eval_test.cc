@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "decide/context_state.h"
+#include "decide/en/context_state.h"
 #include "keydecide/engine.h"
 #include "model_fixture.h"
 #include "test_util.h"

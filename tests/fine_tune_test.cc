@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "decide/adapter_examples.h"
-#include "decide/en_session.h"
+#include "decide/en/english_word.h"
 #include "decide/fine_tuner.h"
 #include "keydecide/user_store.h"
 #include "model/adapter_trainer.h"

@@ -7,15 +7,15 @@
 
 #include <string>
 
-#include "decide/en_session.h"
-#include "decide/zh_session.h"
+#include "decide/en/english_word.h"
+#include "decide/zh/zh_state.h"
 
 namespace keydecide {
 namespace {
 
 void TypeAll(TypedText* t, std::string_view s, std::optional<int64_t> t_ms = std::nullopt) {
-  ASSERT_TRUE(ForEachChar(s, [&](std::string_view ch, char32_t cp) { t->Append(ch, cp, t_ms); })
-                  .ok());
+  ASSERT_TRUE(
+      ForEachChar(s, [&](std::string_view ch, char32_t cp) { t->Append(ch, cp, t_ms); }).ok());
 }
 
 TEST(TypedTextTest, EnglishWordsAndApostrophes) {

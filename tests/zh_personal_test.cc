@@ -147,7 +147,7 @@ TEST_F(ZhPersonalTest, APhraseBuiltFromPicksIsLearnedWithItsReadingAndInitials) 
   EXPECT_EQ(s->composition(), "");
 }
 
-// A learned phrase the lexicon lacks enters the sentences (EngineOptions::pinyin_user_word_weight):
+// A learned phrase the lexicon lacks enters the sentences (PinyinOptions::user_word_weight):
 // in the middle of a longer composition, and the sentence committed whole learns it again with
 // its reading.
 TEST_F(ZhPersonalTest, ALearnedNameEntersTheSentences) {
@@ -187,7 +187,7 @@ TEST_F(ZhPersonalTest, ALearnedNameEntersTheSentences) {
   options.model_dir = KD_MODELS_DIR;
   options.personal = true;
   options.user_store_path = store_path_;
-  options.pinyin_user_word_weight = 0;
+  options.pinyin.user_word_weight = 0;
   ASSERT_TRUE(Engine::Open(options, &engine_).ok());
   EXPECT_EQ(Fresh(letters).front().find("张伟明"), std::string::npos);
 }

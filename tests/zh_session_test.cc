@@ -4,7 +4,7 @@
 // allocation once warm, with a word bigram beside the lexicon the context of the word just
 // committed and 联想, and models/zh/lexicon.kdlex when it is there.
 
-#include "decide/zh_session.h"
+#include "decide/zh/zh_session.h"
 
 #include <gtest/gtest.h>
 
@@ -377,7 +377,7 @@ std::unique_ptr<Engine> ZhEngineWithBigram(std::string_view text, Status* status
   options.language = "zh";
   options.lexicon_path = lexicon_path;
   options.model_path = model;
-  options.pinyin_model_weight = model_weight;
+  options.pinyin.model_weight = model_weight;
   std::unique_ptr<Engine> engine;
   *status = Engine::Open(options, &engine);
   std::remove(lexicon_path.c_str());
@@ -426,7 +426,7 @@ TEST(PinyinBigramTest, NextWordsAfterACommit) {
 }
 
 // With the model, the 联想 words are the bigram's followers ranked by their bigram score plus
-// pinyin_model_weight × the model's log P; weight 0 keeps the bigram's order and scores.
+// pinyin.model_weight × the model's log P; weight 0 keeps the bigram's order and scores.
 TEST(PinyinBigramTest, NextWordsRankedWithTheModel) {
   // After 你好: 中国 three times, 人 twice, 先 and 西 once.
   const std::string_view text = "你好中国。你好中国。你好中国。你好人。你好人。你好先。你好西";
@@ -577,8 +577,8 @@ std::string TopFor(const Engine& engine, std::string_view typed) {
 TEST(PinyinEngineTest, FuzzyPinyinAndTyposAreSwitchable) {
   std::unique_ptr<Engine> plain, fuzzy, typos;
   ASSERT_TRUE(OpenZh([](EngineOptions*) {}, &plain).ok());
-  ASSERT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "z/zh,an/ang"; }, &fuzzy).ok());
-  ASSERT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_typos = true; }, &typos).ok());
+  ASSERT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin.fuzzy = "z/zh,an/ang"; }, &fuzzy).ok());
+  ASSERT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin.typos = true; }, &typos).ok());
   // "zonguo": z for zh is a fuzzy pair; off by default.
   EXPECT_NE(TopFor(*plain, "zongguo"), "中国");
   EXPECT_EQ(TopFor(*fuzzy, "zongguo"), "中国");
@@ -592,24 +592,24 @@ TEST(PinyinEngineTest, FuzzyPinyinAndTyposAreSwitchable) {
 
 TEST(PinyinEngineTest, BadPinyinOptionsAreRefused) {
   std::unique_ptr<Engine> engine;
-  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "z/zh,q/x"; }, &engine).code(),
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin.fuzzy = "z/zh,q/x"; }, &engine).code(),
             Status::Code::kInvalidArgument);
-  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "z/zh,"; }, &engine).code(),
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin.fuzzy = "z/zh,"; }, &engine).code(),
             Status::Code::kInvalidArgument);
-  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_beam_width = 0; }, &engine).code(),
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin.beam_width = 0; }, &engine).code(),
             Status::Code::kInvalidArgument);
-  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin_beam_width = 65; }, &engine).code(),
+  EXPECT_EQ(OpenZh([](EngineOptions* o) { o->pinyin.beam_width = 65; }, &engine).code(),
             Status::Code::kInvalidArgument);
   EXPECT_EQ(OpenZh(
                 [](EngineOptions* o) {
-                  o->pinyin_typos = true;
+                  o->pinyin.typos = true;
                   o->keyboard_layout = "no-such-layout";
                 },
                 &engine)
                 .code(),
             Status::Code::kNotFound);
   EXPECT_EQ(engine, nullptr);
-  EXPECT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin_fuzzy = "all"; }, &engine).ok());
+  EXPECT_TRUE(OpenZh([](EngineOptions* o) { o->pinyin.fuzzy = "all"; }, &engine).ok());
 }
 
 TEST(PinyinEngineTest, MissingModelIsNotFound) {

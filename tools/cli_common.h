@@ -23,12 +23,12 @@ struct EngineFlags {
   std::string layout = "qwerty";
   std::string language = "en";
   int max_candidates = EngineOptions().max_candidates;
-  int pinyin_beam_width = EngineOptions().pinyin_beam_width;
+  int pinyin_beam_width = EngineOptions().pinyin.beam_width;
   std::string pinyin_fuzzy;
   bool pinyin_typos = false;
-  float pinyin_model_weight = EngineOptions().pinyin_model_weight;
-  float pinyin_teacher_weight = EngineOptions().pinyin_teacher_weight;
-  float pinyin_teacher_weight_code = EngineOptions().pinyin_teacher_weight_code;
+  float pinyin_model_weight = EngineOptions().pinyin.model_weight;
+  float pinyin_teacher_weight = EngineOptions().pinyin.teacher_weight;
+  float pinyin_teacher_weight_code = EngineOptions().pinyin.teacher_weight_code;
   float teacher_weight = EngineOptions().teacher_weight;
   float word_bigram_weight = EngineOptions().word_bigram_weight;
   std::string small_model;

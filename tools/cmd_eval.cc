@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "decide/context_state.h"
+#include "decide/en/context_state.h"
 #include "tools/cli_common.h"
 #include "tools/commands.h"
 #include "tools/eval.h"

@@ -24,29 +24,29 @@ void AddLexiconCommand(CLI::App* app) {
   lexicon->require_subcommand(1);
   auto* build = lexicon->add_subcommand(
       "build",
-      "Build a lexicon from text files (--input), or with --lang zh a pinyin-keyed Simplified "
+      "Build a lexicon from text files (--input), or from --zh-counts and --zh-readings a pinyin-keyed Simplified "
       "Chinese lexicon from a jieba dictionary and libime readings (--zh-counts, --zh-readings)");
   build->add_option("--input", args->inputs,
-                    "Text file, optionally FILE:WEIGHT (repeatable; required unless --lang zh)");
+                    "Text file, optionally FILE:WEIGHT (repeatable; required unless --zh-counts and --zh-readings)");
   build->add_option("--out", args->out, "Output lexicon file")->required();
   build->add_option("--min-count", args->min_count, "Drop words seen fewer times")
       ->capture_default_str();
   build
       ->add_option("--max-words", args->max_words,
-                   "Keep the most frequent words (with --lang zh: pinyin keys)")
+                   "Keep the most frequent words (pinyin-keyed: keys)")
       ->capture_default_str();
   build
       ->add_option("--lang", args->language,
-                   "Language code stored in the file; zh builds the Chinese lexicon")
+                   "Language code stored in the file (the pack that loads it checks it)")
       ->capture_default_str();
   build->add_option("--zh-counts", args->zh_counts,
-                    "--lang zh: word counts, jieba dictionary lines 'WORD COUNT [TAG]'");
+                    "Pinyin-keyed build: word counts, jieba dictionary lines 'WORD COUNT [TAG]'");
   build->add_option("--zh-readings", args->zh_readings,
-                    "--lang zh: readings, libime sc.dict as text (libime_pinyindict -d), lines "
+                    "Pinyin-keyed build: readings, libime sc.dict as text (libime_pinyindict -d), lines "
                     "'WORD PIN'YIN [SCORE]'; words without one are skipped");
   build
       ->add_option("--zh-max-malformed", args->zh_max_malformed,
-                   "--lang zh: fail when more input lines than this are malformed")
+                   "Pinyin-keyed build: fail when more input lines than this are malformed")
       ->capture_default_str();
   build->callback([args] {
     LexiconBuildOptions options;
@@ -75,7 +75,7 @@ void AddLexiconCommand(CLI::App* app) {
     options.zh_max_malformed = args->zh_max_malformed;
     LexiconBuildReport report;
     const Status status = BuildLexicon(options, &report);
-    if (options.language == "zh" && status.ok()) {
+    if (options.keyed_by_reading() && status.ok()) {
       if (report.zh_malformed_lines > 0) {  // allowed by --zh-max-malformed
         std::cerr << report.zh_malformed_lines << " malformed line(s) skipped";
         for (const std::string& e : report.zh_errors) std::cerr << "\n  " << e;

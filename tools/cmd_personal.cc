@@ -352,8 +352,8 @@ void AddEvalPersonalCommand(CLI::App* eval) {
     float word_weight = EngineOptions().user_word_weight;
     float pair_weight = EngineOptions().user_pair_weight;
     float new_word = EngineOptions().user_new_word_bonus;
-    float pinyin_word_weight = EngineOptions().pinyin_user_word_weight;
-    float pinyin_pair_weight = EngineOptions().pinyin_user_pair_weight;
+    float pinyin_word_weight = EngineOptions().pinyin.user_word_weight;
+    float pinyin_pair_weight = EngineOptions().pinyin.user_pair_weight;
     size_t max_lines = 0;
     bool json = false;
     bool finetune = false;
@@ -400,14 +400,16 @@ void AddEvalPersonalCommand(CLI::App* eval) {
                 "sentence_top1_after_finetune, general_sentence_top1_after_finetune)");
   cmd->add_option("--fine-tune-weight", args->fine_tune_weight,
                   "With --finetune: how much the adapter counts (EngineOptions::fine_tune_weight, "
-                  "pinyin_fine_tune_weight; default: the engine's)");
+                  "pinyin.fine_tune_weight; default: the engine's)");
   cmd->callback([args] {
     const PersonalEvalApps apps = {args->history_app, args->also_history_app, args->test_app};
-    if (args->engine.language == "zh") {
+    PackTraits traits;
+    CheckOrDie(LanguageTraits(args->engine.language, &traits), "personal eval");
+    if (traits.converts_reading) {  // evaluated on reading files (pinyin), not by replay
       EngineOptions options = args->engine.Options();
-      if (args->fine_tune_weight) options.pinyin_fine_tune_weight = *args->fine_tune_weight;
-      options.pinyin_user_word_weight = args->pinyin_word_weight;
-      options.pinyin_user_pair_weight = args->pinyin_pair_weight;
+      if (args->fine_tune_weight) options.pinyin.fine_tune_weight = *args->fine_tune_weight;
+      options.pinyin.user_word_weight = args->pinyin_word_weight;
+      options.pinyin.user_pair_weight = args->pinyin_pair_weight;
       options.user_app_share = args->app_share;
       auto lines = [&](const std::string& path) {
         std::vector<PinyinEvalLine> out;
@@ -465,7 +467,7 @@ void AddEvalPersonalCommand(CLI::App* eval) {
             {"p95", Quantile(r.after_finetune.keystroke_us, 0.95)}};
         out["finetune"] = r.finetune_summary;
         out["finetune_seconds"] = r.finetune_seconds;
-        out["fine_tune_weight"] = options.pinyin_fine_tune_weight;
+        out["fine_tune_weight"] = options.pinyin.fine_tune_weight;
         if (r.has_general) {
           out["general_sentence_top1_after_finetune"] = r.general_after_finetune.sentence_top1();
         }

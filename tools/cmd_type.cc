@@ -182,7 +182,7 @@ void AddTypeCommand(CLI::App* app) {
   cmd->callback([flags] {
     auto engine = flags->OpenOrDie();
     auto session = engine->NewSession(SessionOptions());
-    const bool pinyin = engine->info().language == "zh";
+    const bool pinyin = engine->info().traits.converts_reading;  // the pack says
     const int shown = pinyin ? kShownPinyin : kShown;
     Decision d;
     CheckOrDie(session->Decide(shown, &d), "decide");
@@ -190,9 +190,9 @@ void AddTypeCommand(CLI::App* app) {
     if (interactive) {
       if (pinyin) {
         std::printf(
-            "keydecide demo (zh, %zu pinyin keys). Type pinyin; Space takes the first, 1-%d "
-            "pick, Enter commits the letters, Ctrl-C quits.\n",
-            engine->info().lexicon_words, shown);
+            "keydecide demo (%s, %zu reading keys). Type its letters; Space takes the first, "
+            "1-%d pick, Enter commits the letters, Ctrl-C quits.\n",
+            engine->info().language.c_str(), engine->info().lexicon_words, shown);
       } else {
         std::printf("keydecide demo (%s, %zu words). Tab or 1-%d accepts, Ctrl-C quits.\n",
                     engine->info().language.c_str(), engine->info().lexicon_words, shown);

@@ -293,7 +293,7 @@ Status EvalPersonalPinyin(const EngineOptions& options, const std::vector<Pinyin
     }
   }
   engine.reset();
-  if (s.ok()) s = CountLearned(store_path, "zh", &out->learned_words);
+  if (s.ok()) s = CountLearned(store_path, options.language, &out->learned_words);
   RemoveStore(store_path);
   return s;
 }

@@ -25,6 +25,7 @@
 #include "keydecide/decision.h"
 #include "keydecide/export.h"
 #include "keydecide/options.h"
+#include "keydecide/pack_traits.h"
 #include "keydecide/status.h"
 
 namespace keydecide {
@@ -131,6 +132,11 @@ class KD_API Engine {
     std::vector<std::string> intent_labels;
     // "off", "on: <store path>", "on, not learning: <path>", or "unavailable: <reason>".
     std::string personal = "off";
+    // What a host must know of the language (pack_traits.h).
+    PackTraits traits;
+    // The rungs of the latency ladder this engine can serve, costliest first (what its files
+    // allow: without a model only kLexiconOnly). The runtime's governor steps along it.
+    std::vector<Tier> ladder = {Tier::kLexiconOnly};
   };
   virtual Info info() const = 0;
 };

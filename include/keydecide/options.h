@@ -11,6 +11,53 @@
 
 namespace keydecide {
 
+// The pinyin pack's options (EngineOptions::pinyin), each validated by the pack when it opens
+// (InvalidArgument names the field).
+struct PinyinOptions {
+  // Partial sentences the pinyin sentence search keeps per position (1..64). Wider costs time
+  // in proportion and rarely finds a better sentence (docs/history/BENCHMARKS-to-2026-12-07.md).
+  int beam_width = 8;
+
+  // Fuzzy pinyin pairs read both ways at a small penalty, a comma-separated subset of
+  // "z/zh,c/ch,s/sh,n/l,an/ang,en/eng,in/ing", or "all". Empty: none (as libime).
+  std::string fuzzy;
+
+  // Also read letters through one typing slip per syllable (two swapped letters, "xign" ->
+  // xing, or a neighbouring key, "xinf" -> xing, from EngineOptions::keyboard_layout).
+  bool typos = false;
+
+  // With a model: how much the model's log P of a sentence counts beside the bigram's score
+  // when the best sentences are ranked (0: the bigram's order; chosen on the tuning half of the
+  // pinyin dev file, docs/MODEL.md).
+  float model_weight = 0.3f;
+
+  // The general-language teacher beside the lexicon (lexicon.kdng: libime's zh_CN.lm
+  // converted, docs/MODEL.md), mixed with the word bigram in the sentence search as
+  // P = (1 − λ) · P_bigram + λ · P_teacher, λ this weight in 0..1 (0: the teacher is not
+  // loaded). The bigram knows the technical text the pack was trained on, the teacher general
+  // language: a code session (a terminal, an editor's code) mixes in teacher_weight_code
+  // instead. Chosen on held-out-source dev text (docs/BENCHMARKS.md, "Chinese quality").
+  float teacher_weight = 0.8f;
+  float teacher_weight_code = 0.3f;
+
+  // With EngineOptions::personal: the person's words as a cache model in the sentence search,
+  // a word gaining log(1 + user_word_weight * P_user(w) / P_lexicon(w)) and, after the word
+  // before it, log(1 + user_pair_weight * P_user(w | previous) / P_lexicon(w)) (ZhSession).
+  // Chosen on a person with names (Wesnoth's nr campaign; docs/PERSONAL.md, "Chinese"): the
+  // words the lexicon lacks (a name built from single hanzi) enter the sentences at
+  // log(user_word_weight * P_user(w)); 0.1 / 0.2 / 0.5 raised top-1 from 0.653 to 0.699 /
+  // 0.708 / 0.706. Pairs lost lines at every weight tried, so they are off. 0 turns it all off
+  // (the person's picks and phrases still rank first for their letters). 0..10 each.
+  float user_word_weight = 0.2f;
+  float user_pair_weight = 0.0f;
+
+  // With EngineOptions::fine_tune: how much the adapter's correction counts in the model's
+  // sentence scores. Chosen on the tuning person's text (docs/PERSONAL.md, "Chinese
+  // fine-tuning"): 0.35 kept general text within 0.5 points, 0.5 gained more there but cost 0.8
+  // points of general text. 0..10.
+  float fine_tune_weight = 0.35f;
+};
+
 struct EngineOptions {
   // --- Behaviour ---
 
@@ -80,32 +127,9 @@ struct EngineOptions {
   // join the candidates. Needs the bigram (the two share word ids). 0: the teacher is not loaded.
   float teacher_weight = 0.6f;
 
-  // Language "zh": partial sentences the pinyin sentence search keeps per position (1..64).
-  // Wider costs time in proportion and rarely finds a better sentence
-  // (docs/history/BENCHMARKS-to-2026-12-07.md).
-  int pinyin_beam_width = 8;
-
-  // Language "zh": fuzzy pinyin pairs read both ways at a small penalty, a comma-separated
-  // subset of "z/zh,c/ch,s/sh,n/l,an/ang,en/eng,in/ing", or "all". Empty: none (as libime).
-  std::string pinyin_fuzzy;
-
-  // Language "zh": also read letters through one typing slip per syllable (two swapped letters,
-  // "xign" → xing, or a neighbouring key, "xinf" → xing, from keyboard_layout).
-  bool pinyin_typos = false;
-
-  // Language "zh" with a model: how much the model's log P of a sentence counts beside the
-  // bigram's score when the best sentences are ranked (0: the bigram's order; chosen on the
-  // tuning half of the pinyin dev file, docs/MODEL.md).
-  float pinyin_model_weight = 0.3f;
-
-  // Language "zh": the general-language teacher beside the lexicon (lexicon.kdng: libime's
-  // zh_CN.lm converted, docs/MODEL.md), mixed with the word bigram in the sentence search as
-  // P = (1 − λ) · P_bigram + λ · P_teacher, λ this weight in 0..1 (0: the teacher is not loaded).
-  // The bigram knows the technical text the pack was trained on, the teacher general language:
-  // a code session (a terminal, an editor's code) mixes in pinyin_teacher_weight_code instead.
-  // Chosen on held-out-source dev text (docs/BENCHMARKS.md, "Chinese quality").
-  float pinyin_teacher_weight = 0.8f;
-  float pinyin_teacher_weight_code = 0.3f;
+  // The pinyin pack's options (language "zh"; PinyinOptions above), validated by that pack
+  // when it opens. (Until this release they were the flat pinyin_* fields of EngineOptions.)
+  PinyinOptions pinyin;
 
   // --- Personalisation (the user store: keydecide/user_store.h, docs/PERSONAL.md) ---
 
@@ -137,20 +161,10 @@ struct EngineOptions {
   // P_user(w) above, in a session of one app type (SessionOptions::app): (1 - share) × the
   // word's share of all the person's words + share × its share of what they wrote in that app
   // type (when they wrote anything there), so that a word they use in a code editor counts
-  // more there than in chat. English and Chinese (the pinyin cache below). 0..1
+  // more there than in chat. English and Chinese (the pinyin cache: PinyinOptions). 0..1
   // (docs/PERSONAL.md, "Per app type").
   float user_app_share = 0.75f;
   float user_new_word_bonus = 8.0f;
-  // Chinese: the person's words as a cache model in the pinyin sentence search, a word gaining
-  // log(1 + pinyin_user_word_weight * P_user(w) / P_lexicon(w)) and, after the word before it,
-  // log(1 + pinyin_user_pair_weight * P_user(w | previous) / P_lexicon(w)) (ZhSession). Chosen
-  // on a person with names (Wesnoth's nr campaign; docs/PERSONAL.md, "Chinese"): the words the
-  // lexicon lacks (a name built from single hanzi) enter the sentences at
-  // log(pinyin_user_word_weight * P_user(w)); 0.1 / 0.2 / 0.5 raised top-1 from 0.653 to 0.699 /
-  // 0.708 / 0.706. Pairs lost lines at every weight tried, so they are off. 0 turns it all off
-  // (the person's picks and phrases still rank first for their letters).
-  float pinyin_user_word_weight = 0.2f;
-  float pinyin_user_pair_weight = 0.0f;
   // English, with `personal` and a model: fine-tune the model to the person (docs/PERSONAL.md,
   // "Fine-tuning"): an adapter of the word scores, trained on their recent text in the store
   // on a background thread at the lowest priority, used by every session. Off by default, as
@@ -163,10 +177,6 @@ struct EngineOptions {
   // of a writer's text (docs/PERSONAL.md, "Fine-tuning"): at 1 it cost 0.8 points of KSR on
   // general text there, at 0.5 none, for most of the gain.
   float fine_tune_weight = 0.5f;
-  // The same for the Chinese model's sentence scores. Chosen on the tuning person's text
-  // (docs/PERSONAL.md, "Chinese fine-tuning"): 0.35 kept general text within 0.5 points, 0.5
-  // gained more there but cost 0.8 points of general text.
-  float pinyin_fine_tune_weight = 0.35f;
 };
 
 // How readily a session autocorrects the word just typed (SessionOptions::autocorrect_level).

@@ -4,11 +4,6 @@
 // 1: after its first letter;
 // ...) the hidden state becomes an example whose target is the word, when the model's
 // vocabulary has it. So the adapter learns on the very states it will correct.
-//
-// Chinese (AddZhAdapterExamples) reads the model's other stream: each line is split into the
-// model's words as the session reads committed text (ZhContext), and the hidden state before
-// each Chinese word, after [BOS] [APP] and the words before it, becomes an example whose target
-// is that word: the states SentenceLm scores conversions with.
 
 #ifndef KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
 #define KEYDECIDE_DECIDE_ADAPTER_EXAMPLES_H_
@@ -20,7 +15,6 @@
 #include <vector>
 
 #include "decide/typed_text.h"
-#include "decide/zh_context.h"
 #include "keydecide/user_store.h"
 #include "model/adapter_trainer.h"
 #include "model/transformer.h"
@@ -46,28 +40,16 @@ void AddAdapterExamples(const Transformer& model, const CompositionRule* rule,
 // where a sentence started (an empty `previous`).
 std::string RecentText(const std::vector<RecentWord>& words);
 
-// Chinese: the examples of `text` (lines of committed text; each line a new context) on the
-// zh model's sentence stream, until *out holds options.max_examples (options.prefixes is not
-// read). A line longer than the model's window is read in windows, each after at most
-// ModelTrack::kMaxContextTokens words of the one before, as a session keeps them.
-void AddZhAdapterExamples(const Transformer& model, const ZhContext& context, std::string_view text,
-                          const AdapterExampleOptions& options, std::vector<AdapterExample>* out);
-
-// Chinese recent words as text: joined without spaces, a new line where a sentence started. A
-// sentence the person picked is learned as one word after its own words (ZhSession), with an
-// empty `previous`; when its text is what the text already ends with, it is not repeated.
-std::string RecentZhText(const std::vector<RecentWord>& words);
-
 // A language's way from its recent words to examples: what FineTuner runs each round.
 struct AdapterExampleSource {
   std::function<std::string(const std::vector<RecentWord>&)> text;
   std::function<void(std::string_view, const AdapterExampleOptions&, std::vector<AdapterExample>*)>
       examples;
 };
-// English-like languages (RecentText, AddAdapterExamples) and Chinese (RecentZhText,
-// AddZhAdapterExamples). REQUIRES: what they point to outlives the source.
+// Languages typed word by word (RecentText, AddAdapterExamples; a pack's own source, such as
+// the pinyin pack's ZhAdapterExamples, lives in its folder). REQUIRES: what they point to
+// outlives the source.
 AdapterExampleSource TypedAdapterExamples(const Transformer* model, const CompositionRule* rule);
-AdapterExampleSource ZhAdapterExamples(const Transformer* model, const ZhContext* context);
 
 }  // namespace keydecide
 

@@ -151,7 +151,7 @@ class Autocorrect {
 
   // REQUIRES: model, lexicon and word_entry (model word index -> lexicon entry, or
   // lexicon::kNoEntry) outlive this object.
-  // `known_words` (may be null): the words beyond the lexicon's (EnPack::known_words).
+  // `known_words` (may be null): the words beyond the lexicon's (WordPack::known_words).
   Autocorrect(const Transformer* model, const Lexicon* lexicon,
               std::span<const uint32_t> word_entry, const WordSet* known_words = nullptr);
 

@@ -1,15 +1,17 @@
 // Language packs: what a language must provide to serve the Engine/Session API, and the one
 // table Engine::Open picks from.
 //
-// A pack is an engine and a session in files named for its language (en_engine.*,
-// en_session.*; zh_engine.*, zh_session.*):
-//   - the engine's Open loads the pack's files (lexicon, model, whatever else it ranks with),
+// A pack is a folder, src/decide/<language>/, whose <language>_pack.h gives its line of the
+// table (a LanguagePack):
+//   - its engine's Open loads the pack's files (lexicon, model, whatever else it ranks with),
 //     refuses files made for another language, warms up, and is immutable afterwards;
-//   - the session keeps its text in a TypedText with the pack's CompositionRule (what extends
-//     a composition), and its Decide runs the shared stages in order (features, candidates,
-//     model, scoring/heads, post), timing each into Decision::timings, filling the Decision
-//     through CandidateSlots without allocating once warm, and saying which Tier served it.
-// Adding a language means adding a pack and one line to the table in language_pack.cc.
+//   - its sessions keep their text in a TypedText with the pack's CompositionRule (what a word
+//     is), and their Decide runs the pack's stage table (stage_pipeline.h: features,
+//     candidates, model, scoring, writing), timing each role into Decision::timings, filling
+//     the Decision without allocating once warm, and saying which Tier served it.
+// A language typed word by word needs only a WordPackSpec (word/word_pack_spec.h): its rule,
+// its stage table and its files; the word engine does the rest. Adding a language means adding
+// a pack folder and one line to the table in pack_table.cc.
 
 #ifndef KEYDECIDE_DECIDE_LANGUAGE_PACK_H_
 #define KEYDECIDE_DECIDE_LANGUAGE_PACK_H_
@@ -25,9 +27,10 @@ namespace keydecide {
 struct LanguagePack {
   std::string_view language;  // EngineOptions::language
   Status (*open)(const EngineOptions& options, std::unique_ptr<Engine>* out);
+  const PackTraits* traits;  // what hosts ask of it (Engine::Info::traits)
 };
 
-// Every pack this build has, in the order `keydecide info` lists them.
+// Every pack this build has, in the order `keydecide info` lists them (pack_table.cc).
 std::span<const LanguagePack> LanguagePacks();
 
 }  // namespace keydecide

@@ -1,11 +1,11 @@
 #include "decide/popup_probe.h"
 
-#include "decide/en_session.h"
+#include "decide/word/word_session.h"
 
 namespace keydecide {
 
 bool LatestPopupFeatures(const Session& session, PopupFeatures* out) {
-  const auto* en = dynamic_cast<const EnSession*>(&session);
+  const auto* en = dynamic_cast<const WordSession*>(&session);
   if (en == nullptr) return false;
   *out = en->popup_features();
   return true;

@@ -30,8 +30,9 @@ LexiconBuilder::Options BuilderOptions(uint32_t min_count, uint32_t max_words,
   return o;
 }
 
-LexiconBuilder::Options ZhBuilderOptions(uint32_t min_count, uint32_t max_words) {
-  LexiconBuilder::Options o = BuilderOptions(min_count, max_words, "zh");
+LexiconBuilder::Options ReadingBuilderOptions(uint32_t min_count, uint32_t max_words,
+                                              const std::string& language) {
+  LexiconBuilder::Options o = BuilderOptions(min_count, max_words, language);
   o.keep_all_keyed_variants = true;  // every homophone of a key
   return o;
 }
@@ -62,14 +63,14 @@ Status CheckNoMojibake(const std::string& bytes) {
   return Status::OK();
 }
 
-// Builds the Chinese lexicon's bytes from the two source files.
+// Builds a pinyin-keyed lexicon's bytes from the two source files.
 Status BuildZhBytes(const LexiconBuildOptions& options, LexiconBuildReport* report,
                     std::string* bytes) {
   if (!options.inputs.empty()) {
-    return Status::InvalidArgument("--lang zh reads --zh-counts and --zh-readings, not --input");
+    return Status::InvalidArgument("--zh-counts and --zh-readings are read instead of --input");
   }
   if (options.zh_counts_path.empty() || options.zh_readings_path.empty()) {
-    return Status::InvalidArgument("--lang zh needs --zh-counts and --zh-readings");
+    return Status::InvalidArgument("a pinyin-keyed lexicon needs --zh-counts and --zh-readings");
   }
   std::unique_ptr<MappedFile> counts;
   std::unique_ptr<MappedFile> readings;
@@ -84,7 +85,8 @@ Status BuildZhBytes(const LexiconBuildOptions& options, LexiconBuildReport* repo
   CopyZhStats(stats, report);
   KD_RETURN_IF_ERROR(added);
   report->distinct_spellings = builder.distinct_spellings();
-  KD_RETURN_IF_ERROR(builder.Finish(ZhBuilderOptions(options.min_count, options.max_words), bytes));
+  KD_RETURN_IF_ERROR(builder.Finish(
+      ReadingBuilderOptions(options.min_count, options.max_words, options.language), bytes));
   return CheckNoMojibake(*bytes);
 }
 
@@ -103,12 +105,9 @@ Status BuildLexicon(const LexiconBuildOptions& options, LexiconBuildReport* repo
   }
   *report = LexiconBuildReport();
   std::string bytes;
-  if (options.language == "zh") {
+  if (options.keyed_by_reading()) {
     KD_RETURN_IF_ERROR(BuildZhBytes(options, report, &bytes));
   } else {
-    if (!options.zh_counts_path.empty() || !options.zh_readings_path.empty()) {
-      return Status::InvalidArgument("--zh-counts and --zh-readings need --lang zh");
-    }
     if (options.inputs.empty()) return Status::InvalidArgument("no input text files");
     LexiconBuilder builder;
     for (const auto& input : options.inputs) {
@@ -147,7 +146,7 @@ Status BuildZhLexiconFromText(const std::string& counts, const std::string& read
     report->input_bytes = counts.size() + readings.size();
   }
   KD_RETURN_IF_ERROR(added);
-  KD_RETURN_IF_ERROR(builder.Finish(ZhBuilderOptions(min_count, 100000), bytes));
+  KD_RETURN_IF_ERROR(builder.Finish(ReadingBuilderOptions(min_count, 100000, "zh"), bytes));
   return CheckNoMojibake(*bytes);
 }
 
@@ -163,10 +162,6 @@ Status BuildWordBigram(const WordBigramBuildOptions& options, WordBigramBuildRep
   if (options.inputs.empty()) return Status::InvalidArgument("no input text files");
   std::unique_ptr<Lexicon> lexicon;
   KD_RETURN_IF_ERROR(Lexicon::Open(options.lexicon_path, &lexicon));
-  if (const std::string& lang = lexicon->header().language; lang != "zh" && lang != "en") {
-    return Status::InvalidArgument(options.lexicon_path + ": a lexicon for language '" + lang +
-                                   "' (a word bigram is built for zh or en)");
-  }
   WordBigramBuilder::Options builder_options;
   builder_options.min_pair_count = options.min_pair_count;
   builder_options.discount = options.discount;
@@ -207,10 +202,6 @@ Status BuildWordNgram(const std::string& lexicon_path, const std::string& arpa_p
   if (output_path.empty()) return Status::InvalidArgument("no output path");
   std::unique_ptr<Lexicon> lexicon;
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &lexicon));
-  if (const std::string& lang = lexicon->header().language; lang != "zh" && lang != "en") {
-    return Status::InvalidArgument(lexicon_path + ": a lexicon for language '" + lang +
-                                   "' (a word n-gram is built for zh or en)");
-  }
   std::unique_ptr<MappedFile> file;
   KD_RETURN_IF_ERROR(MappedFile::Open(arpa_path, &file));
   WordNgramBuilder builder(*lexicon);

@@ -24,11 +24,12 @@ struct LexiconBuildOptions {
   uint32_t max_words = 100000;  // most frequent words kept
   std::string language = "en";
 
-  // language "zh": a pinyin-keyed Simplified Chinese lexicon (src/lexicon/zh_lexicon_source.h)
-  // built from these two files instead of `inputs` (which must then be empty).
+  // With these two files (instead of `inputs`, which must then be empty): a pinyin-keyed
+  // Simplified Chinese lexicon (src/lexicon/zh_lexicon_source.h), tagged `language`.
   std::string zh_counts_path;     // jieba dictionary: WORD COUNT [TAG] lines
   std::string zh_readings_path;   // libime sc.dict dumped to text: WORD PIN'YIN [SCORE] lines
   uint32_t zh_max_malformed = 0;  // more malformed lines than this fail the build
+  bool keyed_by_reading() const { return !zh_counts_path.empty() || !zh_readings_path.empty(); }
 };
 
 struct LexiconBuildReport {
@@ -37,7 +38,7 @@ struct LexiconBuildReport {
   size_t words = 0;  // entries written
   uint64_t output_bytes = 0;
 
-  // language "zh" only.
+  // A pinyin-keyed build only (keyed_by_reading).
   size_t zh_words = 0;               // distinct words in the counts file
   size_t zh_words_added = 0;         // words with a reading, before min_count / max_words
   size_t zh_skipped_no_reading = 0;  // words without a usable reading: left out
@@ -46,7 +47,7 @@ struct LexiconBuildReport {
   size_t zh_readings_bad_syllable = 0;
   size_t zh_malformed_lines = 0;
   std::vector<std::string> zh_errors;  // the first malformed lines, "FILE:LINE: reason"
-  size_t variants = 0;                 // spellings written (hanzi words for "zh")
+  size_t variants = 0;                 // spellings written (hanzi words when keyed by reading)
 };
 
 // Counts the words of every input and writes the lexicon file. The output is written to a

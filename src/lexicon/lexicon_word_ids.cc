@@ -8,8 +8,26 @@
 
 namespace keydecide {
 
+namespace {
+
+// Whether the lexicon is keyed by its words, lower-cased (English, German: "the" for "The"), not
+// by their readings (pinyin for hanzi): most spellings are then their key in another case. Read
+// from the lexicon itself, whatever its language.
+bool KeyedBySpelling(const Lexicon& lexicon) {
+  size_t same = 0, all = 0;
+  for (uint32_t e = 0; e < lexicon.entry_count(); ++e) {
+    for (const lexicon::Variant& v : lexicon.Variants(e)) {
+      same += ToLowerUtf8(lexicon.VariantText(v)) == lexicon.Key(e);
+      ++all;
+    }
+  }
+  return all > 0 && 2 * same > all;
+}
+
+}  // namespace
+
 LexiconWordIds::LexiconWordIds(const Lexicon& lexicon)
-    : lexicon_(lexicon), by_entry_(lexicon.header().language == "en") {
+    : lexicon_(lexicon), by_entry_(KeyedBySpelling(lexicon)) {
   word_of_variant_.resize(lexicon.variant_count());
   if (by_entry_) {
     std::vector<uint32_t> by_key(lexicon.entry_count());

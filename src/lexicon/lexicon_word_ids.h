@@ -1,10 +1,11 @@
 // LexiconWordIds: how the word models of a lexicon (WordBigram, WordNgram) number its words, so
 // that both number them alike and a session looks a word up once for both.
 //
-// Id 0 is the start of a sentence. English (a lexicon keyed by lower-cased words): a word is a
-// lexicon entry, all its spellings ("the", "The") one word, numbered 1.. in the byte order of
-// the keys, so the words with a given prefix are one range of ids. Chinese (pinyin-keyed): a
-// word is a distinct spelling text (hanzi), numbered 1.. in the order of its first spelling.
+// Id 0 is the start of a sentence. A lexicon keyed by its lower-cased words (English, German; read
+// from its keys and spellings, not its language's name): a word is a lexicon entry, all its
+// spellings ("the", "The") one word, numbered 1.. in the byte order of the keys, so the words
+// with a given prefix are one range of ids. A lexicon keyed by readings (pinyin): a word is a
+// distinct spelling text (hanzi), numbered 1.. in the order of its first spelling.
 //
 // Build-time helper: the runtime reads the numbering from the model files.
 

@@ -50,13 +50,22 @@ Status Vocab::Load(const SafetensorsFile& file, int n_words) {
     index_.emplace(words_[i], i);  // first occurrence wins
     letter_word_.push_back(i > ModelConfig::kEmailWord && HasLetter(words_[i]));
   }
+  // The file says its language; the pack that loads it checks it is its own. Here only its form.
   if (const std::string_view lang = file.Metadata(weight_format::kMetaLanguage); !lang.empty()) {
-    if (lang != "en" && lang != "zh") {
-      return Status::NotSupported("model language '" + std::string(lang) + "'");
+    const bool tag = lang.size() <= 8 && std::all_of(lang.begin(), lang.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+    if (!tag) {
+      return Status::InvalidArgument("model language '" + std::string(lang) +
+                                     "' is not a language tag (a-z, 0-9, '-', at most 8)");
     }
-    language_ = lang == "zh" ? "zh" : "en";  // (not `= lang`: GCC 12 warns falsely, -Wrestrict)
+    language_.assign(lang.begin(), lang.end());
   }
-  if (language_ == "zh") return LoadReadings(file.Metadata(weight_format::kMetaPinyin));
+  // A vocabulary with readings (a pinyin model's words) carries them beside its words.
+  if (const std::string_view readings = file.Metadata(weight_format::kMetaPinyin);
+      !readings.empty()) {
+    return LoadReadings(readings);
+  }
   return Status::OK();
 }
 

@@ -18,8 +18,8 @@ inline constexpr std::string_view kMetaFormatVersion = "format_version";
 inline constexpr std::string_view kFormatVersion = "1";
 inline constexpr std::string_view kMetaConfig = "config";  // JSON: ModelConfig::Parse
 inline constexpr std::string_view kMetaWords = "words";    // one vocabulary word per line
-inline constexpr std::string_view kMetaLanguage = "language";  // "en" (when absent) or "zh"
-inline constexpr std::string_view kMetaPinyin = "pinyin";  // zh: one reading per word
+inline constexpr std::string_view kMetaLanguage = "language";  // a language tag ("en" when absent); the pack that loads the model checks it is its own
+inline constexpr std::string_view kMetaPinyin = "pinyin";  // a reading per word, for a pack whose words have readings (pinyin)
 // Quantized files: JSON object {tensor name: "q8" | "q4g32" | "q4g64" | "f32"}.
 inline constexpr std::string_view kMetaQuantization = "quantization";
 // zlib crc32 of every byte after the header (the tensor data in file order), as 8 lower-case

@@ -37,11 +37,13 @@ using personal::IsStorableWord;
 Status SqliteStatus(int rc, std::string_view what, int sys_errno = 0) {
   const std::string msg = std::string(what) + ": " + sqlite3_errstr(rc);
   if (sys_errno == ENOSPC || sys_errno == EDQUOT || (rc & 0xFF) == SQLITE_FULL) {
-    return Status::IOError(msg + " (disk full: free some space on the disk that holds the store,"
+    return Status::IOError(msg +
+                           " (disk full: free some space on the disk that holds the store,"
                            " then try again)");
   }
   if (sys_errno == EROFS || sys_errno == EACCES || sys_errno == EPERM) {
-    return Status::IOError(msg + " (read-only: " + std::strerror(sys_errno) + kReadOnlyAdvice + ")");
+    return Status::IOError(msg + " (read-only: " + std::strerror(sys_errno) + kReadOnlyAdvice +
+                           ")");
   }
   switch (rc & 0xFF) {
     case SQLITE_OK:
@@ -248,8 +250,10 @@ Status PrepareFile(const std::string& path) {
   if (fd < 0) {
     const int err = errno;
     std::string msg = path + ": cannot open for writing: " + std::strerror(err);
-    if (err == EACCES || err == EROFS || err == EPERM) msg += std::string(" (read-only") + kReadOnlyAdvice + ")";
-    if (err == ENOSPC || err == EDQUOT) msg += " (disk full: free some space on its disk, then try again)";
+    if (err == EACCES || err == EROFS || err == EPERM)
+      msg += std::string(" (read-only") + kReadOnlyAdvice + ")";
+    if (err == ENOSPC || err == EDQUOT)
+      msg += " (disk full: free some space on its disk, then try again)";
     return Status::IOError(msg);
   }
   struct stat st;
@@ -359,8 +363,8 @@ Status OpenDatabase(const std::string& path, int busy_timeout_ms, bool read_only
         return fail(DbStatus(db, probe, "opening the user store to read"));
       }
       fail(Status::OK());
-      KD_RETURN_IF_ERROR(open("file:" + UriPath(path) + "?immutable=1",
-                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI));
+      KD_RETURN_IF_ERROR(
+          open("file:" + UriPath(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI));
     }
   } else {
     KD_RETURN_IF_ERROR(open(path, SQLITE_OPEN_READWRITE));
@@ -394,10 +398,10 @@ Status OpenDatabase(const std::string& path, int busy_timeout_ms, bool read_only
     step = version.Step();
     if (step != SQLITE_ROW) return fail(DbStatus(db, step, "reading the schema version"));
     if (version.Int(0) != personal::kSchemaVersion) {
-      return fail(Status::NotSupported(
-          "the user store's schema version " + std::to_string(version.Int(0)) +
-          " is not this build's " + std::to_string(personal::kSchemaVersion) +
-          ": open it once where it can be written, to bring it up to date"));
+      return fail(
+          Status::NotSupported("the user store's schema version " + std::to_string(version.Int(0)) +
+                               " is not this build's " + std::to_string(personal::kSchemaVersion) +
+                               ": open it once where it can be written, to bring it up to date"));
     }
   } else {
     Status s = Migrate(db);
@@ -809,8 +813,9 @@ Status SqliteUserStore::SetShortcut(std::string_view trigger, std::string_view e
   bool exists = false;
   KD_RETURN_IF_ERROR(CountShortcutsLocked(key, &count, &exists));
   if (!exists && count >= static_cast<int64_t>(kMaxShortcuts)) {
-    return Status::InvalidArgument("the store holds 10,000 shortcuts, the most it keeps:"
-                                   " remove some before adding another");
+    return Status::InvalidArgument(
+        "the store holds 10,000 shortcuts, the most it keeps:"
+        " remove some before adding another");
   }
   Stmt s(db_,
          "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
@@ -878,15 +883,15 @@ bool SoundWord(LearnedWord* w, bool* clamped) {
     if (!std::isfinite(a.weight) || a.weight < 0) a.weight = 0;
     a.weight = std::min<double>(a.weight, a.count);
   }
-  *clamped = w->count != before.count || w->picks != before.picks ||
-             w->weight != before.weight || w->first_time != before.first_time ||
-             w->last_time != before.last_time || w->apps.size() != before.apps.size();
+  *clamped = w->count != before.count || w->picks != before.picks || w->weight != before.weight ||
+             w->first_time != before.first_time || w->last_time != before.last_time ||
+             w->apps.size() != before.apps.size();
   return true;
 }
 
 bool SoundPair(LearnedPair* p, bool* clamped) {
-  if (!IsLanguageTag(p->language) || !IsStorableWord(p->previous) ||
-      !IsStorableWord(p->word) || p->count == 0) {
+  if (!IsLanguageTag(p->language) || !IsStorableWord(p->previous) || !IsStorableWord(p->word) ||
+      p->count == 0) {
     return false;
   }
   const LearnedPair before = *p;
@@ -894,8 +899,8 @@ bool SoundPair(LearnedPair* p, bool* clamped) {
   if (!std::isfinite(p->weight) || p->weight < 0) p->weight = 0;
   p->weight = std::min<double>(p->weight, p->count);
   p->last_time = std::clamp<int64_t>(p->last_time, 0, kLatestTime);
-  *clamped = p->count != before.count || p->weight != before.weight ||
-             p->last_time != before.last_time;
+  *clamped =
+      p->count != before.count || p->weight != before.weight || p->last_time != before.last_time;
   return true;
 }
 
@@ -984,6 +989,47 @@ Status SqliteUserStore::ListAllRecentLocked(std::vector<RecentEntry>* out) {
   return Status::OK();
 }
 
+Status SqliteUserStore::ImportShortcutsLocked(const std::vector<Shortcut>& shortcuts,
+                                              TransferReport* report) {
+  Stmt shortcut(db_,
+                "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
+                "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
+  for (const Shortcut& sc : shortcuts) {
+    int64_t count = 0;
+    bool exists = false;
+    KD_RETURN_IF_ERROR(CountShortcutsLocked(sc.trigger, &count, &exists));
+    if (!exists && count >= static_cast<int64_t>(kMaxShortcuts)) {  // the store is full
+      --report->entries;
+      report->Skip("shortcuts: past the 10,000 a store keeps");
+      continue;
+    }
+    KD_SQL(shortcut.Bind(1, sc.trigger).Bind(2, sc.expansion).Bind(3, sc.created).Run(),
+           "importing");
+  }
+  return Status::OK();
+}
+
+Status SqliteUserStore::ImportRecentLocked(const std::vector<RecentEntry>& recent) {
+  // The recent text follows the store's own (an import does not know where it fits in), and
+  // only the last kMaxRecentWords of each language stay.
+  Stmt insert(db_, kInsertRecent);
+  for (const RecentEntry& r : recent) {
+    KD_SQL(insert.Bind(1, r.language)
+               .Bind(2, r.word.word)
+               .Bind(3, r.word.previous)
+               .Bind(4, r.word.unix_time)
+               .Run(),
+           "importing");
+  }
+  std::string trimmed;
+  for (const RecentEntry& r : recent) {
+    if (r.language == trimmed) continue;
+    KD_RETURN_IF_ERROR(TrimRecentLocked(r.language));
+    trimmed = r.language;
+  }
+  return Status::OK();
+}
+
 Status SqliteUserStore::Import(std::string_view json, TransferReport* report) {
   TransferReport ignored;
   if (report == nullptr) report = &ignored;
@@ -1054,38 +1100,8 @@ Status SqliteUserStore::Import(std::string_view json, TransferReport* report) {
                .Run(),
            "importing");
   }
-  Stmt shortcut(db_,
-                "INSERT INTO shortcuts VALUES(?1, ?2, ?3) "
-                "ON CONFLICT(trigger) DO UPDATE SET expansion = excluded.expansion");
-  for (const Shortcut& sc : in.shortcuts) {
-    int64_t count = 0;
-    bool exists = false;
-    KD_RETURN_IF_ERROR(CountShortcutsLocked(sc.trigger, &count, &exists));
-    if (!exists && count >= static_cast<int64_t>(kMaxShortcuts)) {  // the store is full
-      --report->entries;
-      report->Skip("shortcuts: past the 10,000 a store keeps");
-      continue;
-    }
-    KD_SQL(shortcut.Bind(1, sc.trigger).Bind(2, sc.expansion).Bind(3, sc.created).Run(),
-           "importing");
-  }
-  // The recent text follows the store's own (an import does not know where it fits in), and
-  // only the last kMaxRecentWords of each language stay.
-  Stmt recent(db_, kInsertRecent);
-  for (const RecentEntry& r : in.recent) {
-    KD_SQL(recent.Bind(1, r.language)
-               .Bind(2, r.word.word)
-               .Bind(3, r.word.previous)
-               .Bind(4, r.word.unix_time)
-               .Run(),
-           "importing");
-  }
-  std::string trimmed;
-  for (const RecentEntry& r : in.recent) {
-    if (r.language == trimmed) continue;
-    KD_RETURN_IF_ERROR(TrimRecentLocked(r.language));
-    trimmed = r.language;
-  }
+  KD_RETURN_IF_ERROR(ImportShortcutsLocked(in.shortcuts, report));
+  KD_RETURN_IF_ERROR(ImportRecentLocked(in.recent));
   KD_SQL(t.Commit(), "importing");
   // An import can be large: its frames leave the log now rather than stay while an engine
   // runs (the log kept an import's 47 MB, issue 51). A reader that holds the log open may keep

@@ -81,6 +81,9 @@ class SqliteUserStore : public UserStore {
   Status CountShortcutsLocked(std::string_view trigger, int64_t* count, bool* exists);
   Status ListAllRecentLocked(std::vector<RecentEntry>* out);  // by language, oldest first
   Status TrimRecentLocked(std::string_view language);
+  // Import's shortcuts (as many as the store keeps) and recent text, in its transaction.
+  Status ImportShortcutsLocked(const std::vector<Shortcut>& shortcuts, TransferReport* report);
+  Status ImportRecentLocked(const std::vector<RecentEntry>& recent);
   Status ReadTick(uint64_t* tick);
   Status Checkpoint();
 

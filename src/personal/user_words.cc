@@ -42,6 +42,40 @@ uint32_t Probe(const std::vector<uint32_t>& slots, uint32_t empty, uint64_t hash
 
 }  // namespace
 
+void UserWords::BuildPairs(const std::vector<LearnedPair>& pairs, uint64_t tick) {
+  std::map<std::pair<std::string, std::string>, float> pair_weight;
+  for (const LearnedPair& p : pairs) {
+    if (!personal::IsStorableWord(p.previous) || !personal::IsStorableWord(p.word)) continue;
+    pair_weight[{ToLowerUtf8(p.previous), ToLowerUtf8(p.word)}] +=
+        static_cast<float>(DecayedWeight(p.weight, p.last_tick, tick));
+  }
+  pairs_by_word_.reserve(pair_weight.size());  // the map's order: previous, then word
+  for (const auto& [k, weight] : pair_weight) {
+    pairs_by_word_.push_back({k.first, k.second, weight});
+  }
+  pair_slots_ = MakeSlots(pairs_by_word_.size(), kEmptySlot, [this](uint32_t i) {
+    return HashPair(pairs_by_word_[i].previous, pairs_by_word_[i].word);
+  });
+  for (const Pair& p : pairs_by_word_) {
+    max_pair_weight_ = std::max(max_pair_weight_, p.weight);
+    const Word* previous = Find(p.previous);
+    const Word* word = Find(p.word);
+    if (previous == nullptr || word == nullptr || previous->tag == kNoTag || word->tag == kNoTag) {
+      continue;
+    }
+    tag_pairs_.push_back({previous->tag, word->tag, p.weight});
+  }
+  std::sort(tag_pairs_.begin(), tag_pairs_.end(), [](const TagPair& a, const TagPair& b) {
+    return a.previous != b.previous ? a.previous < b.previous : a.word < b.word;
+  });
+  pairs_ = pairs_by_word_;
+  std::sort(pairs_.begin(), pairs_.end(), [](const Pair& a, const Pair& b) {
+    if (a.previous != b.previous) return a.previous < b.previous;
+    if (a.weight != b.weight) return a.weight > b.weight;
+    return a.word < b.word;
+  });
+}
+
 UserWords UserWords::Build(const std::vector<LearnedWord>& words,
                            const std::vector<LearnedPair>& pairs, uint64_t tick,
                            std::vector<Shortcut> shortcuts, const Tagger& tagger) {
@@ -61,8 +95,10 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
       m.word.app_weight[a.app] += static_cast<float>(DecayedWeight(a.weight, a.last_tick, tick));
     }
     // Saturating: several spellings at the store's cap would wrap.
-    m.word.count = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{m.word.count} + w.count, UINT32_MAX));
-    m.word.picks = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{m.word.picks} + w.picks, UINT32_MAX));
+    m.word.count =
+        static_cast<uint32_t>(std::min<uint64_t>(uint64_t{m.word.count} + w.count, UINT32_MAX));
+    m.word.picks =
+        static_cast<uint32_t>(std::min<uint64_t>(uint64_t{m.word.picks} + w.picks, UINT32_MAX));
     if (w.count > m.spelling_count) {
       m.spelling_count = w.count;
       m.word.spelling = w.word;
@@ -108,37 +144,7 @@ UserWords UserWords::Build(const std::vector<LearnedWord>& words,
             by([&out](uint32_t i) -> std::string_view { return out.initials_[i]; }));
   std::sort(out.by_tag_.begin(), out.by_tag_.end(),
             [&out](uint32_t a, uint32_t b) { return out.words_[a].tag < out.words_[b].tag; });
-  std::map<std::pair<std::string, std::string>, float> pair_weight;
-  for (const LearnedPair& p : pairs) {
-    if (!personal::IsStorableWord(p.previous) || !personal::IsStorableWord(p.word)) continue;
-    pair_weight[{ToLowerUtf8(p.previous), ToLowerUtf8(p.word)}] +=
-        static_cast<float>(DecayedWeight(p.weight, p.last_tick, tick));
-  }
-  out.pairs_by_word_.reserve(pair_weight.size());  // the map's order: previous, then word
-  for (const auto& [k, weight] : pair_weight) {
-    out.pairs_by_word_.push_back({k.first, k.second, weight});
-  }
-  out.pair_slots_ = MakeSlots(out.pairs_by_word_.size(), kEmptySlot, [&out](uint32_t i) {
-    return HashPair(out.pairs_by_word_[i].previous, out.pairs_by_word_[i].word);
-  });
-  for (const Pair& p : out.pairs_by_word_) {
-    out.max_pair_weight_ = std::max(out.max_pair_weight_, p.weight);
-    const Word* previous = out.Find(p.previous);
-    const Word* word = out.Find(p.word);
-    if (previous == nullptr || word == nullptr || previous->tag == kNoTag || word->tag == kNoTag) {
-      continue;
-    }
-    out.tag_pairs_.push_back({previous->tag, word->tag, p.weight});
-  }
-  std::sort(out.tag_pairs_.begin(), out.tag_pairs_.end(), [](const TagPair& a, const TagPair& b) {
-    return a.previous != b.previous ? a.previous < b.previous : a.word < b.word;
-  });
-  out.pairs_ = out.pairs_by_word_;
-  std::sort(out.pairs_.begin(), out.pairs_.end(), [](const Pair& a, const Pair& b) {
-    if (a.previous != b.previous) return a.previous < b.previous;
-    if (a.weight != b.weight) return a.weight > b.weight;
-    return a.word < b.word;
-  });
+  out.BuildPairs(pairs, tick);
   out.shortcuts_ = std::move(shortcuts);
   std::erase_if(out.shortcuts_, [](const Shortcut& sc) {
     return !personal::IsShortcutTrigger(sc.trigger) || !personal::IsShortcutExpansion(sc.expansion);

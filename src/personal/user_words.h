@@ -94,6 +94,8 @@ class UserWords {
   size_t size() const { return words_.size(); }
 
  private:
+  // Build's second half: the pairs, by word and by tag (REQUIRES: the words built).
+  void BuildPairs(const std::vector<LearnedPair>& pairs, uint64_t tick);
   std::vector<Word> words_;          // by key
   std::vector<Pair> pairs_;          // by previous, then weight descending (Following)
   std::vector<Pair> pairs_by_word_;  // by previous, then word (PairWeight: a binary search)

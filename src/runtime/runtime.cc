@@ -68,17 +68,12 @@ struct EngineSlot {
   std::atomic<uint64_t> decisions{0};
 };
 
-// The ladder `engine` can serve: the small-model rung only where a small model is loaded;
-// without a model only the lexicon rung exists. The pinyin engine proposes no vocabulary
-// words, so its model runs whole or not at all.
+// The ladder `engine` can serve, as its pack says (Engine::Info::ladder): the small-model rung
+// only where a small model is loaded, only the lexicon rung without a model.
 std::vector<Tier> LadderOf(const Engine& engine) {
-  const Engine::Info info = engine.info();
-  if (info.model_path.empty()) return {Tier::kLexiconOnly};
-  if (info.language == "zh") return {Tier::kFullModel, Tier::kLexiconOnly};
-  if (info.small_model_path.empty()) {
-    return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kLexiconOnly};
-  }
-  return {Tier::kFullModel, Tier::kNoVocabProposals, Tier::kSmallModel, Tier::kLexiconOnly};
+  std::vector<Tier> ladder = engine.info().ladder;
+  if (ladder.empty()) ladder = {Tier::kLexiconOnly};
+  return ladder;
 }
 
 struct SessionState {

@@ -146,13 +146,14 @@ bool StartsWithGbkMisread(std::string_view word) {
   return std::find(misread.begin(), misread.end(), cp) != misread.end();
 }
 
-Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
-                         std::string_view readings, std::string_view readings_name,
-                         size_t max_malformed, LexiconBuilder* builder, ZhLexiconStats* stats) {
-  *stats = ZhLexiconStats();
+namespace {
 
-  // word -> (key, weight) for each usable reading.
-  std::unordered_map<std::string, std::vector<std::pair<std::string, double>>> by_word;
+// word -> (key, weight) for each usable reading.
+using ReadingsByWord = std::unordered_map<std::string, std::vector<std::pair<std::string, double>>>;
+
+// The readings file ("word pin'yin [score]" lines) into *by_word.
+void ReadReadings(std::string_view readings, std::string_view readings_name, ZhLexiconStats* stats,
+                  ReadingsByWord* by_word) {
   Errors reading_errors(readings_name, stats);
   std::string key;
   ForEachLine(readings, [&](size_t number, std::string_view line) {
@@ -187,7 +188,7 @@ Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
       ++stats->readings_bad_syllable;
       return;
     }
-    auto& list = by_word[std::string(f[0])];
+    auto& list = (*by_word)[std::string(f[0])];
     const double weight = std::pow(10.0, score);
     for (auto& [k, w] : list) {
       if (k == key) {  // the same toneless reading twice: keep the larger weight
@@ -197,9 +198,13 @@ Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
     }
     list.emplace_back(key, weight);
   });
+}
 
-  std::unordered_map<std::string, uint64_t> word_counts;
-  std::vector<std::string> order;  // first appearance, so the build is deterministic
+// The counts file ("word count [tag]" lines) into *word_counts, the words in *order of first
+// appearance (so the build is deterministic).
+void ReadCounts(std::string_view counts, std::string_view counts_name, ZhLexiconStats* stats,
+                std::unordered_map<std::string, uint64_t>* word_counts,
+                std::vector<std::string>* order) {
   Errors count_errors(counts_name, stats);
   ForEachLine(counts, [&](size_t number, std::string_view line) {
     ++stats->count_lines;
@@ -223,10 +228,23 @@ Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
       ++stats->skipped_mojibake;
       return;
     }
-    auto [it, inserted] = word_counts.emplace(std::string(f[0]), 0);
-    if (inserted) order.push_back(it->first);
+    auto [it, inserted] = word_counts->emplace(std::string(f[0]), 0);
+    if (inserted) order->push_back(it->first);
     it->second = std::min<uint64_t>(it->second + count, 1000000000);
   });
+}
+
+}  // namespace
+
+Status AddZhLexiconWords(std::string_view counts, std::string_view counts_name,
+                         std::string_view readings, std::string_view readings_name,
+                         size_t max_malformed, LexiconBuilder* builder, ZhLexiconStats* stats) {
+  *stats = ZhLexiconStats();
+  ReadingsByWord by_word;
+  ReadReadings(readings, readings_name, stats, &by_word);
+  std::unordered_map<std::string, uint64_t> word_counts;
+  std::vector<std::string> order;
+  ReadCounts(counts, counts_name, stats, &word_counts, &order);
 
   if (stats->malformed_lines > max_malformed) {
     std::string message = std::to_string(stats->malformed_lines);
