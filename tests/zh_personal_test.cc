@@ -118,6 +118,42 @@ TEST_F(ZhPersonalTest, APickOverTheFirstCandidateComesFirstNextTime) {
   EXPECT_EQ(Fresh("shi").front(), pick);
 }
 
+// A forget reaches an open session (issue 51): the word it picked and holds back until the
+// person keeps it is dropped, not learned again once the session commits on; typed again in a
+// new session, it is the person's again (a forget is not a ban).
+TEST_F(ZhPersonalTest, AForgetReachesTheOpenSessionsHeldWords) {
+  const std::string pick = PickTheFourth("shi");
+  ASSERT_FALSE(pick.empty());
+  ASSERT_NE(Find(Learned(), pick), nullptr);
+  auto s = engine_->NewSession({});
+  ASSERT_TRUE(s->Type("shi").ok());
+  Candidates(s.get());
+  ASSERT_TRUE(s->Accept(pick).ok());  // held until the next commit
+  {
+    int removed = 0;
+    const std::unique_ptr<UserStore> store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->Forget(pick, &removed).ok());
+    EXPECT_GE(removed, 1);
+  }
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  ASSERT_TRUE(s->Type("women").ok());
+  Candidates(s.get());
+  ASSERT_TRUE(s->Accept("我们").ok());
+  ASSERT_TRUE(s->Type("\n").ok());
+  s.reset();
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  EXPECT_EQ(Find(Learned(), pick), nullptr) << pick << " came back after the forget";
+  auto again = engine_->NewSession({});
+  ASSERT_TRUE(again->Type("shi").ok());
+  Candidates(again.get());
+  ASSERT_TRUE(again->Accept(pick).ok());
+  ASSERT_TRUE(again->Type("\n").ok());
+  again.reset();
+  ASSERT_TRUE(engine_->FlushLearning().ok());
+  EXPECT_NE(Find(Learned(), pick), nullptr);
+}
+
 TEST_F(ZhPersonalTest, APhraseBuiltFromPicksIsLearnedWithItsReadingAndInitials) {
   const std::vector<std::string> before = Fresh("zhangweiming");
   ASSERT_FALSE(before.empty());

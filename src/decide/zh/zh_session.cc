@@ -35,7 +35,7 @@ PersonalRanking::Options PersonalOptions(const ZhSessionPersonal& personal, AppT
   o.learn = personal.learn;
   o.tuner = personal.tuner;
   o.app = static_cast<int>(app);
-  o.track_forgets = false;  // (every word offered under Learner::kAnyEpoch)
+  o.track_forgets = true;  // a forget drops the held words (OnForget: and the session's own)
   if (personal.learner != nullptr) {
     o.reserved_pending = kReservedPendingWords;
     o.max_pending = kMaxPendingWords;
@@ -72,6 +72,12 @@ void ZhSession::OnWordsChanged() {
   state_.user_bonus.Set(words, state_.lexicon, personal_options_.weights, state_.app);
   state_.sentence_search.set_bonus(words->size() > 0 ? &state_.user_bonus : nullptr);
   state_.search_valid = false;  // the sentences' scores depend on it
+}
+
+void ZhSession::OnForget() {
+  ForgetPrevious();  // the word the next one would pair with
+  pieces_.clear();   // a phrase being built from picks: it may hold the forgotten word
+  state_.next.clear();
 }
 
 void ZhSession::OnAdapterChanged() {

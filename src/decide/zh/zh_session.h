@@ -23,12 +23,12 @@
 // most often in the training text (联想, kind kNextWord).
 //
 // With a model, the search's best sentences are ranked again by their score plus
-// PinyinOptions::model_weight × the model's log P of their words after the committed text (SentenceLm),
-// and so are the 32 most frequent 联想 words, by the model's log P of each as the next word.
-// The model also reads the composition's keystrokes (up to 24 letters): Decision::intent and
-// popup.probability come from its heads, and when the intent is "latin" (an English word or code
-// typed in pinyin mode: "python", "git"), the letters as typed are the first candidate. The bar
-// is shown whenever there are candidates (they are how letters become hanzi), whatever the
+// PinyinOptions::model_weight × the model's log P of their words after the committed text
+// (SentenceLm), and so are the 32 most frequent 联想 words, by the model's log P of each as the
+// next word. The model also reads the composition's keystrokes (up to 24 letters): Decision::intent
+// and popup.probability come from its heads, and when the intent is "latin" (an English word or
+// code typed in pinyin mode: "python", "git"), the letters as typed are the first candidate. The
+// bar is shown whenever there are candidates (they are how letters become hanzi), whatever the
 // popup probability. When the model's best sentence is a single word, no sentence is offered and
 // the words come first: the word search's first 16 are ranked again with the model's logits for
 // the word being typed (within the search's groups: words for the whole composition first).
@@ -136,6 +136,8 @@ class ZhSession : public Session, private PersonalRanking::Listener {
   void OnWordsChanged() override;
   // A new adapter, into the sentence scores.
   void OnAdapterChanged() override;
+  // A forget reached the learner (issue 51): what the session kept of the person's text goes.
+  void OnForget() override;
 
   ZhState state_;
   ZhSessionPersonal personal_options_;
