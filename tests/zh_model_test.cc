@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "decide/zh/zh_adapter_examples.h"
 #include "decide/sentence_lm.h"
+#include "decide/zh/zh_adapter_examples.h"
 #include "decide/zh/zh_context.h"
 #include "keydecide/engine.h"
 #include "keydecide/user_store.h"

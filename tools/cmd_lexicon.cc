@@ -24,10 +24,12 @@ void AddLexiconCommand(CLI::App* app) {
   lexicon->require_subcommand(1);
   auto* build = lexicon->add_subcommand(
       "build",
-      "Build a lexicon from text files (--input), or from --zh-counts and --zh-readings a pinyin-keyed Simplified "
+      "Build a lexicon from text files (--input), or from --zh-counts and --zh-readings a "
+      "pinyin-keyed Simplified "
       "Chinese lexicon from a jieba dictionary and libime readings (--zh-counts, --zh-readings)");
   build->add_option("--input", args->inputs,
-                    "Text file, optionally FILE:WEIGHT (repeatable; required unless --zh-counts and --zh-readings)");
+                    "Text file, optionally FILE:WEIGHT (repeatable; required unless --zh-counts "
+                    "and --zh-readings)");
   build->add_option("--out", args->out, "Output lexicon file")->required();
   build->add_option("--min-count", args->min_count, "Drop words seen fewer times")
       ->capture_default_str();
@@ -41,9 +43,10 @@ void AddLexiconCommand(CLI::App* app) {
       ->capture_default_str();
   build->add_option("--zh-counts", args->zh_counts,
                     "Pinyin-keyed build: word counts, jieba dictionary lines 'WORD COUNT [TAG]'");
-  build->add_option("--zh-readings", args->zh_readings,
-                    "Pinyin-keyed build: readings, libime sc.dict as text (libime_pinyindict -d), lines "
-                    "'WORD PIN'YIN [SCORE]'; words without one are skipped");
+  build->add_option(
+      "--zh-readings", args->zh_readings,
+      "Pinyin-keyed build: readings, libime sc.dict as text (libime_pinyindict -d), lines "
+      "'WORD PIN'YIN [SCORE]'; words without one are skipped");
   build
       ->add_option("--zh-max-malformed", args->zh_max_malformed,
                    "Pinyin-keyed build: fail when more input lines than this are malformed")

@@ -57,8 +57,7 @@ std::unique_ptr<UserStore> OpenStoreOrDie(const std::string& path, bool may_read
 void ReportTransfer(const char* what, const TransferReport& r) {
   if (r.skipped == 0 && r.clamped == 0) return;
   std::cerr << "keydecide: " << what << " left out " << r.skipped << " entr"
-            << (r.skipped == 1 ? "y" : "ies") << " and brought " << r.clamped
-            << " into range\n";
+            << (r.skipped == 1 ? "y" : "ies") << " and brought " << r.clamped << " into range\n";
   for (const std::string& note : r.notes) std::cerr << "  " << note << "\n";
   if (r.skipped > r.notes.size()) std::cerr << "  ...\n";
 }
@@ -69,7 +68,11 @@ void ReportTransfer(const char* what, const TransferReport& r) {
 bool NextChar(std::string_view s, size_t* pos, char32_t* cp) {
   const auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
   const unsigned char b0 = byte(*pos);
-  const size_t n = b0 < 0x80 ? 1 : (b0 >> 5) == 6 ? 2 : (b0 >> 4) == 14 ? 3 : (b0 >> 3) == 30 ? 4 : 0;
+  const size_t n = b0 < 0x80         ? 1
+                   : (b0 >> 5) == 6  ? 2
+                   : (b0 >> 4) == 14 ? 3
+                   : (b0 >> 3) == 30 ? 4
+                                     : 0;
   if (n == 0 || *pos + n > s.size()) return false;
   char32_t c = n == 1 ? b0 : b0 & (0x7F >> n);
   for (size_t i = 1; i < n; ++i) {
@@ -243,7 +246,8 @@ void AddPersonalCommand(CLI::App* app) {
     std::string json;
     const Status read = ReadTextFile(args->out == "-" ? "/dev/stdin" : args->out, &json,
                                      UserStore::kMaxExportBytes + 1);
-    if (read.code() != Status::Code::kInvalidArgument) CheckOrDie(read, "cannot import " + args->out);
+    if (read.code() != Status::Code::kInvalidArgument)
+      CheckOrDie(read, "cannot import " + args->out);
     if (!read.ok() || json.size() > UserStore::kMaxExportBytes) {
       CheckOrDie(Status::InvalidArgument("larger than an export may be (256 MiB)"),
                  "cannot import " + args->out);
@@ -291,9 +295,9 @@ void AddPersonalCommand(CLI::App* app) {
     CheckOrDie(store->ListShortcuts(&all), "cannot list the shortcuts");
     for (const Shortcut& sc : all) {
       nlohmann::json expansion = sc.expansion;  // new lines and tabs shown escaped
-      std::printf("%-16s %s\n", Shown(sc.trigger).c_str(),
-                  Shown(expansion.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-                      .c_str());
+      std::printf(
+          "%-16s %s\n", Shown(sc.trigger).c_str(),
+          Shown(expansion.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).c_str());
     }
     std::printf("%zu shortcuts (%s)\n", all.size(), store->path().c_str());
   });

@@ -53,8 +53,8 @@ Status Vocab::Load(const SafetensorsFile& file, int n_words) {
   // The file says its language; the pack that loads it checks it is its own. Here only its form.
   if (const std::string_view lang = file.Metadata(weight_format::kMetaLanguage); !lang.empty()) {
     const bool tag = lang.size() <= 8 && std::all_of(lang.begin(), lang.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    });
+                       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                     });
     if (!tag) {
       return Status::InvalidArgument("model language '" + std::string(lang) +
                                      "' is not a language tag (a-z, 0-9, '-', at most 8)");

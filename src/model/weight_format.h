@@ -18,8 +18,11 @@ inline constexpr std::string_view kMetaFormatVersion = "format_version";
 inline constexpr std::string_view kFormatVersion = "1";
 inline constexpr std::string_view kMetaConfig = "config";  // JSON: ModelConfig::Parse
 inline constexpr std::string_view kMetaWords = "words";    // one vocabulary word per line
-inline constexpr std::string_view kMetaLanguage = "language";  // a language tag ("en" when absent); the pack that loads the model checks it is its own
-inline constexpr std::string_view kMetaPinyin = "pinyin";  // a reading per word, for a pack whose words have readings (pinyin)
+inline constexpr std::string_view kMetaLanguage =
+    "language";  // a language tag ("en" when absent); the pack that loads the model checks it is
+                 // its own
+inline constexpr std::string_view kMetaPinyin =
+    "pinyin";  // a reading per word, for a pack whose words have readings (pinyin)
 // Quantized files: JSON object {tensor name: "q8" | "q4g32" | "q4g64" | "f32"}.
 inline constexpr std::string_view kMetaQuantization = "quantization";
 // zlib crc32 of every byte after the header (the tensor data in file order), as 8 lower-case
@@ -33,16 +36,16 @@ inline constexpr std::string_view kPosEmb = "pos_emb.weight";  // [max_len, d]
 inline constexpr std::string_view kIvlEmb = "ivl_emb.weight";  // [kIntervalBuckets, d]
 inline constexpr std::string_view kBsEmb = "bs_emb.weight";    // [2, d]
 inline constexpr std::string_view kLayerPrefix = "layers.";
-inline constexpr std::string_view kLn1 = "ln1";            // norm [d]
-inline constexpr std::string_view kQkv = "attn.qkv";       // linear [3d, d]
-inline constexpr std::string_view kAttnOut = "attn.out";   // linear [d, d]
-inline constexpr std::string_view kLn2 = "ln2";            // norm [d]
-inline constexpr std::string_view kFc1 = "mlp.fc1";        // linear [d_ff, d]
-inline constexpr std::string_view kFc2 = "mlp.fc2";        // linear [d, d_ff]
-inline constexpr std::string_view kLnF = "ln_f";           // norm [d]
-inline constexpr std::string_view kPopupHead = "heads.popup";            // [1, d]
+inline constexpr std::string_view kLn1 = "ln1";                            // norm [d]
+inline constexpr std::string_view kQkv = "attn.qkv";                       // linear [3d, d]
+inline constexpr std::string_view kAttnOut = "attn.out";                   // linear [d, d]
+inline constexpr std::string_view kLn2 = "ln2";                            // norm [d]
+inline constexpr std::string_view kFc1 = "mlp.fc1";                        // linear [d_ff, d]
+inline constexpr std::string_view kFc2 = "mlp.fc2";                        // linear [d, d_ff]
+inline constexpr std::string_view kLnF = "ln_f";                           // norm [d]
+inline constexpr std::string_view kPopupHead = "heads.popup";              // [1, d]
 inline constexpr std::string_view kAutocorrectHead = "heads.autocorrect";  // [1, d]
-inline constexpr std::string_view kIntentHead = "heads.intent";  // [n_intent_labels, d]
+inline constexpr std::string_view kIntentHead = "heads.intent";            // [n_intent_labels, d]
 inline constexpr std::string_view kWeight = ".weight";
 inline constexpr std::string_view kBias = ".bias";
 inline constexpr std::string_view kScales = ".scales";  // a quantized weight's F32 scales

@@ -58,6 +58,6 @@ const WordRule kEnglishWord = {
     .ascii_lowercase = false, .joiners = "'\u2019", .repeated_joiners = false, .reopens = true};
 
 const CompositionRule kEnglishComposition = {ExtendsEnglishWord, CompositionStart,
-                                              std::string::npos};
+                                             std::string::npos};
 
 }  // namespace keydecide

@@ -2,8 +2,8 @@
 // their letters alone, so that a person who types "dont" or "im", as most people do on a
 // keyboard, is offered "don't" and "I'm" as completions and not as two-slip corrections.
 //
-// Built once per word pack that asks for it (WordPackSpec::index_apostrophes); immutable and shareable afterwards. Lookups do
-// not allocate.
+// Built once per word pack that asks for it (WordPackSpec::index_apostrophes); immutable and
+// shareable afterwards. Lookups do not allocate.
 
 #ifndef KEYDECIDE_DECIDE_WORD_APOSTROPHE_INDEX_H_
 #define KEYDECIDE_DECIDE_WORD_APOSTROPHE_INDEX_H_

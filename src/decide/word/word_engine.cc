@@ -12,12 +12,12 @@
 #include "decide/pack_files.h"
 #include "decide/popup_features.h"
 #include "decide/text_limits.h"
-#include "keydecide/user_store.h"
-#include "model/simd_target.h"
-#include "text/utf8.h"
 #include "decide/word/teacher_followers.h"
 #include "decide/word/word_pack_spec.h"
 #include "decide/word/word_session.h"
+#include "keydecide/user_store.h"
+#include "model/simd_target.h"
+#include "text/utf8.h"
 
 namespace keydecide {
 
@@ -97,7 +97,8 @@ Status WordEngine::MapBigramWords() {
     const uint32_t w = bigram.WordOf(lex.VariantIndex(e, 0));
     for (size_t v = 1; v < lex.Variants(e).size(); ++v) {
       if (bigram.WordOf(lex.VariantIndex(e, v)) != w) {
-        return Status::InvalidArgument("not a word bigram of a word pack (spellings of one word differ)");
+        return Status::InvalidArgument(
+            "not a word bigram of a word pack (spellings of one word differ)");
       }
     }
     if (pack_.bigram_entry_[w] != lexicon::kNoEntry) {
@@ -115,14 +116,17 @@ Status WordEngine::MapBigramWords() {
 
 WordEngine::~WordEngine() { pack_.fine_tuner_.reset(); }
 
-Status WordEngine::FlushLearning() { return pack_.learner_ ? pack_.learner_->Flush() : Status::OK(); }
+Status WordEngine::FlushLearning() {
+  return pack_.learner_ ? pack_.learner_->Flush() : Status::OK();
+}
 
 Status WordEngine::FineTune(std::string* summary) {
   return FineTuneNow(pack_.learner_.get(), pack_.fine_tuner_.get(), summary);
 }
 
 void WordEngine::OpenPersonal(const EngineOptions& options, const std::string& pack_dir) {
-  OpenLearner(options, std::string(pack_.spec().language), nullptr, &pack_.learner_, &info_.personal);
+  OpenLearner(options, std::string(pack_.spec().language), nullptr, &pack_.learner_,
+              &info_.personal);
   if (pack_.learner_ == nullptr) return;
   pack_.learning_ = options.learn;
   pack_.personal_weights_ = {options.user_word_weight, options.user_pair_weight,
@@ -130,16 +134,16 @@ void WordEngine::OpenPersonal(const EngineOptions& options, const std::string& p
                              options.user_app_share};
   if (pack_.model_ == nullptr) return;
   OpenFineTuner(options, std::string(pack_.spec().language), pack_.model_.get(),
-                TypedAdapterExamples(pack_.model_.get(), pack_.spec().rule),
-                pack_.learner_.get(), pack_dir, &pack_.fine_tuner_);
+                TypedAdapterExamples(pack_.model_.get(), pack_.spec().rule), pack_.learner_.get(),
+                pack_dir, &pack_.fine_tuner_);
 }
 
 Status WordEngine::LoadLexicon(const EngineOptions& options, const std::string& lexicon_path) {
   KD_RETURN_IF_ERROR(Lexicon::Open(lexicon_path, &pack_.lexicon_));
   const std::string_view language = pack_.spec().language;
   if (const std::string& lang = pack_.lexicon_->header().language; lang != language) {
-    return Status::InvalidArgument(lexicon_path + ": a lexicon for language '" + lang +
-                                   "', not '" + std::string(language) + "'");
+    return Status::InvalidArgument(lexicon_path + ": a lexicon for language '" + lang + "', not '" +
+                                   std::string(language) + "'");
   }
   if (pack_.spec().index_apostrophes) pack_.apostrophes_ = ApostropheIndex(*pack_.lexicon_);
   if (!(std::isfinite(options.word_bigram_weight) && options.word_bigram_weight >= 0 &&

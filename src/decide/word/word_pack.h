@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "decide/word/apostrophe_index.h"
 #include "decide/fine_tuner.h"
 #include "decide/scorer.h"
+#include "decide/word/apostrophe_index.h"
 #include "lexicon/candidate_search.h"
 #include "lexicon/lexicon.h"
 #include "lexicon/typing_costs.h"

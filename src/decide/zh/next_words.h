@@ -43,8 +43,8 @@ class NextWords : public CandidateSource<PinyinContext> {
   // The most frequent followers of the word just committed (k, or kRescored with the model).
   static void AddBigramWords(PinyinContext* context, size_t k);
   static void AddUserWords(PinyinContext* context);
-  // Adds to each score PinyinOptions::model_weight × the model's log P(w | committed text), the weight
-  // the sentences use (0.5 / 0.7 / 1.0 / 2.0 gave the same 联想 within 0.5 points on the
+  // Adds to each score PinyinOptions::model_weight × the model's log P(w | committed text), the
+  // weight the sentences use (0.5 / 0.7 / 1.0 / 2.0 gave the same 联想 within 0.5 points on the
   // tuning halves).
   void Rank(PinyinContext* context);
 

@@ -56,7 +56,8 @@ class ZhEngine : public Engine {
   std::unique_ptr<Transformer> model_;  // null without a zh model
   std::unique_ptr<ZhContext> context_;
   ZhSessionModel session_model_;
-  KeyboardLayout layout_;  // PinyinOptions::typos only (each lattice reads it once, at construction)
+  KeyboardLayout
+      layout_;  // PinyinOptions::typos only (each lattice reads it once, at construction)
   PinyinCandidateSearch::Options search_options_;
   PinyinSentenceSearch::Options sentence_options_;
   std::span<const StageEntry<PinyinEnv>> stages_;
