@@ -46,6 +46,22 @@ grep -q "trigger" "$DIR/err" || fail "bad trigger message"
 "$KD" personal clear --store "$S" --yes >/dev/null
 "$KD" personal shortcut list --store "$S" | grep -q "^0 shortcuts" || fail "clear kept shortcuts"
 
+# The demo with the person's store (issue 50): a shortcut fires as its word ends, what is typed
+# is learned (written when the demo ends), and predict then ranks with it.
+"$KD" personal shortcut add --store "$S" omw "On my way!" >/dev/null
+printf 'omw and Zwoggle went on. Zwoggle came back. The end. ' \
+  | "$KD" type --model-dir "$MODELS" --personal --user-store "$S" > "$DIR/type.txt" 2>"$DIR/type.err" \
+  || fail "type --personal: $(cat "$DIR/type.err")"
+grep -Fq 'key=  composition= candidates=' "$DIR/type.txt" || fail "type --personal output"
+grep -Fq 'text=On my way! ' "$DIR/type.txt" || fail "type --personal: the shortcut did not fire"
+grep -q "personal: on" "$DIR/type.err" || fail "type --personal: no word of the store"
+"$KD" personal list --store "$S" | grep -q Zwoggle || fail "type --personal learned nothing"
+"$KD" personal list --store "$S" | grep -qi "omw" && fail "type --personal learned a trigger"
+"$KD" predict --model-dir "$MODELS" --personal --user-store "$S" --no-learn --prefix zwo \
+  | grep -q "^1\. Zwoggle" || fail "predict --personal does not rank with the store"
+"$KD" predict --model-dir "$MODELS" --prefix zwo | grep -q "Zwoggle" && fail "predict without --personal"
+"$KD" personal clear --store "$S" --yes >/dev/null
+
 # eval personal: the keys, on the fixture text (its first part learned, the rest typed).
 head -c 1200 "$FIXTURES/tiny_corpus.txt" > "$DIR/a.txt"
 tail -c +1201 "$FIXTURES/tiny_corpus.txt" > "$DIR/b.txt"

@@ -77,6 +77,16 @@ void EngineFlags::AddTo(CLI::App* cmd) {
       ->capture_default_str();
 }
 
+void EngineFlags::AddPersonalTo(CLI::App* cmd) {
+  cmd->add_flag("--personal", personal,
+                "Use the person's store (docs/PERSONAL.md): rank with their words, offer and "
+                "fire their shortcuts, learn what is typed");
+  cmd->add_option("--user-store", user_store,
+                  "With --personal: the store's file (default: "
+                  "$XDG_DATA_HOME/keydecide/user.db)");
+  cmd->add_flag("--no-learn", no_learn, "With --personal: rank with the store, learn nothing");
+}
+
 EngineOptions EngineFlags::Options() const {
   EngineOptions options;
   options.model_dir = model_dir;
@@ -96,6 +106,9 @@ EngineOptions EngineFlags::Options() const {
   options.small_model_path = small_model;
   options.popup_net_path = popup_net;
   options.intent_ngrams_path = intent_ngrams;
+  options.personal = personal;
+  options.user_store_path = user_store;
+  options.learn = !no_learn;
   return options;
 }
 

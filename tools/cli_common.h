@@ -35,8 +35,14 @@ struct EngineFlags {
   std::string popup_net;
   std::string intent_ngrams;
   std::string tier = "full_model";  // the rung every session is held at (--tier)
+  // --personal, --user-store, --no-learn (AddPersonalTo: the commands a person types with).
+  bool personal = false;
+  std::string user_store;
+  bool no_learn = false;
 
   void AddTo(CLI::App* cmd);
+  // The person's store: rank with their words and shortcuts, learn what they type.
+  void AddPersonalTo(CLI::App* cmd);
   // The engine options these flags give.
   EngineOptions Options() const;
   // Opens the engine or prints the error and throws CLI::RuntimeError.

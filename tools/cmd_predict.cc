@@ -68,6 +68,7 @@ void AddPredictCommand(CLI::App* app) {
   auto args = std::make_shared<Args>();
   auto* cmd = app->add_subcommand("predict", "Candidates for a context and a typed prefix");
   args->engine.AddTo(cmd);
+  args->engine.AddPersonalTo(cmd);
   cmd->add_option("--context", args->context,
                   "Text before the word being typed (a space is added before --prefix when the "
                   "context ends in a letter)");

@@ -8,6 +8,9 @@
 // first candidate (the sentence), 1-5 pick one (a word commits its letters and the rest is
 // converted again; after a commit they pick the 联想 words); Enter commits the letters as typed;
 // Backspace edits the composition; with no composition, Space and digits type.
+// With --personal the demo ranks with the person's store, learns what is typed into it (written
+// when the demo ends, and every half second), and fires their shortcuts (English) when the
+// word ends, as a front end does.
 
 #include <termios.h>
 #include <unistd.h>
@@ -28,7 +31,6 @@ namespace {
 
 constexpr int kShown = 3;
 constexpr int kShownPinyin = 5;
-
 
 struct termios g_saved_termios;
 bool g_raw = false;
@@ -127,7 +129,11 @@ void PrintScripted(std::string_view key, const Session& session, const Decision&
                 d.autocorrect.apply ? d.autocorrect.replacement.c_str() : "-",
                 d.intent.label.c_str());
   }
-  std::printf(" total_us=%.1f\n", d.timings.total_us);
+  std::string text = Tail(session.text(), 60);  // the end of the text, a line break as \n
+  for (size_t at = 0; (at = text.find('\n', at)) != std::string::npos; at += 2) {
+    text.replace(at, 1, "\\n");
+  }
+  std::printf(" total_us=%.1f text=%s\n", d.timings.total_us, text.c_str());
 }
 
 // Applies one key in pinyin mode; false when it is not a pinyin key (it then types as usual).
@@ -147,11 +153,36 @@ bool HandlePinyinKey(unsigned char c, Session* session, const Decision& d) {
   return pick == 0;  // Space with nothing to take: swallowed while composing
 }
 
+// With --personal, as a front end does: the key that ends a word whose letters are one of the
+// person's shortcuts puts the expansion in its place. The session then gets the text as it now
+// stands (SetContext: neither the trigger nor the expansion is learned as typed). True when it
+// fired.
+bool FireShortcut(const std::string& key, const WordRule& rule, Session* session,
+                  const Decision& d) {
+  const std::string_view typed = session->composition();
+  if (typed.empty() || !d.shortcut.fire || d.shortcut.expansion.empty() || d.composition != typed ||
+      ExtendsWord(rule, typed, key)) {
+    return false;
+  }
+  const std::string_view text = session->text();
+  std::string now(text.substr(0, text.size() - typed.size()));
+  now += d.shortcut.expansion;
+  now += key == "\r" ? "\n" : key;
+  CheckOrDie(session->SetContext(now), "shortcut");
+  return true;
+}
+
 // Applies one key; returns false when the demo should end.
-bool HandleKey(const std::string& key, bool pinyin, Session* session, const Decision& d) {
+bool HandleKey(const std::string& key, const PackTraits& traits, Session* session,
+               const Decision& d) {
+  const bool pinyin = traits.converts_reading;
   const unsigned char c = static_cast<unsigned char>(key[0]);
   if (c == 0x03 || c == 0x04) return false;  // Ctrl-C, Ctrl-D
   if (pinyin && HandlePinyinKey(c, session, d)) return true;
+  if (!pinyin && c != 0x7F && c != 0x08 && c != '\t' &&
+      FireShortcut(key, traits.word, session, d)) {
+    return true;
+  }
   int pick = -1;
   if (c == '\t') pick = 0;
   if (!pinyin && c >= '1' && c <= '0' + kShown) pick = c - '1';
@@ -179,10 +210,12 @@ void AddTypeCommand(CLI::App* app) {
   auto flags = std::make_shared<EngineFlags>();
   auto* cmd = app->add_subcommand("type", "Interactive demo: type and watch the decisions");
   flags->AddTo(cmd);
+  flags->AddPersonalTo(cmd);
   cmd->callback([flags] {
     auto engine = flags->OpenOrDie();
     auto session = engine->NewSession(SessionOptions());
-    const bool pinyin = engine->info().traits.converts_reading;  // the pack says
+    const PackTraits traits = engine->info().traits;
+    const bool pinyin = traits.converts_reading;  // the pack says
     const int shown = pinyin ? kShownPinyin : kShown;
     Decision d;
     CheckOrDie(session->Decide(shown, &d), "decide");
@@ -211,7 +244,7 @@ void AddTypeCommand(CLI::App* app) {
         if ((ch = std::getchar()) == EOF) break;
         key.push_back(static_cast<char>(ch));
       }
-      if (!HandleKey(key, pinyin, session.get(), d)) break;
+      if (!HandleKey(key, traits, session.get(), d)) break;
       CheckOrDie(session->Decide(shown, &d), "decide");
       if (interactive) {
         Redraw(*session, d, false);
@@ -220,6 +253,10 @@ void AddTypeCommand(CLI::App* app) {
       }
     }
     RestoreTerminal();
+    if (flags->personal) {  // what this run learned is in the store before the demo ends
+      CheckOrDie(engine->FlushLearning(), "the person's store");
+      std::fprintf(stderr, "keydecide: personal: %s\n", engine->info().personal.c_str());
+    }
   });
 }
 
