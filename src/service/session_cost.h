@@ -14,7 +14,7 @@ class Engine;
 namespace service {
 
 // The bytes one new session of `engine` allocates (heap and mmapped chunks), with a margin for
-// the runtime's per-session state. Measured by opening one, typing a key and deciding; 4 MiB
+// the runtime's per-session state. Measured by opening one, typing a key and deciding; 2.5 MiB
 // where the allocator does not report to mallinfo2 (a host's own malloc, a sanitizer).
 size_t MeasureSessionBytes(const Engine& engine);
 
