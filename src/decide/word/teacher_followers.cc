@@ -54,7 +54,9 @@ void TeacherFollowers::AddFollowers(WordContext* context) {
   const WordPack& pack = *context->pack;
   const WordNgram& teacher = *pack.teacher();
   const WordNgram::Context& teacher_context = context->teacher_context;
-  const auto [first, last] = pack.BigramWordsWithPrefix(context->typed);
+  // (Not a structured binding: clang 14, the fuzz build's compiler, refuses to capture one.)
+  const auto range = pack.BigramWordsWithPrefix(context->typed);
+  const auto first = range.first, last = range.second;
   struct Follower {
     uint32_t word;
     float score;
