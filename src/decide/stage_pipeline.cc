@@ -57,4 +57,12 @@ void StagePipeline::Run(DecideContext* context) const {
   timings.total_us = std::chrono::duration<float, std::micro>(t - t0).count();
 }
 
+Status StagePipeline::Decide(int max_candidates, Decision* out, DecideContext* context) const {
+  if (max_candidates < 0) return Status::InvalidArgument("max_candidates < 0");
+  context->out = out;
+  context->max_candidates = max_candidates;
+  Run(context);
+  return Status::OK();
+}
+
 }  // namespace keydecide

@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "decide/stage.h"
+#include "keydecide/status.h"
 
 namespace keydecide {
 
 struct DecideContext;
+struct Decision;
 
 // One line of a pack's stage table.
 template <typename Env>
@@ -56,6 +58,9 @@ class StagePipeline {
   // (at most once a keystroke) goes back to the first scoring stage, with context->hidden null.
   // REQUIRES: context->out set.
   void Run(DecideContext* context) const;
+  // Session::Decide of every pack: InvalidArgument for a negative count; else sets `context`'s
+  // Decision and count and runs the stages (Run).
+  Status Decide(int max_candidates, Decision* out, DecideContext* context) const;
 
   std::span<const std::unique_ptr<Stage>> stages() const { return stages_; }
 

@@ -124,11 +124,7 @@ Status ZhSession::SetContext(std::string_view text) {
 }
 
 Status ZhSession::Decide(int max_candidates, Decision* out) {
-  if (max_candidates < 0) return Status::InvalidArgument("max_candidates < 0");
-  context_.out = out;
-  context_.max_candidates = max_candidates;
-  stages_.Run(&context_);
-  return Status::OK();
+  return stages_.Decide(max_candidates, out, &context_);
 }
 
 // --- Accepting a candidate -----------------------------------------------------------------
