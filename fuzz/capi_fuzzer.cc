@@ -1,6 +1,7 @@
 // libFuzzer target for the C ABI (include/keydecide/keydecide.h) as a host drives it: the input
 // is a sequence of calls (open, type, type_at, backspace, commit, autocorrect, set_context,
-// decide, preedit, free, and the calls' refusals of NULL) on up to four live sessions, spread
+// decide, preedit, free, pick by an id offered or not, and the calls' refusals of NULL) on up to
+// four live sessions, spread
 // over three back ends made once at start-up:
 //   0 an in-process English engine on the fixture lexicon and a tiny int8 model
 //     (tests/model_fixture.h), so the model's heads, autocorrect and the tier ladder run;
@@ -190,7 +191,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<Live> live;
   kd_decision d;
   for (int step = 0; step < 64 && in.remaining_bytes() > 0; ++step) {
-    const int op = in.ConsumeIntegralInRange(0, 11);
+    const int op = in.ConsumeIntegralInRange(0, 12);
     if (op == 0 || live.empty()) {  // open
       if (live.size() >= kMaxLive) continue;
       kd_engine* engine = world->engines[in.ConsumeIntegralInRange(0, kBackEnds - 1)];
@@ -258,6 +259,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         kd_session_free(s);
         live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
         continue;
+      case 11: {  // a pick: of the last decision (StateOf's, just made), or any id (stale)
+        uint32_t id = in.ConsumeIntegral<uint32_t>();
+        kd_decision last;
+        if (in.ConsumeBool() && kd_session_decide(s, &last) == KD_OK && last.n_candidates > 0) {
+          const uint32_t* ids = kd_session_candidate_ids(s);
+          id = ids[in.ConsumeIntegralInRange<int32_t>(0, last.n_candidates - 1)];
+          FUZZ_CHECK(id != 0);
+        }
+        rc = kd_session_pick(s, id, out);
+        break;
+      }
       default:  // a burst of keys, as a fast typist's, each decision checked as it comes
         for (int k = in.ConsumeIntegralInRange(1, 8); k > 0; --k) {
           rc = kd_session_type(s, TextFrom(in, 1).c_str(), out);

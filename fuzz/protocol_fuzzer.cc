@@ -38,6 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(req.k >= 0 && req.k <= kMaxRequestCandidates);
     Check(req.count >= 1 && req.count <= 4096);
     Check(OpName(req.op) != std::string("unknown"));
+    Check(req.op != Op::kPick || req.candidate >= 1);  // a pick names an id, never 0
     // The parsed text written back as a JSON string reads back the same.
     std::string encoded;
     AppendJsonString(req.text, &encoded);

@@ -306,6 +306,62 @@ TEST_F(CApiTest, ErrorsAreRecoverableAndLeaveTheSessionUnchanged) {
   EXPECT_STREQ(kd_session_preedit(nullptr), "");
 }
 
+// Issue 49: a candidate picked by its id, in process and through the daemon: the ids of a
+// decision, a pick that converts only the first pinyin letters, a stale id refused.
+TEST_F(CApiTest, PickByIdInProcessAndThroughTheDaemon) {
+  EXPECT_EQ(kd_abi_revision(), KD_ABI_REVISION);
+  EXPECT_EQ(kd_session_candidate_ids(nullptr), nullptr);
+  EXPECT_EQ(kd_session_pick(nullptr, 1, nullptr), KD_INVALID_ARGUMENT);
+  kd_engine_params p = kd_engine_default_params();
+  p.model_dir = KD_MODELS_DIR;
+  p.model_path = "none";
+  p.language = "en,zh";
+  kd_engine* both = nullptr;
+  ASSERT_EQ(kd_engine_open(&p, &both), KD_OK) << kd_last_error();
+  kd_session_params sp = kd_session_default_params();
+  sp.n_candidates = 10;
+  for (kd_engine* engine : {both, remote_}) {
+    kd_session *en = nullptr, *zh = nullptr;
+    ASSERT_EQ(kd_session_open(engine, &sp, &en), KD_OK) << kd_last_error();
+    ASSERT_EQ(kd_session_open_lang(engine, "zh", &sp, &zh), KD_OK) << kd_last_error();
+    kd_decision d;
+    ASSERT_EQ(kd_session_set_context(en, "I will see you ", nullptr), KD_OK);
+    TypeEach(en, "tomo", &d);
+    ASSERT_GT(d.n_candidates, 0);
+    const uint32_t* ids = kd_session_candidate_ids(en);
+    ASSERT_NE(ids, nullptr);
+    for (int i = 0; i < d.n_candidates; ++i) EXPECT_NE(ids[i], 0u) << i;
+    const uint32_t tomorrow = ids[0];
+    EXPECT_STREQ(d.candidates[0].text, "tomorrow");
+    ASSERT_EQ(kd_session_type(en, "r", &d), KD_OK);  // an edit: the ids before it are stale
+    EXPECT_EQ(kd_session_pick(en, tomorrow, &d), KD_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(kd_last_error()).find("stale"), std::string::npos) << kd_last_error();
+    ASSERT_EQ(kd_session_decide(en, &d), KD_OK);
+    EXPECT_STREQ(d.composition, "tomor");  // unchanged
+    ASSERT_GT(d.n_candidates, 0);
+    ASSERT_EQ(kd_session_pick(en, kd_session_candidate_ids(en)[0], &d), KD_OK) << kd_last_error();
+    EXPECT_STREQ(d.composition, "tomorrow");
+
+    // 中国 converts the first letters of "zhongguoren" and leaves "ren".
+    ASSERT_EQ(kd_session_type(zh, "zhongguoren", &d), KD_OK);
+    int zhongguo = -1;
+    for (int i = 0; i < d.n_candidates; ++i) {
+      if (std::string(d.candidates[i].text) == "中国") zhongguo = i;
+    }
+    ASSERT_GE(zhongguo, 0);
+    ASSERT_EQ(kd_session_pick(zh, kd_session_candidate_ids(zh)[zhongguo], &d), KD_OK)
+        << kd_last_error();
+    EXPECT_STREQ(d.composition, "ren");
+    ASSERT_GT(d.n_candidates, 0);
+    ASSERT_EQ(kd_session_pick(zh, kd_session_candidate_ids(zh)[0], nullptr), KD_OK);
+    ASSERT_EQ(kd_session_decide(zh, &d), KD_OK);
+    EXPECT_STREQ(d.composition, "");
+    kd_session_free(en);
+    kd_session_free(zh);
+  }
+  kd_engine_free(both);
+}
+
 TEST_F(CApiTest, DaemonLimitsAndDisappearanceAreReported) {
   std::vector<kd_session*> sessions;
   kd_session* s = nullptr;
@@ -436,8 +492,7 @@ TEST(CApiFakeDaemonTest, UnreadableAnswersAreNotRepeatedInTheError) {
   kd_session_params sp = kd_session_default_params();
   kd_session* s = nullptr;
   EXPECT_EQ(kd_session_open(e, &sp, &s), KD_ERR_PROTOCOL);
-  EXPECT_EQ(std::string(kd_last_error()).find("Secretword"), std::string::npos)
-      << kd_last_error();
+  EXPECT_EQ(std::string(kd_last_error()).find("Secretword"), std::string::npos) << kd_last_error();
   EXPECT_NE(std::string(kd_last_error()).size(), 0u);
   kd_engine_free(e);
 }
@@ -496,6 +551,34 @@ TEST(CApiFakeDaemonTest, MalformedDecisionsDoNotCrash) {
   EXPECT_EQ(kd_session_type(s, "b", &d), KD_ERR_PROTOCOL);  // no decision in the answer
   EXPECT_EQ(kd_session_type(s, "c", &d), KD_ERR_PROTOCOL);  // an error code that is no string
   EXPECT_EQ(kd_session_type(s, "d", &d), KD_ERR_IO);        // it hung up
+  kd_session_free(s);
+  kd_engine_free(e);
+}
+
+// A daemon from before candidate ids: its candidates have none (0), and it answers a pick with
+// unknown_op, which the C ABI reports as not supported; the connection lives on.
+TEST(CApiFakeDaemonTest, ADaemonTooOldToPickSaysSo) {
+  const std::string path = testing::TempPath("fake_old.sock");
+  const std::string decision =
+      R"("decision":{"composition":"a","candidates":[{"text":"and","score":1,"kind":"completion"}]}})";
+  FakeDaemon fake(path, {
+                            R"({"id":1,"ok":true,"protocol":1,"languages":["en"]})",
+                            R"({"id":2,"ok":true,"session":5})",
+                            R"({"id":3,"ok":true,)" + decision,
+                            R"({"id":4,"ok":false,"error":{"code":"unknown_op","message":"x"}})",
+                            R"({"id":5,"ok":true,)" + decision,
+                        });
+  kd_engine* e = nullptr;
+  ASSERT_EQ(kd_engine_connect(path.c_str(), &e), KD_OK) << kd_last_error();
+  kd_session* s = nullptr;
+  ASSERT_EQ(kd_session_open(e, nullptr, &s), KD_OK) << kd_last_error();
+  kd_decision d;
+  ASSERT_EQ(kd_session_type(s, "a", &d), KD_OK) << kd_last_error();
+  ASSERT_EQ(d.n_candidates, 1);
+  EXPECT_EQ(kd_session_candidate_ids(s)[0], 0u);
+  EXPECT_EQ(kd_session_pick(s, 1, &d), KD_ERR_NOT_SUPPORTED);
+  EXPECT_NE(std::string(kd_last_error()).find("too old"), std::string::npos) << kd_last_error();
+  EXPECT_EQ(kd_session_commit(s, "and", &d), KD_OK) << kd_last_error();
   kd_session_free(s);
   kd_engine_free(e);
 }

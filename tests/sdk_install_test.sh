@@ -46,7 +46,7 @@ while read -r sym; do
     fail "exported $sym is not declared KD_API in the installed headers"
 done <"$WORK/cxx"
 n_c=$(grep -c '^kd_' "$WORK/symbols")
-n_h=$(grep -cE '^KD_API [a-z_ ]*\*? ?kd_[a-z_]*\(' "$PREFIX/include/keydecide/keydecide.h")
+n_h=$(grep -cE '^KD_API [a-z0-9_ ]*\*? ?kd_[a-z_]*\(' "$PREFIX/include/keydecide/keydecide.h")
 [[ $n_c == "$n_h" ]] || fail "$n_c kd_* exported, $n_h declared"
 if strings "$LIB" | grep -qF "$SRC"; then fail "the library holds the build machine's $SRC"; fi
 

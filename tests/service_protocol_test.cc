@@ -115,6 +115,30 @@ TEST(ProtocolTest, AutocorrectLevelNoLearnAndTheCorrectionCommit) {
   EXPECT_EQ(r.text, "the");
 }
 
+// Issue 49: pick names a candidate of the last decision by its id, in "candidate" ("id" stays
+// the request's own, echoed).
+TEST(ProtocolTest, PickNamesACandidate) {
+  ProtocolRequest r;
+  ProtocolError e;
+  ASSERT_TRUE(ParseRequest(R"({"id":9,"op":"pick","session":2,"candidate":7,"k":4})", &r, &e));
+  EXPECT_EQ(r.op, Op::kPick);
+  EXPECT_STREQ(OpName(r.op), "pick");
+  EXPECT_EQ(r.id, "9");
+  EXPECT_EQ(r.session, 2u);
+  EXPECT_EQ(r.candidate, 7u);
+  EXPECT_EQ(r.k, 4);
+  ASSERT_TRUE(ParseRequest(R"({"op":"pick","session":2,"candidate":4294967295})", &r, &e));
+  EXPECT_EQ(r.candidate, 4294967295u);
+  for (const char* bad :
+       {R"({"op":"pick","session":2})", R"({"op":"pick","session":2,"candidate":0})",
+        R"({"op":"pick","session":2,"candidate":-1})",
+        R"({"op":"pick","session":2,"candidate":4294967296})",
+        R"({"op":"pick","session":2,"candidate":"7"})", R"({"op":"pick","candidate":7})"}) {
+    EXPECT_FALSE(ParseRequest(bad, &r, &e)) << bad;
+    EXPECT_STREQ(e.code, errors::kBadRequest) << bad;
+  }
+}
+
 TEST(ProtocolTest, RefusesWithACode) {
   ProtocolRequest r;
   ProtocolError e;
@@ -160,7 +184,7 @@ TEST(ProtocolTest, ResponseLinesRoundTrip) {
   d.composition = "tom\"o";
   d.preedit = "ni'hao";
   d.candidates.push_back({"tomorrow", -1.5f, 0, CandidateKind::kCompletion});
-  d.candidates.push_back({"tab\there", -2.25f, 10, CandidateKind::kCorrection});
+  d.candidates.push_back({"tab\there", -2.25f, 10, CandidateKind::kCorrection, 42});
   d.tier = Tier::kNoVocabProposals;
   d.popup.show = true;
   Response r;
@@ -180,6 +204,7 @@ TEST(ProtocolTest, ResponseLinesRoundTrip) {
   ASSERT_EQ(j["decision"]["candidates"].size(), 2u);
   EXPECT_EQ(j["decision"]["candidates"][1]["text"], "tab\there");
   EXPECT_EQ(j["decision"]["candidates"][1]["kind"], "correction");
+  EXPECT_EQ(j["decision"]["candidates"][1]["id"], 42);  // what pick names it by
   EXPECT_FLOAT_EQ(j["decision"]["candidates"][0]["score"].get<float>(), -1.5f);
 
   line.clear();

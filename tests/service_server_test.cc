@@ -17,9 +17,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 #include <string>
-#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -258,6 +258,32 @@ TEST_F(ServerTest, ServesEnglishAndChineseSessionsSideBySide) {
   EXPECT_EQ(st["languages"]["zh"]["tier"], "full_model");
   EXPECT_TRUE(c.Call({{"op", "close_session"}, {"session", zh}})["ok"].get<bool>());
   EXPECT_EQ(c.Call({{"op", "stats"}})["languages"]["zh"]["sessions"], 1);
+}
+
+// Issue 49: each candidate has an id, and pick converts what that candidate stands for: the
+// word 中国 the first letters of "zhongguoren". A stale id is refused, the session unchanged.
+TEST_F(ServerTest, PickConvertsTheCandidateOfAnId) {
+  StartBoth();
+  Client c(path_);
+  const uint64_t zh = OpenLang(&c, "zh");
+  ASSERT_NE(zh, 0u);
+  Json r = c.Call({{"op", "key"}, {"session", zh}, {"text", "zhongguoren"}, {"k", 10}});
+  uint32_t zhongguo = 0, first = 0;
+  for (const Json& candidate : r["decision"]["candidates"]) {
+    ASSERT_TRUE(candidate["id"].is_number_unsigned()) << candidate.dump();
+    EXPECT_GT(candidate["id"].get<uint32_t>(), 0u);
+    if (first == 0) first = candidate["id"].get<uint32_t>();
+    if (candidate["text"] == "中国") zhongguo = candidate["id"].get<uint32_t>();
+  }
+  ASSERT_NE(zhongguo, 0u) << r.dump();
+  r = c.Call({{"id", 3}, {"op", "pick"}, {"session", zh}, {"candidate", zhongguo}});
+  ASSERT_TRUE(r.value("ok", false)) << r.dump();
+  EXPECT_EQ(r["id"], 3);
+  EXPECT_EQ(r["decision"]["composition"], "ren");
+  r = c.Call({{"op", "pick"}, {"session", zh}, {"candidate", first}});  // an edit came since
+  EXPECT_EQ(ErrorCode(r), "invalid_text") << r.dump();
+  r = c.Call({{"op", "decide"}, {"session", zh}});
+  EXPECT_EQ(r["decision"]["composition"], "ren");
 }
 
 TEST_F(ServerTest, UnservedOrMistypedLanguagesAreRefused) {
@@ -895,10 +921,11 @@ TEST(ServerMemoryTest, HundredClientsTimesThirtyTwoSessionsStayWithinTheBudget) 
   const size_t after = RssBytes();
   server->Stop();
   server->Wait();
-  std::printf("sessions opened %zu, refused %zu; RSS idle %.1f MB, peak %.1f MB, after %.1f MB; "
-              "the typist's keys: median %.2f ms, max %.2f ms\n",
-              opened, refused, idle / 1048576.0, peak / 1048576.0, after / 1048576.0,
-              key_ms[key_ms.size() / 2], key_ms.back());
+  std::printf(
+      "sessions opened %zu, refused %zu; RSS idle %.1f MB, peak %.1f MB, after %.1f MB; "
+      "the typist's keys: median %.2f ms, max %.2f ms\n",
+      opened, refused, idle / 1048576.0, peak / 1048576.0, after / 1048576.0,
+      key_ms[key_ms.size() / 2], key_ms.back());
   EXPECT_GT(opened, 100u);
   EXPECT_GT(refused, 0u);
   EXPECT_LE(peak, size_t{512} << 20);

@@ -107,6 +107,78 @@ class ZhPersonalTest : public ::testing::Test {
   std::unique_ptr<Engine> engine_;
 };
 
+// Issue 49: picking by id teaches what accepting the same texts teaches: each word with its
+// reading, whether it was picked over the first candidate, the pairs, the phrase built from two
+// picks (中国 + 人), the sentence's words, a word picked over the first.
+TEST_F(ZhPersonalTest, PickingByIdLearnsWhatAcceptingTheTextLearns) {
+  // Each step types letters ("" for none) and takes the candidate with the given text.
+  const std::vector<std::pair<std::string, std::string>> steps = {
+      {"zhongguoren", "中国"},       {"", "人"},  {"\n", ""},
+      {"nihaozhongguo", "你好中国"}, {"shi", ""}, {"\n", ""}};
+  const auto learn = [&](const std::string& store, bool by_id) {
+    EngineOptions options;
+    options.language = "zh";
+    options.model_dir = KD_MODELS_DIR;
+    options.personal = true;
+    options.user_store_path = store;
+    std::unique_ptr<Engine> engine;
+    ASSERT_TRUE(Engine::Open(options, &engine).ok());
+    auto s = engine->NewSession({});
+    for (const auto& [letters, want] : steps) {
+      if (!letters.empty()) {
+        ASSERT_TRUE(s->Type(letters).ok());
+      }
+      if (letters == "\n") continue;
+      Decision d;
+      ASSERT_TRUE(s->Decide(8, &d).ok());
+      ASSERT_GE(d.candidates.size(), 4u) << letters;
+      const Candidate* c = &d.candidates[3];  // "": the fourth, picked over the first
+      for (const Candidate& x : d.candidates) {
+        if (x.text == want) c = &x;
+      }
+      ASSERT_TRUE((by_id ? s->Pick(c->id) : s->Accept(c->text)).ok()) << c->text;
+    }
+    s.reset();
+    ASSERT_TRUE(engine->FlushLearning().ok());
+  };
+  const std::string by_text = dir_ + "/by_text.db", by_id = dir_ + "/by_id.db";
+  learn(by_text, false);
+  learn(by_id, true);
+  const auto learned = [](const std::string& path, std::vector<LearnedWord>* words,
+                          std::vector<LearnedPair>* pairs) {
+    std::unique_ptr<UserStore> store;
+    UserStoreOptions options;
+    options.path = path;
+    ASSERT_TRUE(UserStore::Open(options, &store).ok());
+    ASSERT_TRUE(store->List("zh", words).ok());
+    ASSERT_TRUE(store->ListPairs("zh", pairs).ok());
+  };
+  std::vector<LearnedWord> words_a, words_b;
+  std::vector<LearnedPair> pairs_a, pairs_b;
+  learned(by_text, &words_a, &pairs_a);
+  learned(by_id, &words_b, &pairs_b);
+  ASSERT_FALSE(words_a.empty());
+  EXPECT_NE(Find(words_a, "中国人"), nullptr);  // the phrase of two picks
+  const auto key = [](const LearnedWord& w) {
+    return w.word + "|" + w.reading + "|" + std::to_string(w.count) + "|" + std::to_string(w.picks);
+  };
+  std::vector<std::string> a, b;
+  for (const LearnedWord& w : words_a) a.push_back(key(w));
+  for (const LearnedWord& w : words_b) b.push_back(key(w));
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+  const auto pair_key = [](const LearnedPair& p) {
+    return p.previous + "|" + p.word + "|" + std::to_string(p.count);
+  };
+  a.clear(), b.clear();
+  for (const LearnedPair& p : pairs_a) a.push_back(pair_key(p));
+  for (const LearnedPair& p : pairs_b) b.push_back(pair_key(p));
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+}
+
 TEST_F(ZhPersonalTest, APickOverTheFirstCandidateComesFirstNextTime) {
   const std::string pick = PickTheFourth("shi");
   ASSERT_FALSE(pick.empty());

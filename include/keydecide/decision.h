@@ -3,6 +3,7 @@
 #ifndef KEYDECIDE_DECISION_H_
 #define KEYDECIDE_DECISION_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ struct Candidate {
   float score = 0;        // the scorer's log-score; higher is better
   float typing_cost = 0;  // typing-slip points between the typed letters and this word
   CandidateKind kind = CandidateKind::kCompletion;
+  // What Session::Pick names this candidate by: given by the session at each Decide, never 0,
+  // increasing within the session (so an id of an older decision is never reused while it could
+  // be mistaken for a newer one; it wraps only after 2^32 - 1). Two candidates of the same text
+  // have different ids: the id, not the text, says which one the person picked.
+  uint32_t id = 0;
 };
 
 // Which rung of the latency ladder served a decision (see DESIGN.md). The count-based

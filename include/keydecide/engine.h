@@ -55,6 +55,20 @@ class KD_API Session {
   // Chinese session, whose whole-sentence candidates may be that long).
   virtual Status Accept(std::string_view word) = 0;
 
+  // The person picked the candidate `id` (Candidate::id) of this session's last Decide: does what
+  // Accept(that candidate's text) does (no space is added: PackTraits::pick_adds_space says
+  // whether the host adds one), but knows which candidate it was without matching its text
+  // again. In a Chinese session two candidates may share a text and stand for different letters
+  // (a word for some of them, a sentence for all): Pick converts the letters of the one picked.
+  // Hosts should pick by id; Accept stays for text the host made itself. InvalidArgument, and
+  // nothing changed, when `id` is stale: not offered by the last Decide, or any edit (Type,
+  // Backspace, SetContext, Accept, AcceptCorrection, Pick) since. NotSupported from a Session
+  // that does not implement it (the library's sessions all do).
+  virtual Status Pick(uint32_t id) {
+    (void)id;
+    return Status::NotSupported("this session cannot pick by candidate id");
+  }
+
   // The host applied Decision::autocorrect: replaces the word being composed with
   // `replacement`, as Accept does, and remembers the letters as typed, so the correction can be
   // undone. When the person then deletes back to the end of the replaced word (Backspace over

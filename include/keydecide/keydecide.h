@@ -25,11 +25,18 @@
  *
  * Stability: libkeydecide.so.1 (SONAME number = KD_ABI_VERSION) keeps its functions and
  * structs: functions are only added, and a struct a host allocates (the params structs) does
- * not change size within an ABI version; make them with the *_default_params() functions. A
- * struct the library fills (kd_decision, kd_candidate) only grows at the end. KD_ABI_VERSION,
- * and with it the SONAME, changes when that promise is broken. The params structs took their
- * present shape with the first shared library (personal learning, autocorrect level,
- * no-learn sessions); before it the C ABI was linked statically only.
+ * not change size within an ABI version; make them with the *_default_params() functions. The
+ * structs the library fills (kd_decision, kd_candidate) keep their size too: a host allocates
+ * kd_decision and indexes arrays of kd_candidate, so what is new about a decision comes from a
+ * function of the session (kd_session_preedit, kd_session_candidate_ids). KD_ABI_VERSION, and
+ * with it the SONAME, changes when that promise is broken. The params structs took their
+ * present shape with the first shared library (personal learning, autocorrect level, no-learn
+ * sessions); before it the C ABI was linked statically only. Within an ABI version,
+ * KD_ABI_REVISION counts the additions (kd_abi_revision() says which the loaded library has);
+ * KD_ABI_VERSION and the SONAME stay, and the calls of earlier revisions keep working as they
+ * did:
+ *   1  the first shared library
+ *   2  candidate ids: kd_session_candidate_ids, kd_session_pick, kd_abi_revision
  *
  * Thread-safety: an engine may be used by several threads at once (a daemon connection
  * serialises their requests). A session must be used by one thread at a time. The last
@@ -51,6 +58,8 @@ extern "C" {
 #endif
 
 #define KD_ABI_VERSION 1
+/* The additions within KD_ABI_VERSION this header declares (see Stability above). */
+#define KD_ABI_REVISION 2
 
 /* Return codes: 0 is ok, positive is recoverable (nothing changed; fix or retry), negative
  * is fatal for the object it came from. */
@@ -71,8 +80,8 @@ enum kd_status {
                                 then answer KD_SESSION_RESET once) */
   KD_ERR_PROTOCOL = -5,      /* the daemon answered something this library does not understand */
   KD_ERR_INTERNAL = -6,
-  KD_ERR_PERMISSION = -7,    /* the daemon's socket, or the process behind it, belongs to another
-                                user: refused before anything was sent */
+  KD_ERR_PERMISSION = -7, /* the daemon's socket, or the process behind it, belongs to another
+                             user: refused before anything was sent */
 };
 
 /* Kinds of text field (kd_session_params.app). */
@@ -139,9 +148,9 @@ typedef struct kd_engine_params {
 } kd_engine_params;
 
 typedef struct kd_session_params {
-  int32_t app;             /* enum kd_app; default KD_APP_CHAT */
-  int32_t auto_capitalize; /* 1: capitalise candidates at a sentence start (default); 0: no */
-  int32_t n_candidates;    /* candidates per decision (0..20); default 3 */
+  int32_t app;               /* enum kd_app; default KD_APP_CHAT */
+  int32_t auto_capitalize;   /* 1: capitalise candidates at a sentence start (default); 0: no */
+  int32_t n_candidates;      /* candidates per decision (0..20); default 3 */
   int32_t autocorrect_level; /* enum kd_autocorrect_level; default KD_AUTOCORRECT_NORMAL */
   int32_t no_learn;          /* 1: learn nothing from this session (a password field, an
                                 incognito window); default 0 */
@@ -175,6 +184,11 @@ KD_API kd_session_params kd_session_default_params(void);
 /* The message of the last failure on this thread ("" if none). Valid until the next call
  * into the library on this thread. */
 KD_API const char* kd_last_error(void);
+
+/* The KD_ABI_REVISION of the loaded library: a host built with a newer header calls the
+ * functions of a revision only when this is at least that revision (a library of revision 1
+ * lacks this function itself: look it up with dlsym first). */
+KD_API int kd_abi_revision(void);
 
 /* Opens an engine in this process (loads and maps the lexicon and model of each language,
  * warms up).
@@ -210,7 +224,7 @@ KD_API kd_connect_params kd_connect_default_params(void);
 KD_API int kd_engine_connect(const char* socket_path, kd_engine** out);
 /* As kd_engine_connect with the given timeouts (KD_INVALID_ARGUMENT for a timeout < 1). */
 KD_API int kd_engine_connect_with(const char* socket_path, const kd_connect_params* params,
-                           kd_engine** out);
+                                  kd_engine** out);
 
 /* Frees the engine or closes the connection. REQUIRES: its sessions are freed first.
  * NULL is ignored. */
@@ -235,8 +249,8 @@ KD_API int kd_session_open(kd_engine* engine, const kd_session_params* params, k
  *   KD_ERR_NOT_SUPPORTED  the engine or daemon does not serve `language`; unlike other
  *                         negative codes this leaves the engine usable
  * On failure *out is set to NULL. */
-KD_API int kd_session_open_lang(kd_engine* engine, const char* language, const kd_session_params* params,
-                         kd_session** out);
+KD_API int kd_session_open_lang(kd_engine* engine, const char* language,
+                                const kd_session_params* params, kd_session** out);
 
 /* In process: the memory the engine's open sessions may take together, in bytes (0: the
  * default, 384 MiB, as the daemon's). Past it kd_session_open returns KD_BUSY; sessions already
@@ -266,10 +280,24 @@ KD_API int kd_session_type(kd_session* session, const char* text, kd_decision* o
  * the previous key, as it was trained to; kd_session_type types untimed (a typical pace).
  * Return codes as for the edits, and KD_INVALID_ARGUMENT for t_ms out of range. Works with
  * a daemon of any version that speaks protocol 1 (an older one ignores the time). */
-KD_API int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms, kd_decision* out);
+KD_API int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms,
+                              kd_decision* out);
 KD_API int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out);
-/* The person picked `word` for the word being typed (no space is added). */
+/* The person picked `word` for the word being typed (no space is added). A host that shows the
+ * decision's candidates should pick them with kd_session_pick instead: this is for text the
+ * host made itself. */
 KD_API int kd_session_commit(kd_session* session, const char* word, kd_decision* out);
+/* The person picked the candidate `id` (kd_session_candidate_ids) of the session's last
+ * decision: does what kd_session_commit of its text does (no space is added), but knows which
+ * candidate it was. Pick by id: in pinyin two candidates may have the same text and convert
+ * different letters (a word for the first syllables, a sentence for all of them), and only the
+ * id says which one the person chose. Return codes as for the edits, and
+ *   KD_INVALID_ARGUMENT   the id is stale: not offered by the last decision, or another edit
+ *                         came since (each decision brings new ids); nothing changed
+ *   KD_ERR_NOT_SUPPORTED  the daemon is too old to pick by id (its candidates have id 0):
+ *                         commit the text instead; the connection lives on
+ * ABI revision 2. */
+KD_API int kd_session_pick(kd_session* session, uint32_t id, kd_decision* out);
 /* The host applied the decision's autocorrection: `replacement` replaces the word being typed
  * (no space is added; type the space or punctuation that ended the word next). Unlike
  * kd_session_commit it can be undone: when the person deletes back to the end of the replaced
@@ -278,8 +306,7 @@ KD_API int kd_session_commit(kd_session* session, const char* word, kd_decision*
  * letters (kd_session_commit) undoes the correction, and with personal learning the word is
  * learned as the person's own and never autocorrected again. Return codes as for the edits,
  * and KD_INVALID_ARGUMENT when no word is being typed. */
-KD_API int kd_session_autocorrect(kd_session* session, const char* replacement,
-                                  kd_decision* out);
+KD_API int kd_session_autocorrect(kd_session* session, const char* replacement, kd_decision* out);
 /* Replaces all text before the cursor (the cursor moved, the field changed). */
 KD_API int kd_session_set_context(kd_session* session, const char* text, kd_decision* out);
 
@@ -292,6 +319,13 @@ KD_API int kd_session_decide(kd_session* session, kd_decision* out);
  * Valid as long as that decision's pointers. (A function rather than a kd_decision field,
  * so that kd_decision keeps its size.) */
 KD_API const char* kd_session_preedit(const kd_session* session);
+
+/* The ids of the session's last decision's candidates, n_candidates of them, parallel to
+ * kd_decision.candidates: what kd_session_pick takes. Never 0 from this library, increasing
+ * within a session; 0 from a daemon too old to send ids. NULL for a NULL session. Valid as
+ * long as that decision's pointers. (A function rather than a kd_decision field, so that
+ * kd_decision keeps its size.) ABI revision 2. */
+KD_API const uint32_t* kd_session_candidate_ids(const kd_session* session);
 
 /* The shortcut of the session's last decision (docs/PERSONAL.md, "Shortcuts"; personal
  * engines only): its expansion when the word being typed is a shortcut's trigger (also the
@@ -321,7 +355,8 @@ KD_API int kd_personal_import(const char* store_path, const char* json);
  * number of entries deleted. */
 KD_API int kd_personal_forget(const char* store_path, const char* word, int32_t* removed);
 /* Forgets every word and pair last used in [from, to) (unix seconds). */
-KD_API int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to, int32_t* removed);
+KD_API int kd_personal_forget_range(const char* store_path, int64_t from, int64_t to,
+                                    int32_t* removed);
 /* Forgets everything: learned words, pairs and shortcuts. */
 KD_API int kd_personal_clear(const char* store_path);
 /* Adds a shortcut, or gives `trigger` (any case; stored lower-cased) a new expansion: typing

@@ -34,8 +34,8 @@
 #include <string_view>
 #include <vector>
 
-#include "keydecide/export.h"
 #include "keydecide/decision.h"
+#include "keydecide/export.h"
 #include "keydecide/options.h"
 #include "keydecide/status.h"
 
@@ -93,20 +93,22 @@ struct RuntimeOptions {
 };
 
 enum class RequestKind : int {
-  kType = 0,        // Session::Type(text)
-  kBackspace = 1,   // Session::Backspace(), `count` times
-  kAccept = 2,      // Session::Accept(text): the person picked a candidate
-  kSetContext = 3,  // Session::SetContext(text)
-  kDecide = 4,      // no edit, only a decision
+  kType = 0,              // Session::Type(text)
+  kBackspace = 1,         // Session::Backspace(), `count` times
+  kAccept = 2,            // Session::Accept(text): the person picked a candidate
+  kSetContext = 3,        // Session::SetContext(text)
+  kDecide = 4,            // no edit, only a decision
   kAcceptCorrection = 5,  // Session::AcceptCorrection(text): the host applied the autocorrection
+  kPick = 6,              // Session::Pick(candidate): the person picked a candidate by its id
 };
 
 struct Request {
   RequestKind kind = RequestKind::kDecide;
-  std::string text;        // kType, kAccept, kAcceptCorrection, kSetContext
+  std::string text;  // kType, kAccept, kAcceptCorrection, kSetContext
   // kType: when the key was pressed, ms of a monotonic clock (Session::Type); none: untimed.
   std::optional<int64_t> t_ms;
   int count = 1;           // kBackspace: characters to delete (1..4096)
+  uint32_t candidate = 0;  // kPick: the Candidate::id (of the session's last decision)
   bool decide = true;      // answer with a decision (else only "applied")
   int max_candidates = 3;  // candidates in the decision (0..200)
 };

@@ -101,6 +101,12 @@ class Client:
     def backspace(self, session, count=1, k=3):
         return self.call("backspace", session=session, count=count, k=k)
 
+    def pick(self, session, candidate_id, k=3):
+        """The person picked the candidate of the last decision whose "id" is `candidate_id`
+        (docs/PROTOCOL.md, "Picking a candidate"); KeydecideError "unknown_op" from a daemon too
+        old to pick, "invalid_text" for a stale id."""
+        return self.call("pick", session=session, candidate=candidate_id, k=k)
+
     def commit(self, session, word, k=3):
         return self.call("commit", session=session, word=word, k=k)
 

@@ -111,6 +111,14 @@ def _load():
         "kd_session_decide": (ctypes.c_int, [p, dec]),
         "kd_session_preedit": (s, [p]),
     }
+    # ABI revision 2 (candidate ids): absent from an older library, whose candidates then have
+    # id 0 and whose sessions cannot pick.
+    if hasattr(lib, "kd_abi_revision"):
+        signatures.update({
+            "kd_abi_revision": (ctypes.c_int, []),
+            "kd_session_pick": (ctypes.c_int, [p, ctypes.c_uint32, dec]),
+            "kd_session_candidate_ids": (ctypes.POINTER(ctypes.c_uint32), [p]),
+        })
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)
         fn.restype = restype
@@ -148,6 +156,7 @@ class Candidate:
     text: str
     score: float
     kind: str  # completion, correction, next_word, sentence, typed, shortcut
+    id: int = 0  # what Session.pick takes; 0 from a library or daemon too old to give ids
 
 
 @dataclass
@@ -176,9 +185,13 @@ class Session:
     def _decided(self, rc: int) -> Decision:
         _check(rc)
         d = self._decision
+        lib = library()
+        ids = (lib.kd_session_candidate_ids(self._handle)
+               if hasattr(lib, "kd_abi_revision") and d.n_candidates > 0 else None)
         return Decision(
             candidates=[Candidate(d.candidates[i].text.decode("utf-8"), d.candidates[i].score,
-                                  KINDS.get(d.candidates[i].kind, "completion"))
+                                  KINDS.get(d.candidates[i].kind, "completion"),
+                                  ids[i] if ids else 0)
                         for i in range(d.n_candidates)],
             composition=d.composition.decode("utf-8"),
             preedit=library().kd_session_preedit(self._handle).decode("utf-8"),
@@ -208,8 +221,24 @@ class Session:
         return self._decided(library().kd_session_backspace(self._live(), count,
                                                             ctypes.byref(self._decision)))
 
+    def pick(self, candidate_id: int) -> Decision:
+        """The person picked the candidate of the last decision whose id is `candidate_id`
+        (Candidate.id): what commit(its text) does, but it names which candidate it was (in
+        pinyin two may share a text and convert different letters). No space is added.
+        KeydecideError INVALID_ARGUMENT for a stale id (any edit since that decision),
+        ERR_NOT_SUPPORTED from a library or daemon too old to pick by id."""
+        lib = library()
+        if not hasattr(lib, "kd_abi_revision"):
+            raise KeydecideError(ERR_NOT_SUPPORTED,
+                                 "this libkeydecide is too old to pick by id (ABI revision 1)")
+        if not 0 <= candidate_id <= 0xFFFFFFFF:
+            raise KeydecideError(INVALID_ARGUMENT, "a candidate id is a 32-bit unsigned number")
+        return self._decided(lib.kd_session_pick(self._live(), candidate_id,
+                                                 ctypes.byref(self._decision)))
+
     def commit(self, word: str) -> Decision:
-        """The person picked `word` for the word being typed (no space is added)."""
+        """Text the person chose for the word being typed (no space is added). To take a
+        candidate of the decision, pick(candidate.id) instead."""
         return self._decided(library().kd_session_commit(self._live(), _text(word),
                                                          ctypes.byref(self._decision)))
 

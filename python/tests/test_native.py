@@ -85,6 +85,43 @@ def test_pinyin(engine):
     assert d.composition == "zhongguo"
 
 
+def _pick_zhongguo(session):
+    """Types "zhongguoren" and picks the word 中国 by its id: "ren" is left to convert."""
+    d = session.type("zhongguoren")
+    assert all(c.id > 0 for c in d.candidates)
+    assert len({c.id for c in d.candidates}) == len(d.candidates)
+    zhongguo = next(c for c in d.candidates if c.text == "中国")
+    d = session.pick(zhongguo.id)
+    assert d.composition == "ren"
+    with pytest.raises(KeydecideError) as e:  # an edit came since: stale
+        session.pick(zhongguo.id)
+    assert e.value.code == native.INVALID_ARGUMENT
+    assert session.decide().composition == "ren"
+
+
+def test_pick_by_id(engine):
+    assert native.library().kd_abi_revision() >= 2
+    _pick_zhongguo(engine.session(lang="zh", n_candidates=10))
+    s = engine.session(n_candidates=5)
+    d = s.type("see you tomo")
+    assert d.candidates[0].text == "tomorrow"
+    assert s.pick(d.candidates[0].id).composition == "tomorrow"
+
+
+def test_pick_through_the_daemon(daemon):
+    with keydecide.Engine.connect(daemon) as remote:
+        _pick_zhongguo(remote.session(lang="zh", n_candidates=10))
+    c = Client(daemon)
+    s = c.open_session(lang="zh")
+    d = c.key(s, "zhongguoren", k=10)["decision"]
+    zhongguo = next(x for x in d["candidates"] if x["text"] == "中国")
+    assert c.pick(s, zhongguo["id"])["decision"]["composition"] == "ren"
+    with pytest.raises(keydecide.client.KeydecideError) as e:
+        c.pick(s, zhongguo["id"])
+    assert e.value.code == "invalid_text"
+    c.close()
+
+
 def test_errors_are_exceptions(engine):
     s = engine.session()
     with pytest.raises(KeydecideError) as e:

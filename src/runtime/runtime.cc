@@ -392,6 +392,8 @@ Status ConcreteRuntime::Apply(Session* session, const Request& r) {
       return session->AcceptCorrection(r.text);
     case RequestKind::kSetContext:
       return session->SetContext(r.text);
+    case RequestKind::kPick:
+      return session->Pick(r.candidate);
     case RequestKind::kDecide:
       return Status::OK();
   }

@@ -76,6 +76,7 @@ int Call(DaemonClient* client, Json request, Json* reply) {
 struct DecisionStore {
   std::vector<std::string> texts;
   std::vector<kd_candidate> candidates;
+  std::vector<uint32_t> ids;  // kd_session_candidate_ids
   std::string composition, replacement, intent;
   std::string preedit;   // kd_session_preedit
   std::string shortcut;  // kd_session_shortcut: the expansion, "" for none
@@ -117,9 +118,11 @@ namespace {
 void FillFromLocal(kd_session* s, kd_decision* out) {
   const keydecide::Decision& d = s->decision;
   s->store.candidates.resize(d.candidates.size());
+  s->store.ids.resize(d.candidates.size());
   for (size_t i = 0; i < d.candidates.size(); ++i) {
     s->store.candidates[i] = {d.candidates[i].text.c_str(), d.candidates[i].score,
                               static_cast<int32_t>(d.candidates[i].kind)};
+    s->store.ids[i] = d.candidates[i].id;
   }
   out->n_candidates = static_cast<int32_t>(d.candidates.size());
   out->candidates = s->store.candidates.data();
@@ -158,10 +161,16 @@ int FillFromRemote(kd_session* s, const Json& reply, kd_decision* out) {
   DecisionStore& st = s->store;
   st.texts.resize(cands.size());
   st.candidates.resize(cands.size());
+  st.ids.resize(cands.size());
   for (size_t i = 0; i < cands.size(); ++i) {
     st.texts[i] = StringField(cands[i], "text");
     st.candidates[i] = {st.texts[i].c_str(), FloatField(cands[i], "score"),
                         KindFromName(StringField(cands[i], "kind"))};
+    // 0 from a daemon older than ids: nothing to pick by (kd_session_commit the text).
+    const Json& id = Field(cands[i], "id");
+    st.ids[i] = id.is_number_unsigned() && id.get<uint64_t>() <= UINT32_MAX
+                    ? static_cast<uint32_t>(id.get<uint64_t>())
+                    : 0;
   }
   const Json& popup = Field(d, "popup");
   const Json& autocorrect = Field(d, "autocorrect");
@@ -243,13 +252,24 @@ int EnsureSessionConnected(kd_session* s) {
               "was not applied; restore the text with kd_session_set_context");
 }
 
-enum class Edit { kType, kBackspace, kCommit, kCorrect, kSetContext, kDecide };
+enum class Edit { kType, kBackspace, kCommit, kCorrect, kSetContext, kDecide, kPick };
 
-// t_ms: kType's key time (monotonic ms), or a negative value for untimed.
-int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_ms,
+// A pick's answer from a daemon that does not know the op (before ids): KD_ERR_NOT_SUPPORTED,
+// and the connection lives on.
+int PickRefused(int rc, const Json& reply) {
+  if (StringField(Field(reply, "error"), "code") != keydecide::service::errors::kUnknownOp) {
+    return rc;
+  }
+  return Fail(KD_ERR_NOT_SUPPORTED,
+              "the daemon is too old to pick a candidate by id (update keydecided); commit the "
+              "candidate's text with kd_session_commit instead");
+}
+
+// t_ms: kType's key time (monotonic ms), or a negative value for untimed. id: kPick's.
+int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_ms, uint32_t id,
            kd_decision* out) {
   if (s == nullptr) return Fail(KD_INVALID_ARGUMENT, "no session");
-  if (edit != Edit::kBackspace && edit != Edit::kDecide && text == nullptr) {
+  if (edit != Edit::kBackspace && edit != Edit::kDecide && edit != Edit::kPick && text == nullptr) {
     return Fail(KD_INVALID_ARGUMENT, "no text");
   }
   if (edit == Edit::kBackspace && (count < 1 || count > 4096)) {
@@ -273,6 +293,9 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
         break;
       case Edit::kSetContext:
         st = session->SetContext(text);
+        break;
+      case Edit::kPick:
+        st = session->Pick(id);
         break;
       case Edit::kDecide:
         break;
@@ -307,6 +330,9 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
     case Edit::kSetContext:
       req = {{"op", "set_context"}, {"text", text}};
       break;
+    case Edit::kPick:
+      req = {{"op", "pick"}, {"candidate", id}};
+      break;
     case Edit::kDecide:
       req = {{"op", "decide"}};
       break;
@@ -317,7 +343,7 @@ int DoEdit(kd_session* s, Edit edit, const char* text, int32_t count, int64_t t_
   if (edit != Edit::kDecide) req["decide"] = out != nullptr;
   Json reply;
   const int rc = Call(s->engine->remote.get(), std::move(req), &reply);
-  if (rc != KD_OK) return rc;
+  if (rc != KD_OK) return edit == Edit::kPick ? PickRefused(rc, reply) : rc;
   return out != nullptr ? FillFromRemote(s, reply, out) : KD_OK;
 }
 
@@ -411,6 +437,8 @@ kd_session_params kd_session_default_params(void) {
 }
 
 const char* kd_last_error(void) { return g_last_error.c_str(); }
+
+int kd_abi_revision(void) { return KD_ABI_REVISION; }
 
 int kd_engine_open(const kd_engine_params* params, kd_engine** out) {
   if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
@@ -590,6 +618,10 @@ const char* kd_session_shortcut(const kd_session* session, int32_t* fire) {
   return any ? session->store.shortcut.c_str() : nullptr;
 }
 
+const uint32_t* kd_session_candidate_ids(const kd_session* session) {
+  return session != nullptr ? session->store.ids.data() : nullptr;
+}
+
 void kd_session_free(kd_session* session) {
   if (session == nullptr) return;
   if (session->bytes > 0) {
@@ -615,29 +647,32 @@ void kd_session_free(kd_session* session) {
   }
 
 int kd_session_type(kd_session* session, const char* text, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, -1, out));
+  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, -1, 0, out));
 }
 int kd_session_type_at(kd_session* session, const char* text, int64_t t_ms, kd_decision* out) {
   if (t_ms < 0 || t_ms > (int64_t{1} << 53)) {
     return Fail(KD_INVALID_ARGUMENT, "t_ms must be in 0..2^53");
   }
-  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, t_ms, out));
+  KD_GUARDED(DoEdit(session, Edit::kType, text, 0, t_ms, 0, out));
 }
 int kd_session_backspace(kd_session* session, int32_t count, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kBackspace, nullptr, count, -1, out));
+  KD_GUARDED(DoEdit(session, Edit::kBackspace, nullptr, count, -1, 0, out));
 }
 int kd_session_commit(kd_session* session, const char* word, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kCommit, word, 0, -1, out));
+  KD_GUARDED(DoEdit(session, Edit::kCommit, word, 0, -1, 0, out));
 }
 int kd_session_autocorrect(kd_session* session, const char* replacement, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kCorrect, replacement, 0, -1, out));
+  KD_GUARDED(DoEdit(session, Edit::kCorrect, replacement, 0, -1, 0, out));
 }
 int kd_session_set_context(kd_session* session, const char* text, kd_decision* out) {
-  KD_GUARDED(DoEdit(session, Edit::kSetContext, text, 0, -1, out));
+  KD_GUARDED(DoEdit(session, Edit::kSetContext, text, 0, -1, 0, out));
+}
+int kd_session_pick(kd_session* session, uint32_t id, kd_decision* out) {
+  KD_GUARDED(DoEdit(session, Edit::kPick, nullptr, 0, -1, id, out));
 }
 int kd_session_decide(kd_session* session, kd_decision* out) {
   if (out == nullptr) return Fail(KD_INVALID_ARGUMENT, "no out pointer");
-  KD_GUARDED(DoEdit(session, Edit::kDecide, nullptr, 0, -1, out));
+  KD_GUARDED(DoEdit(session, Edit::kDecide, nullptr, 0, -1, 0, out));
 }
 
 int kd_personal_export(const char* store_path, char** json_out) {

@@ -33,7 +33,7 @@ constexpr OpEntry kOps[] = {
     {"key", Op::kKey},       {"backspace", Op::kBackspace},
     {"commit", Op::kCommit}, {"set_context", Op::kSetContext},
     {"decide", Op::kDecide}, {"close_session", Op::kCloseSession},
-    {"stats", Op::kStats},
+    {"stats", Op::kStats},   {"pick", Op::kPick},
 };
 
 // Reads an optional integer field within [lo, hi]; false (and *error) if present but not
@@ -102,6 +102,14 @@ bool ParseOpFields(const Json& j, ProtocolRequest* out, ProtocolError* error) {
       break;
     case Op::kSetContext:
       if (!RequiredString(j, "text", &out->text, error)) return false;
+      break;
+    case Op::kPick:  // "candidate", not "id": that is the request's own, echoed
+      v = 0;
+      if (!OptionalInt(j, "candidate", 1, std::numeric_limits<uint32_t>::max(), &v, error)) {
+        return false;
+      }
+      if (v == 0) return Fail(error, errors::kBadRequest, "\"candidate\" (an id) is required");
+      out->candidate = static_cast<uint32_t>(v);
       break;
     case Op::kBackspace:
       v = 1;

@@ -31,6 +31,7 @@ enum class Op : int {
   kDecide,
   kCloseSession,
   kStats,
+  kPick,
 };
 
 struct ProtocolRequest {
@@ -48,7 +49,8 @@ struct ProtocolRequest {
   bool no_learn = false;         // open_session: learn nothing from this session
   // open_session: "off", "cautious", "normal" (default) or "eager"
   AutocorrectLevel autocorrect = AutocorrectLevel::kNormal;
-  bool correction = false;       // commit: the word is the applied autocorrection
+  bool correction = false;  // commit: the word is the applied autocorrection
+  uint32_t candidate = 0;   // pick: the candidate's id (the "id" of a decision's candidate)
 };
 
 // Stable error codes of the protocol (docs/PROTOCOL.md).

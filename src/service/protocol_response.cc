@@ -45,7 +45,9 @@ void AppendDecision(const Decision& d, std::string* out) {
     AppendFloat(c.score, out);
     out->append(",\"kind\":\"");
     out->append(CandidateKindName(c.kind));
-    out->append("\"}");
+    out->append("\",\"id\":");
+    AppendUint(c.id, out);
+    out->push_back('}');
   }
   out->append("],\"popup\":{\"show\":");
   out->append(d.popup.show ? "true" : "false");

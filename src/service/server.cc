@@ -56,7 +56,7 @@ constexpr int kReadingWithinMs = 1000;  // a client that took bytes this recentl
 // Bytes beyond max_output_bytes a reading client may be behind by: the answers to the requests
 // it had sent before its reading paused (a read buffer's worth of lines).
 constexpr size_t kOutputSlackBytes = size_t{16} << 20;
-constexpr int kTickMs = 500;                     // how often stalled lines are checked
+constexpr int kTickMs = 500;  // how often stalled lines are checked
 constexpr int kListenBacklog = 256;
 
 Status Errno(const std::string& what) {
@@ -68,7 +68,7 @@ struct Conn {
   uint64_t id = 0;
   std::string in;
   std::string out;
-  size_t out_off = 0;                                         // bytes of `out` already written
+  size_t out_off = 0;  // bytes of `out` already written
   struct OpenSession {
     Runtime::SessionId rid;
     size_t bytes;  // its share of the session memory budget
@@ -131,12 +131,12 @@ class ConcreteServer : public Server {
   // Why `c` may not open a session costing `bytes` now (the over_budget message), or "".
   std::string OverBudget(const Conn& c, size_t bytes) const;
 
-  const std::vector<const Engine*> engines_;  // one per language, default first
-  std::vector<std::string> languages_;        // engines_[i]->info().language
-  std::vector<size_t> session_bytes_;         // one session's cost, per language
+  const std::vector<const Engine*> engines_;   // one per language, default first
+  std::vector<std::string> languages_;         // engines_[i]->info().language
+  std::vector<size_t> session_bytes_;          // one session's cost, per language
   std::atomic<size_t> session_bytes_used_{0};  // by the open sessions (written by the loop)
-  bool trim_pending_ = false;                 // sessions closed since the last trim
-  std::string scorer_;                        // of the default language
+  bool trim_pending_ = false;                  // sessions closed since the last trim
+  std::string scorer_;                         // of the default language
   const ServerOptions options_;
   std::string path_;
   uid_t allowed_uid_ = 0;
@@ -501,6 +501,10 @@ void ConcreteServer::HandleSessionOp(Conn* c, const ProtocolRequest& req) {
     case Op::kSetContext:
       r.kind = RequestKind::kSetContext;
       break;
+    case Op::kPick:
+      r.kind = RequestKind::kPick;
+      r.candidate = req.candidate;
+      break;
     default:
       r.kind = RequestKind::kDecide;
   }
@@ -691,7 +695,7 @@ void ConcreteServer::CheckStalled() {
         c->in_flight == 0 && now - c->last_request > std::chrono::milliseconds(idle_ms)) {
       idle.push_back(id);  // holding nothing and saying nothing: its slot goes to others
     } else if (line_ms > 0 && !c->in.empty() &&
-        now - c->partial_since > std::chrono::milliseconds(line_ms)) {
+               now - c->partial_since > std::chrono::milliseconds(line_ms)) {
       half_lines.push_back(id);
     } else if (write_ms > 0 && c->unsent() > 0 &&
                now - c->write_progress > std::chrono::milliseconds(write_ms)) {

@@ -138,10 +138,13 @@ void WordSession::ShiftPersonalOffsets(size_t cut) {
 // --- Editing -------------------------------------------------------------------------------
 
 Status WordSession::Type(std::string_view text, std::optional<int64_t> t_ms) {
+  KD_RETURN_IF_ERROR(utf8::Validate(text));  // refused: the ids offered stay valid
+  offered_.Forget();
   return ForEachChar(text, [&](std::string_view ch, char32_t cp) { AppendChar(ch, cp, t_ms); });
 }
 
 Status WordSession::Backspace() {
+  offered_.Forget();
   bool committed;
   if (!state_.text.Backspace(&committed)) return Status::OK();
   const size_t size = state_.text.text().size();
@@ -162,6 +165,7 @@ Status WordSession::Backspace() {
 
 Status WordSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(word));
+  offered_.Forget();  // `word` may be its text (Pick): that stays readable
   Correction& correction = state_.correction;
   // The typed letters taken back at a corrected word undo the correction; any other pick
   // leaves nothing to undo.
@@ -182,6 +186,7 @@ Status WordSession::AcceptCorrection(std::string_view replacement) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(replacement));
   const std::string_view typed = composition();
   if (typed.empty()) return Status::InvalidArgument("no word is being composed to correct");
+  offered_.Forget();
   const size_t start = state_.text.composition_start();
   Correction& correction = state_.correction;
   // Letters too long to accept back cannot be undone (the composition is kept whole).
@@ -203,6 +208,7 @@ Status WordSession::AcceptCorrection(std::string_view replacement) {
 
 Status WordSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
+  offered_.Forget();
   // Words the new text still has where they were stay; the others were not kept.
   const std::string_view old = state_.text.text();
   const size_t same =
@@ -222,7 +228,17 @@ Status WordSession::SetContext(std::string_view text) {
 }
 
 Status WordSession::Decide(int max_candidates, Decision* out) {
-  return stages_.Decide(max_candidates, out, &context_);
+  offered_.Begin();
+  const Status status = stages_.Decide(max_candidates, out, &context_);
+  if (status.ok()) offered_.Seal(&out->candidates);
+  return status;
+}
+
+Status WordSession::Pick(uint32_t id) {
+  std::string_view text;
+  NoOrigin origin;
+  if (!offered_.Find(id, &text, &origin)) return StaleCandidateId(id);
+  return Accept(text);
 }
 
 }  // namespace keydecide

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string_view>
 
+#include "decide/offered_candidates.h"
 #include "decide/personal_ranking.h"
 #include "decide/stage_pipeline.h"
 #include "decide/word/word_context.h"
@@ -34,6 +35,8 @@ class WordSession : public Session, private PersonalRanking::Listener {
   Status Backspace() override;
   Status Accept(std::string_view word) override;
   Status AcceptCorrection(std::string_view replacement) override;
+  // Accept of the offered text.
+  Status Pick(uint32_t id) override;
   Status SetContext(std::string_view text) override;
   Status Decide(int max_candidates, Decision* out) override;
   void SetTier(Tier tier) override { state_.tier = tier; }
@@ -61,6 +64,7 @@ class WordSession : public Session, private PersonalRanking::Listener {
   PersonalRanking personal_;
   WordContext context_;
   StagePipeline stages_;
+  OfferedCandidates<NoOrigin> offered_;  // the last Decide's candidates, for Pick
 };
 
 }  // namespace keydecide

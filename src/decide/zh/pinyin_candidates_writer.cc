@@ -18,28 +18,34 @@ PinyinCandidatesWriter::PinyinCandidatesWriter(const PinyinEnv& env) {
 }
 
 void PinyinCandidatesWriter::WriteTop(PinyinContext* context, size_t k) {
-  const ZhState& session = *context->session;
+  ZhState& session = *context->session;
   const std::span<const PinyinCandidate> found = context->found;
   const std::span<const PinyinSentence> sentences = context->sentences;
   Decision* out = context->out;
   slots_.Resize(k, &out->candidates);
   size_t filled = 0;
-  auto next = [&](float score, CandidateKind kind) -> std::string& {
+  using Source = PinyinOrigin::Source;
+  // Each candidate is tagged with where it came from, for Pick (offered_candidates.h).
+  auto next = [&](float score, CandidateKind kind, const PinyinOrigin& origin) -> std::string& {
     Candidate& c = out->candidates[filled++];
     c.score = score;
     c.typing_cost = 0;
     c.kind = kind;
+    c.id = session.offered_candidates.Tag(origin);
     return c.text;
   };
   auto user = [&](const ZhState::UserCandidate& c) {
     const UserWords::Word& w = session.user_words()->word(c.word);
-    next(std::log1p(w.weight), CandidateKind::kCompletion).assign(w.spelling);
+    next(std::log1p(w.weight), CandidateKind::kCompletion,
+         {.source = Source::kUser, .index = c.word, .consumed = c.consumed})
+        .assign(w.spelling);
   };
   for (size_t i = 0; i < session.user_first.size() && filled < k; ++i) {
     user(session.user_first[i]);
   }
   if (context->latin && filled < k) {  // the letters as typed
-    next(std::log(context->intent[session.model.latin_label]), CandidateKind::kCompletion)
+    next(std::log(context->intent[session.model.latin_label]), CandidateKind::kCompletion,
+         {.source = Source::kLetters})
         .assign(session.composition());
   }
   const std::string_view fixed = session.window.live_begin() > 0 ? session.window.fixed_text() : "";
@@ -48,7 +54,8 @@ void PinyinCandidatesWriter::WriteTop(PinyinContext* context, size_t k) {
         fixed.empty()) {
       continue;
     }
-    std::string& text = next(sentences[i].score, CandidateKind::kSentence);
+    std::string& text = next(sentences[i].score, CandidateKind::kSentence,
+                             {.source = Source::kSentence, .index = static_cast<uint32_t>(i)});
     text.assign(fixed);
     text.append(sentences[i].text);
   }
@@ -60,7 +67,10 @@ void PinyinCandidatesWriter::WriteTop(PinyinContext* context, size_t k) {
       if (p.full != full || session.IsUserCandidate(p.text)) continue;
       // A word that is a sentence is offered once.
       if (p.full && session.IsOffered(sentences, p.text)) continue;
-      next(p.score, CandidateKind::kCompletion).assign(p.text);
+      next(
+          p.score, CandidateKind::kCompletion,
+          {.source = Source::kWord, .consumed = p.consumed, .entry = p.entry, .variant = p.variant})
+          .assign(p.text);
     }
   };
   words(true);
@@ -69,7 +79,9 @@ void PinyinCandidatesWriter::WriteTop(PinyinContext* context, size_t k) {
   }
   words(false);
   for (size_t i = 0; i < session.next.size() && filled < k; ++i) {
-    next(session.next[i].score, CandidateKind::kNextWord).assign(session.next[i].text);
+    next(session.next[i].score, CandidateKind::kNextWord,
+         {.source = Source::kNextWord, .index = static_cast<uint32_t>(i)})
+        .assign(session.next[i].text);
   }
   slots_.Resize(filled, &out->candidates);
 }

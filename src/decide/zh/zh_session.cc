@@ -96,10 +96,13 @@ void ZhSession::AppendChar(std::string_view ch, char32_t cp, std::optional<int64
 }
 
 Status ZhSession::Type(std::string_view text, std::optional<int64_t> t_ms) {
+  KD_RETURN_IF_ERROR(utf8::Validate(text));  // refused: the ids offered stay valid
+  state_.offered_candidates.Forget();
   return ForEachChar(text, [&](std::string_view ch, char32_t cp) { AppendChar(ch, cp, t_ms); });
 }
 
 Status ZhSession::Backspace() {
+  state_.offered_candidates.Forget();
   bool committed;
   if (state_.text.Backspace(&committed) && committed) {
     state_.context_word = 0;
@@ -112,6 +115,7 @@ Status ZhSession::Backspace() {
 
 Status ZhSession::SetContext(std::string_view text) {
   KD_RETURN_IF_ERROR(utf8::Validate(text));
+  state_.offered_candidates.Forget();
   // The last commit stays learnable while it is still just before the cursor.
   std::string_view committed = state_.text.text().substr(0, state_.text.composition_start());
   committed.remove_prefix(committed.size() - std::min<size_t>(committed.size(), kMaxSentenceBytes));
@@ -124,13 +128,88 @@ Status ZhSession::SetContext(std::string_view text) {
 }
 
 Status ZhSession::Decide(int max_candidates, Decision* out) {
-  return stages_.Decide(max_candidates, out, &context_);
+  state_.offered_candidates.Begin();
+  const Status status = stages_.Decide(max_candidates, out, &context_);
+  if (status.ok()) state_.offered_candidates.Seal(&out->candidates);
+  return status;
 }
 
 // --- Accepting a candidate -----------------------------------------------------------------
 
 Status ZhSession::Accept(std::string_view word) {
   KD_RETURN_IF_ERROR(CheckAcceptedWord(word, kMaxSentenceBytes));
+  state_.offered_candidates.Forget();
+  Commit(word, FindOrigin(word));
+  return Status::OK();
+}
+
+Status ZhSession::Pick(uint32_t id) {
+  std::string_view text;
+  PinyinOrigin origin;
+  if (!state_.offered_candidates.Find(id, &text, &origin)) return StaleCandidateId(id);
+  KD_RETURN_IF_ERROR(CheckAcceptedWord(text, kMaxSentenceBytes));  // as Accept(text) would
+  state_.offered_candidates.Forget();                              // `text` stays readable
+  Commit(text, Recorded(origin) ? origin : FindOrigin(text));
+  return Status::OK();
+}
+
+bool ZhSession::Recorded(const PinyinOrigin& origin) const {
+  // What the origin points at is the last Decide's, kept until the next one (a snapshot, the
+  // sentences and the 联想 words change only in Decide); checked all the same.
+  using Source = PinyinOrigin::Source;
+  const UserWords* words = state_.user_words();
+  switch (origin.source) {
+    case Source::kUnknown:
+      return false;
+    case Source::kSentence:
+      return origin.index < state_.ranked.size();
+    case Source::kUser:
+      return words != nullptr && origin.index < words->size();
+    case Source::kNextWord:
+      return origin.index < state_.next.size();
+    default:
+      return true;
+  }
+}
+
+PinyinOrigin ZhSession::FindOrigin(std::string_view word) {
+  using Source = PinyinOrigin::Source;
+  if (state_.text.composition().empty()) {  // a 联想 word, the first of that text
+    for (size_t i = 0; i < state_.next.size(); ++i) {
+      if (state_.next[i].text == word) {
+        return {.source = Source::kNextWord, .index = static_cast<uint32_t>(i)};
+      }
+    }
+    return {.source = Source::kLetters};
+  }
+  // A sentence, the person's word, a searched word (in the order the writer gives them
+  // precedence), or none: all the letters.
+  state_.SearchComposition();
+  state_.FindUserWords();  // with the snapshot the last Decide showed
+  const std::span<const PinyinSentence> sentences = state_.OfferedSentences();
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    if (state_.IsSentence(sentences[i], word)) {
+      return {.source = Source::kSentence, .index = static_cast<uint32_t>(i)};
+    }
+  }
+  const UserWords* words = state_.user_words();
+  for (const auto* list : {&state_.user_first, &state_.user_prefix}) {
+    for (const ZhState::UserCandidate& c : *list) {
+      if (words->word(c.word).spelling == word) {
+        return {.source = Source::kUser, .index = c.word, .consumed = c.consumed};
+      }
+    }
+  }
+  for (const PinyinCandidate& c : state_.search.candidates()) {
+    if (c.text == word) {
+      return {
+          .source = Source::kWord, .consumed = c.consumed, .entry = c.entry, .variant = c.variant};
+    }
+  }
+  return {.source = Source::kLetters};
+}
+
+void ZhSession::Commit(std::string_view word, const PinyinOrigin& origin) {
   const std::string_view composition = state_.text.composition();
   const bool learning = personal_.learn() && !composition.empty();
   if (learning) personal_.OfferPending();  // the commit before this one was kept
@@ -138,11 +217,13 @@ Status ZhSession::Accept(std::string_view word) {
   const bool picked =
       learning && composition == state_.first_offered_for && word != state_.first_offered;
   Accepted accepted{composition.size(), 0, word};
-  if (composition.empty()) {
-    accepted.word_id = AcceptedWordId(word);  // a 联想 pick
-    if (personal_.learn()) LearnNextWordPick(word);
+  if (composition.empty()) {  // a 联想 pick
+    const ZhState::NextWord* next =
+        origin.source == PinyinOrigin::Source::kNextWord ? &state_.next[origin.index] : nullptr;
+    accepted.word_id = next != nullptr ? next->word : 0;
+    if (personal_.learn()) LearnNextWordPick(word, next);
   } else {
-    accepted = ResolveAccepted(word, learning, picked);
+    accepted = ResolveAccepted(word, origin, learning, picked);
   }
   // The rest of the composition, without the apostrophes that separated it from the word.
   size_t consumed = accepted.consumed;
@@ -153,63 +234,45 @@ Status ZhSession::Accept(std::string_view word) {
   state_.context_word = accepted.word_id;
   if (learning && whole) LearnPhrase();
   state_.text.TrimToLimit();
-  return Status::OK();
 }
 
-ZhSession::Accepted ZhSession::ResolveAccepted(std::string_view word, bool learning, bool picked) {
-  // The letters the word stands for: those its best candidate consumed, else all of them (also
-  // for a sentence, and for an unknown word).
+ZhSession::Accepted ZhSession::ResolveAccepted(std::string_view word, const PinyinOrigin& origin,
+                                               bool learning, bool picked) {
+  using Source = PinyinOrigin::Source;
   const std::string_view composition = state_.text.composition();
   Accepted accepted{composition.size(), 0, word};
   const WordBigram* bigram = state_.bigram;
   const Lexicon& lexicon = *state_.lexicon;
-  state_.SearchComposition();
-  state_.FindUserWords();  // with the snapshot the last Decide showed
-  const std::span<const PinyinSentence> sentences = state_.OfferedSentences();
-  const auto sentence = std::find_if(sentences.begin(), sentences.end(),
-                                     [&](const auto& s) { return state_.IsSentence(s, word); });
-  const UserWords* words = state_.user_words();
-  const ZhState::UserCandidate* user = nullptr;
-  for (const auto* list : {&state_.user_first, &state_.user_prefix}) {
-    const auto it = std::find_if(list->begin(), list->end(), [&](const auto& c) {
-      return words->word(c.word).spelling == word;
-    });
-    if (user == nullptr && it != list->end()) user = &*it;
-  }
-  if (sentence != sentences.end()) {
-    const PinyinSentenceWord& last_word = sentence->words.back();
+  if (origin.source == Source::kSentence) {  // all the letters
+    const PinyinSentence& sentence = state_.ranked[origin.index];
+    const PinyinSentenceWord& last_word = sentence.words.back();
     accepted.last = last_word.text;
     accepted.word_id =
         bigram != nullptr && last_word.entry != lexicon::kNoEntry
             ? bigram->WordOf(lexicon.VariantIndex(last_word.entry, last_word.variant))
             : 0;
-    if (learning) LearnSentence(*sentence, picked);
+    if (learning) LearnSentence(sentence, picked);
     return accepted;
   }
-  if (user != nullptr) {
-    accepted.consumed = std::min<size_t>(user->consumed, accepted.consumed);
-    const uint32_t tag = words->word(user->word).tag;  // its lexicon spelling, if any
+  if (origin.source == Source::kUser) {
+    const UserWords::Word& w = state_.user_words()->word(origin.index);
+    accepted.consumed = std::min<size_t>(origin.consumed, accepted.consumed);
+    const uint32_t tag = w.tag;  // its lexicon spelling, if any
     accepted.word_id = bigram != nullptr && tag != UserWords::kNoTag ? bigram->WordOf(tag) : 0;
-    if (learning) LearnAccepted(word, words->word(user->word).reading, picked);
+    if (learning) LearnAccepted(word, w.reading, picked);
     return accepted;
   }
-  const PinyinCandidate* found = nullptr;
-  for (const PinyinCandidate& c : state_.search.candidates()) {
-    if (c.text == word) {
-      found = &c;
-      break;
-    }
-  }
-  if (found != nullptr) {
-    accepted.consumed = std::min<size_t>(found->consumed, accepted.consumed);
+  const bool searched = origin.source == Source::kWord;
+  if (searched) {  // the letters its best reading consumed
+    accepted.consumed = std::min<size_t>(origin.consumed, accepted.consumed);
     accepted.word_id =
-        bigram ? bigram->WordOf(lexicon.VariantIndex(found->entry, found->variant)) : 0;
+        bigram ? bigram->WordOf(lexicon.VariantIndex(origin.entry, origin.variant)) : 0;
   }
   if (learning) {
     // Its reading: the lexicon key's syllables, else (a learned word, a word the host made)
     // the letters it replaces, when they spell one syllable per hanzi.
     const std::string_view letters =
-        found != nullptr ? lexicon.Key(found->entry) : composition.substr(0, accepted.consumed);
+        searched ? lexicon.Key(origin.entry) : composition.substr(0, accepted.consumed);
     LearnAccepted(word, ReadingOf(letters, word, &reading_scratch_), picked);
   }
   return accepted;
@@ -233,13 +296,6 @@ void ZhSession::LearnPhrase() {
   pieces_.clear();
 }
 
-uint32_t ZhSession::AcceptedWordId(std::string_view word) const {
-  for (const ZhState::NextWord& next : state_.next) {
-    if (next.text == word) return next.word;
-  }
-  return 0;
-}
-
 // --- Learning --------------------------------------------------------------------------------
 
 void ZhSession::QueueWord(std::string_view text, std::string_view reading, bool picked) {
@@ -252,13 +308,11 @@ void ZhSession::LearnAccepted(std::string_view text, std::string_view reading, b
   pieces_.push_back({std::string(text), std::string(reading)});
 }
 
-void ZhSession::LearnNextWordPick(std::string_view word) {
+void ZhSession::LearnNextWordPick(std::string_view word, const ZhState::NextWord* next) {
   personal_.OfferPending();  // the commit before was kept
-  const auto next = std::find_if(state_.next.begin(), state_.next.end(),
-                                 [&](const ZhState::NextWord& n) { return n.text == word; });
   std::string_view reading;
   const Lexicon& lexicon = *state_.lexicon;
-  if (next != state_.next.end() && next->variant != UserWords::kNoTag) {
+  if (next != nullptr && next->variant != UserWords::kNoTag) {
     if (const uint32_t entry = lexicon.EntryOfVariant(next->variant); entry != lexicon::kNoEntry) {
       reading = ReadingOf(lexicon.Key(entry), word, &reading_scratch_);
     }

@@ -93,6 +93,8 @@ class ZhSession : public Session, private PersonalRanking::Listener {
   Status Type(std::string_view text, std::optional<int64_t> t_ms) override;
   Status Backspace() override;
   Status Accept(std::string_view word) override;
+  // Resolves the candidate by where the last Decide recorded it came from (PinyinOrigin).
+  Status Pick(uint32_t id) override;
   Status SetContext(std::string_view text) override;
   Status Decide(int max_candidates, Decision* out) override;
   // Below kNoVocabProposals the model is not run: the bigram's sentences, no intent.
@@ -111,13 +113,18 @@ class ZhSession : public Session, private PersonalRanking::Listener {
     std::string_view last;  // the last word committed
   };
   void AppendChar(std::string_view ch, char32_t cp, std::optional<int64_t> t_ms);
-  // Accept(word) of letters: which offered candidate it is (a sentence, the person's word, a
-  // searched word, or none: all the letters), learning it when `learning`.
-  Accepted ResolveAccepted(std::string_view word, bool learning, bool picked);
+  // Which offered candidate `word` is, found by its text as the writer gave them precedence (a
+  // sentence, the person's word, a searched word; a 联想 word without letters), else kLetters.
+  PinyinOrigin FindOrigin(std::string_view word);
+  // Whether a recorded origin still points at what the last Decide offered.
+  bool Recorded(const PinyinOrigin& origin) const;
+  // Accept and Pick: replaces the letters the candidate converts with `word`, and learns it.
+  void Commit(std::string_view word, const PinyinOrigin& origin);
+  // What `word`, of `origin`, converts of the letters, learning it when `learning`.
+  Accepted ResolveAccepted(std::string_view word, const PinyinOrigin& origin, bool learning,
+                           bool picked);
   // A phrase the person built from several picks is learned as a word of its own.
   void LearnPhrase();
-  // The bigram word id of `word` among the last 联想 candidates (0 when not one of them).
-  uint32_t AcceptedWordId(std::string_view word) const;
 
   // The person's words: what a commit queues for the learner (PendingWords), held until the
   // next commit. Queues `text` (read as `reading`, may be "") after previous_word_, which it
@@ -126,8 +133,9 @@ class ZhSession : public Session, private PersonalRanking::Listener {
   // What Accept(word) learns: `text` read as `reading` (may be "").
   void LearnAccepted(std::string_view text, std::string_view reading, bool picked);
   void LearnSentence(const PinyinSentence& sentence, bool picked);
-  // A 联想 pick: the pair (previous_word_, word) and the word, with its reading.
-  void LearnNextWordPick(std::string_view word);
+  // A 联想 pick: the pair (previous_word_, word) and the word, with its reading (`next` null:
+  // not one of the 联想 words offered).
+  void LearnNextWordPick(std::string_view word, const ZhState::NextWord* next);
   void ForgetPrevious() {
     previous_word_.clear();
     state_.last_word.clear();

@@ -20,8 +20,10 @@
 #include <string_view>
 #include <vector>
 
+#include "decide/offered_candidates.h"
 #include "decide/sentence_lm.h"
 #include "decide/typed_text.h"
+#include "decide/zh/pinyin_origin.h"
 #include "decide/zh/pinyin_user_bonus.h"
 #include "decide/zh/zh_context.h"
 #include "keydecide/decision.h"
@@ -143,6 +145,8 @@ struct ZhState {
   std::string user_letters;           // the composition without apostrophes
   std::string first_offered;          // the first candidate of the last Decide ...
   std::string first_offered_for;      // ... and the composition it was for
+  // The last Decide's candidates and where each came from (the writer tags them), for Pick.
+  OfferedCandidates<PinyinOrigin> offered_candidates;
 };
 
 }  // namespace keydecide
