@@ -15,9 +15,18 @@ scripts/install-deps.sh test
 
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-echo "== Release build"
+# When each stage began, printed as the script ends (passed or not): where CI's time goes.
+STAGES=()
+stage() {
+  STAGES+=("$(printf '%5ds  %s' "$SECONDS" "$1")")
+  echo "== $1"
+}
+trap 'printf "test.sh: stages began at (seconds since start)\n"; printf "  %s\n" "${STAGES[@]}"; echo "  total ${SECONDS}s"' EXIT
+
+stage "Release build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKEYDECIDE_WERROR=ON >/dev/null
 cmake --build build -j"$JOBS"
+stage "Release tests"
 (cd build && ctest --output-on-failure -j"$JOBS")
 
 # The kernel tests cover every target by themselves; the model tests run once more on each
@@ -30,7 +39,7 @@ for target in avx3 avxvnni avx2 sse4 scalar; do
   fi
 done
 
-echo "== Arm (aarch64) under qemu"
+stage "Arm (aarch64) under qemu"
 # Cross-built with Debian's g++-aarch64-linux-gnu against the :arm64 dev packages
 # (cmake/aarch64-linux-gnu.cmake) and run, not only compiled, under qemu-user; -cpu max
 # emulates dotprod, i8mm, SVE and SVE2. kernels_test runs every kernel against its reference
@@ -58,13 +67,14 @@ for target in best $arm_targets; do
   done
 done
 
-echo "== ASan/UBSan build"
+stage "ASan/UBSan build"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKEYDECIDE_SANITIZE=ON -DKEYDECIDE_WERROR=ON >/dev/null
 cmake --build build-asan -j"$JOBS"
+stage "ASan/UBSan tests"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$JOBS")
 
-echo "== ThreadSanitizer: runtime, service, C ABI and learning (src/personal) tests"
+stage "ThreadSanitizer: runtime, service, C ABI and learning (src/personal) tests"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYDECIDE_WERROR=ON \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_C_FLAGS="-fsanitize=thread" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
@@ -75,7 +85,7 @@ for t in "${TSAN_TESTS[@]}"; do
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/bin/$t --gtest_brief=1
 done
 
-echo "== libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
+stage "libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # The protocol parser 30 s, the pinyin searches 20 s, the text layer, keyboard layouts,
 # lexicon, word bigram, teacher n-gram, weight file and C ABI call sequences 15 s each, the user
 # store's export format and import, the fine-tuning adapter, the known-words filter, the popup
@@ -86,14 +96,14 @@ scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 tex
   intent_ngrams:10 \
   capi:15
 
-echo "== Debian packages, installed on a clean bookworm root"
+stage "Debian packages, installed on a clean bookworm root"
 # The five packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
 # apt with their dependencies into a fresh root and typed with there (scripts/test-debs.sh).
 scripts/build-debs.sh build-deb/debs
 scripts/test-debs.sh build-deb/debs build/bin/fcitx5_typing_test
 
 if compgen -G "training/tests/test_*.py" >/dev/null; then
-  echo "== Python tests"
+  stage "Python tests"
   /usr/bin/python3 -m pytest -q training/tests
 fi
 
