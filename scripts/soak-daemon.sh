@@ -7,12 +7,17 @@
 # slope of RSS over time is reported in MB per 10 minutes (flat: under 1).
 #
 #   scripts/soak-daemon.sh [--time SECONDS] [--warmup SECONDS] [--build DIR] [--text FILE]
-#                          [--out CSV]
+#                          [--out CSV] [--prefill PAIRS]
+#
+# --prefill PAIRS: the store starts with every distinct word of the text and PAIRS random pairs
+# of them (an export imported before the daemon starts), as a person's store after a long time;
+# past the learner's snapshot limits (src/personal/learner.h), what a flat RSS must then show is
+# that nothing else grows.
 #
 # Defaults: 3600 s, warm-up 600 s, build/, the English dev text (data/en/dev.txt, else the test
 # fixture), the samples in soak-rss.csv. Long: the lead runs it; docs/BENCHMARKS.md records it.
 set -euo pipefail
-TIME=3600 WARMUP=600 BUILD=build TEXT="" OUT=soak-rss.csv CLIENTS=20
+TIME=3600 WARMUP=600 BUILD=build TEXT="" OUT=soak-rss.csv CLIENTS=20 PREFILL=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --time) TIME=$2; shift 2 ;;
@@ -21,15 +26,33 @@ while [[ $# -gt 0 ]]; do
     --text) TEXT=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --clients) CLIENTS=$2; shift 2 ;;
-    *) echo "usage: $0 [--time S] [--warmup S] [--build DIR] [--text FILE] [--out CSV]" >&2; exit 2 ;;
+    --prefill) PREFILL=$2; shift 2 ;;
+    *) echo "usage: $0 [--time S] [--warmup S] [--build DIR] [--text FILE] [--out CSV]" \
+            "[--prefill PAIRS]" >&2; exit 2 ;;
   esac
 done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 [[ -n $TEXT ]] || TEXT=$ROOT/data/en/dev.txt
 [[ -f $TEXT ]] || TEXT=$ROOT/tests/fixtures/tiny_corpus.txt
 WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
 chmod 0700 "$WORK"
 SOCK=$WORK/kd.sock STORE=$WORK/user.db
+if ((PREFILL > 0)); then
+  /usr/bin/python3 - "$TEXT" "$PREFILL" >"$WORK/prefill.json" <<'PY'
+import json, random, re, sys, time
+words = sorted(set(re.findall(r"[A-Za-z]+", open(sys.argv[1], encoding="utf-8", errors="replace").read())))
+rng, now, n_pairs = random.Random(7), int(time.time()), int(sys.argv[2])
+pairs = {(rng.choice(words), rng.choice(words)) for _ in range(n_pairs)}
+json.dump({"format": "keydecide-user-store", "version": 1, "exported_at": now,
+           "words": [{"language": "en", "word": w, "count": 2, "picks": 0, "weight": 2.0,
+                      "first_time": now, "last_time": now} for w in words],
+           "pairs": [{"language": "en", "previous": p, "word": w, "count": 1, "weight": 1.0,
+                      "last_time": now} for p, w in pairs],
+           "recent": []}, sys.stdout)
+PY
+  "$BUILD/bin/keydecide" personal import --store "$STORE" "$WORK/prefill.json"
+fi
 "$BUILD/bin/keydecided" --socket "$SOCK" --lang en --model-dir "$ROOT/models" --personal \
   --fine-tune --store "$STORE" --quiet &
 DAEMON=$!

@@ -147,5 +147,33 @@ TEST_F(LearnerTest, AnIdleLearnerDoesNotRebuildItsSnapshot) {
   EXPECT_NE(learner.words()->Find("quoggle"), nullptr);
 }
 
+// However much the store holds, the snapshot keeps the most used words and pairs up to its
+// limits (issue 51: the daemon's memory grew with every pair 20 clients learned).
+TEST_F(LearnerTest, TheSnapshotKeepsTheMostUsedWordsAndPairsUpToItsLimits) {
+  {
+    std::vector<LearnEvent> batch;
+    for (int i = 0; i < 40; ++i) {
+      char word[16];
+      std::snprintf(word, sizeof word, "w%02d", i);
+      // w00 is the most used, with the most used pair (p -> w00).
+      for (int n = 0; n <= (i == 0 ? 5 : 1); ++n) batch.push_back({"en", word, "p", false, 0, ""});
+    }
+    ASSERT_TRUE(Open()->Learn(batch).ok());
+  }
+  Learner learner(Open(), "en", /*flush_interval_ms=*/0, nullptr, SnapshotLimits{10, 4});
+  const auto words = learner.words();
+  EXPECT_EQ(words->size(), 10u);
+  ASSERT_NE(words->Find("w00"), nullptr);
+  ASSERT_EQ(words->Following("p").size(), 4u);
+  EXPECT_EQ(words->Following("p")[0].word, "w00");
+  EXPECT_GT(words->PairWeight("p", "w00"), 0.0f);
+
+  // What is learned later is read within the limits too; nothing leaves the store.
+  ASSERT_TRUE(learner.Offer("w39", "p", false));
+  ASSERT_TRUE(learner.Flush().ok());
+  EXPECT_EQ(learner.words()->size(), 10u);
+  EXPECT_EQ(StoredWords(), 40u);
+}
+
 }  // namespace
 }  // namespace keydecide

@@ -139,6 +139,40 @@ TEST_F(UserStoreTest, LearnsAndListsWithCountsPicksTimesAndPairs) {
   EXPECT_TRUE(store->set_aside_path().empty());
 }
 
+// What an engine's snapshot reads (Learner, SnapshotLimits): the most used words, each with
+// all its app rows (the limit counts words, not rows of the join), and the most used pairs.
+TEST_F(UserStoreTest, ListsTheMostUsedWordsWithTheirAppsAndTheMostUsedPairs) {
+  auto store = OpenOrFail(path_);
+  ASSERT_TRUE(store);
+  std::vector<LearnEvent> batch;
+  for (int i = 0; i < 3; ++i) {
+    batch.push_back({"en", "alpha", "the", false, 1000, "", /*app=*/i % 2});
+  }
+  for (int i = 0; i < 2; ++i) batch.push_back(Event("beta", "the", false, 1000));
+  batch.push_back(Event("gamma", "a", false, 1000));
+  ASSERT_TRUE(store->Learn(batch).ok());
+
+  std::vector<LearnedWord> words;
+  std::vector<LearnedPair> pairs;
+  ASSERT_TRUE(store->ListMostUsed("en", 2, 1, &words, &pairs).ok());
+  ASSERT_EQ(words.size(), 2u);
+  EXPECT_EQ(words[0].word, "alpha");
+  EXPECT_EQ(words[0].apps.size(), 2u);  // both apps of the most used word
+  EXPECT_EQ(words[1].word, "beta");
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].word, "alpha");
+  EXPECT_EQ(pairs[0].count, 3u);
+
+  ASSERT_TRUE(store->ListMostUsed("en", 0, 0, &words, &pairs).ok());
+  EXPECT_TRUE(words.empty());
+  EXPECT_TRUE(pairs.empty());
+  ASSERT_TRUE(store->ListMostUsed("en", SIZE_MAX, SIZE_MAX, &words, &pairs).ok());
+  EXPECT_EQ(words.size(), 3u);
+  EXPECT_EQ(pairs.size(), 3u);
+  ASSERT_TRUE(store->ListMostUsed("zh", SIZE_MAX, SIZE_MAX, &words, &pairs).ok());
+  EXPECT_TRUE(words.empty());
+}
+
 TEST_F(UserStoreTest, SkipsWordsItMustNotStore) {
   auto store = OpenOrFail(path_);
   ASSERT_TRUE(store
@@ -800,8 +834,9 @@ TEST_F(UserStoreTest, ReadingsAreKeptExportedAndImported) {
 TEST_F(UserStoreTest, TheExportLeavesOutDamagedRowsAndKeepsTheRest) {
   {
     auto store = OpenOrFail(path_);
-    ASSERT_TRUE(store->Learn({Event("Mr"), Event("Zorblax", "Mr"), Event("Kept", "Zorblax"),
-                              Event("Sound", "Mr")})
+    ASSERT_TRUE(store
+                    ->Learn({Event("Mr"), Event("Zorblax", "Mr"), Event("Kept", "Zorblax"),
+                             Event("Sound", "Mr")})
                     .ok());
     ASSERT_TRUE(store->SetShortcut("omw", "On my way!").ok());
     ASSERT_TRUE(store->SetShortcut("bad", "placeholder").ok());
@@ -954,8 +989,9 @@ TEST_F(UserStoreTest, AJsonBombIsRefusedEarlyWithinBoundedMemory) {
 // Überzeugung, ñandúpiel takes Ñandúpiel, with their pairs and recent text.
 TEST_F(UserStoreTest, ForgetFoldsCaseBeyondAscii) {
   auto store = OpenOrFail(path_);
-  ASSERT_TRUE(store->Learn({Event("Überzeugung"), Event("Ñandúpiel", "Überzeugung"),
-                            Event("ΣΟΦΙΑ", "Ñandúpiel"), Event("stays")})
+  ASSERT_TRUE(store
+                  ->Learn({Event("Überzeugung"), Event("Ñandúpiel", "Überzeugung"),
+                           Event("ΣΟΦΙΑ", "Ñandúpiel"), Event("stays")})
                   .ok());
   int removed = 0;
   ASSERT_TRUE(store->Forget("überzeugung", &removed).ok());
@@ -1005,8 +1041,8 @@ TEST_F(UserStoreTest, BidiControlsAreRefusedInWordsAndShortcuts) {
 TEST_F(UserStoreTest, TheLogIsTruncatedAfterALargeImport) {
   std::string doc = R"({"format":"keydecide-user-store","version":1,"pairs":[],"words":[)";
   for (int i = 0; i < 30000; ++i) {
-    doc += std::string(i == 0 ? "" : ",") + R"({"language":"en","word":"word)" +
-           std::to_string(i) + R"(","count":1,"picks":0,"weight":1,"first_time":1,"last_time":1})";
+    doc += std::string(i == 0 ? "" : ",") + R"({"language":"en","word":"word)" + std::to_string(i) +
+           R"(","count":1,"picks":0,"weight":1,"first_time":1,"last_time":1})";
   }
   doc += "]}";
   auto store = OpenOrFail(path_);
@@ -1020,7 +1056,8 @@ TEST_F(UserStoreTest, TheLogIsTruncatedAfterALargeImport) {
 // kMaxShortcuts a new trigger is refused, an existing one may still change.
 TEST_F(UserStoreTest, TheShortcutsAreBoundedInNumber) {
   constexpr size_t kMaxShortcutsForTest = UserStore::kMaxShortcuts;
-  std::string doc = R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"shortcuts":[)";
+  std::string doc =
+      R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"shortcuts":[)";
   auto trigger = [](size_t i) {
     std::string t;
     for (; t.size() < 4 || i > 0; i /= 26) t.push_back(static_cast<char>('a' + i % 26));
@@ -1038,7 +1075,8 @@ TEST_F(UserStoreTest, TheShortcutsAreBoundedInNumber) {
   EXPECT_LE(all.size(), kMaxShortcutsForTest);
   ASSERT_TRUE(store->Clear().ok());
   for (size_t i = 0; i < kMaxShortcutsForTest; i += 1000) {
-    std::string part = R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"shortcuts":[)";
+    std::string part =
+        R"({"format":"keydecide-user-store","version":1,"words":[],"pairs":[],"shortcuts":[)";
     for (size_t j = i; j < i + 1000; ++j) {
       part += std::string(j == i ? "" : ",") + R"({"trigger":")" + trigger(j) +
               R"(","expansion":"x","created":1})";

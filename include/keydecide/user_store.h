@@ -168,6 +168,11 @@ class KD_API UserStore {
   // its counts per app type.
   virtual Status List(std::string_view language, std::vector<LearnedWord>* out) = 0;
   virtual Status ListPairs(std::string_view language, std::vector<LearnedPair>* out) = 0;
+  // The `max_words` most used words of `language` and its `max_pairs` most used pairs, as List
+  // and ListPairs give them, read together: what an engine ranks with, bounded however much
+  // was learned (the rest stays in the store, for export and for when it is used again).
+  virtual Status ListMostUsed(std::string_view language, size_t max_words, size_t max_pairs,
+                              std::vector<LearnedWord>* words, std::vector<LearnedPair>* pairs) = 0;
 
   // The recent text: every learned word is also kept in order, the last kMaxRecentWords of
   // each language, for on-device fine-tuning (docs/PERSONAL.md, "Fine-tuning").

@@ -5,11 +5,12 @@
 namespace keydecide {
 
 Learner::Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms,
-                 UserWords::Tagger tagger)
+                 UserWords::Tagger tagger, SnapshotLimits limits)
     : store_(std::move(store)),
       language_(std::move(language)),
       flush_interval_ms_(flush_interval_ms),
       tagger_(std::move(tagger)),
+      limits_(limits),
       words_(std::make_shared<const UserWords>()) {
   {
     std::lock_guard<std::mutex> lock(flush_mu_);
@@ -128,8 +129,7 @@ Status Learner::Refresh() {
   std::vector<LearnedWord> words;
   std::vector<LearnedPair> pairs;
   const uint64_t tick = store_->tick();
-  KD_RETURN_IF_ERROR(store_->List(language_, &words));
-  KD_RETURN_IF_ERROR(store_->ListPairs(language_, &pairs));
+  KD_RETURN_IF_ERROR(store_->ListMostUsed(language_, limits_.words, limits_.pairs, &words, &pairs));
   std::vector<Shortcut> shortcuts;
   KD_RETURN_IF_ERROR(store_->ListShortcuts(&shortcuts));
   auto snapshot = std::make_shared<const UserWords>(

@@ -36,6 +36,15 @@
 
 namespace keydecide {
 
+// What a Learner's snapshot holds at most: the most used words and pairs of the store. A store
+// grows with all a person ever typed (every new pair of words is a row); the engine's memory
+// and each rebuild's time must not (issue 51's soak grew 13.6 MB every 10 minutes while 20
+// clients learned).
+struct SnapshotLimits {
+  size_t words = 50000;
+  size_t pairs = 100000;
+};
+
 class Learner {
  public:
   static constexpr size_t kQueueCapacity = 512;    // words between two flushes
@@ -50,7 +59,7 @@ class Learner {
   // `tagger` (may be null) tags each snapshot's words (UserWords::Build), on that thread.
   // REQUIRES: store is not null; what tagger reads outlives the learner.
   Learner(std::unique_ptr<UserStore> store, std::string language, int flush_interval_ms = 500,
-          UserWords::Tagger tagger = nullptr);
+          UserWords::Tagger tagger = nullptr, SnapshotLimits limits = {});
   // Stops the thread after a last flush.
   ~Learner();
 
@@ -105,14 +114,15 @@ class Learner {
   const std::string language_;
   const int flush_interval_ms_;
   const UserWords::Tagger tagger_;
+  const SnapshotLimits limits_;
 
   std::mutex queue_mu_;  // Offer try-locks it; the flush holds it only to copy the slots
   std::array<Slot, kQueueCapacity> queue_{};
   size_t queued_ = 0;
 
-  std::mutex flush_mu_;              // one flush at a time
-  std::vector<LearnEvent> pending_;  // taken from the queue, not yet stored
-  int64_t forget_stamp_ = 0;         // the store's ForgetStamp as last seen
+  std::mutex flush_mu_;                    // one flush at a time
+  std::vector<LearnEvent> pending_;        // taken from the queue, not yet stored
+  int64_t forget_stamp_ = 0;               // the store's ForgetStamp as last seen
   std::atomic<uint64_t> forget_epoch_{0};  // moved under queue_mu_
 
   mutable std::mutex status_mu_;

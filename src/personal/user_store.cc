@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
 
 #include "keydecide/options.h"
 #include "personal/export_format.h"
@@ -595,16 +596,20 @@ Status SqliteUserStore::Learn(const std::vector<LearnEvent>& batch) {
   return Status::OK();
 }
 
-Status SqliteUserStore::ListLocked(std::string_view language, std::vector<LearnedWord>* out) {
+Status SqliteUserStore::ListLocked(std::string_view language, std::vector<LearnedWord>* out,
+                                   int64_t limit) {
   out->clear();
   // A word's row once per app type it was used in (once with NULLs for none), its rows
-  // together, apps in order.
+  // together, apps in order. The limit applies to the words (LIMIT -1: none), before the join.
   Stmt s(db_,
          "SELECT w.language, w.word, w.count, w.picks, w.weight, w.last_tick, w.first_time,"
          " w.last_time, w.reading, a.app, a.count, a.weight, a.last_tick"
-         " FROM words w LEFT JOIN app_words a ON a.language = w.language AND a.word = w.word"
-         " WHERE ?1 = '' OR w.language = ?1 ORDER BY w.count DESC, w.language, w.word, a.app");
+         " FROM (SELECT * FROM words WHERE ?1 = '' OR language = ?1"
+         "       ORDER BY count DESC, language, word LIMIT ?2) w"
+         " LEFT JOIN app_words a ON a.language = w.language AND a.word = w.word"
+         " ORDER BY w.count DESC, w.language, w.word, a.app");
   s.Bind(1, language);
+  s.Bind(2, limit);
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) {
     std::string lang = s.Text(0), word = s.Text(1);
@@ -629,13 +634,15 @@ Status SqliteUserStore::ListLocked(std::string_view language, std::vector<Learne
   return Status::OK();
 }
 
-Status SqliteUserStore::ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out) {
+Status SqliteUserStore::ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out,
+                                        int64_t limit) {
   out->clear();
   Stmt s(db_,
          "SELECT language, previous, word, count, weight, last_tick, last_time"
          " FROM pairs WHERE ?1 = '' OR language = ?1"
-         " ORDER BY count DESC, language, previous, word");
+         " ORDER BY count DESC, language, previous, word LIMIT ?2");
   s.Bind(1, language);
+  s.Bind(2, limit);
   int rc;
   while ((rc = s.Step()) == SQLITE_ROW) {
     out->push_back({s.Text(0), s.Text(1), s.Text(2), static_cast<uint32_t>(s.Int(3)), s.Real(4),
@@ -653,6 +660,19 @@ Status SqliteUserStore::List(std::string_view language, std::vector<LearnedWord>
 Status SqliteUserStore::ListPairs(std::string_view language, std::vector<LearnedPair>* out) {
   std::lock_guard<std::mutex> lock(mu_);
   return ListPairsLocked(language, out);
+}
+
+Status SqliteUserStore::ListMostUsed(std::string_view language, size_t max_words, size_t max_pairs,
+                                     std::vector<LearnedWord>* words,
+                                     std::vector<LearnedPair>* pairs) {
+  // SQLite's LIMIT is signed; anything past int64's range is no limit at all.
+  const auto limit = [](size_t n) {
+    return n > static_cast<size_t>(std::numeric_limits<int64_t>::max()) ? int64_t{-1}
+                                                                        : static_cast<int64_t>(n);
+  };
+  std::lock_guard<std::mutex> lock(mu_);
+  KD_RETURN_IF_ERROR(ListLocked(language, words, limit(max_words)));
+  return ListPairsLocked(language, pairs, limit(max_pairs));
 }
 
 // Moves the log's frames into the file and empties the log, so that what was just deleted

@@ -49,6 +49,8 @@ class SqliteUserStore : public UserStore {
   Status Learn(const std::vector<LearnEvent>& batch) override;
   Status List(std::string_view language, std::vector<LearnedWord>* out) override;
   Status ListPairs(std::string_view language, std::vector<LearnedPair>* out) override;
+  Status ListMostUsed(std::string_view language, size_t max_words, size_t max_pairs,
+                      std::vector<LearnedWord>* words, std::vector<LearnedPair>* pairs) override;
   Status Forget(std::string_view word, int* removed) override;
   Status ForgetRange(int64_t from, int64_t to, int* removed) override;
   Status Clear() override;
@@ -74,8 +76,10 @@ class SqliteUserStore : public UserStore {
   SqliteUserStore(sqlite3* db, std::string path, std::string set_aside_path)
       : db_(db), path_(std::move(path)), set_aside_path_(std::move(set_aside_path)) {}
 
-  Status ListLocked(std::string_view language, std::vector<LearnedWord>* out);
-  Status ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out);
+  // limit: at most that many (the most used); -1 for all.
+  Status ListLocked(std::string_view language, std::vector<LearnedWord>* out, int64_t limit = -1);
+  Status ListPairsLocked(std::string_view language, std::vector<LearnedPair>* out,
+                         int64_t limit = -1);
   Status ListShortcutsLocked(std::vector<Shortcut>* out);
   // How many shortcuts there are, and whether `trigger` is one of them.
   Status CountShortcutsLocked(std::string_view trigger, int64_t* count, bool* exists);
