@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace keydecide::fcitx5 {
+namespace keydecide::frontend {
 
 // The answer of one batch, shared by the worker (which fills it), the dispatcher's callback
 // and Wait; `delivered` makes the delivery happen once, whichever comes first.
@@ -26,8 +26,10 @@ namespace {
 DecisionCopy Copy(const kd_session* session, const kd_decision& d) {
   DecisionCopy c;
   c.candidates.reserve(static_cast<size_t>(d.n_candidates));
+  const uint32_t* ids = kd_session_candidate_ids(session);
   for (int32_t i = 0; i < d.n_candidates; ++i) {
-    c.candidates.push_back({d.candidates[i].text, d.candidates[i].kind});
+    c.candidates.push_back(
+        {d.candidates[i].text, d.candidates[i].kind, ids != nullptr ? ids[i] : 0u});
   }
   c.composition = d.composition;
   c.preedit = kd_session_preedit(session);
@@ -43,8 +45,8 @@ DecisionCopy Copy(const kd_session* session, const kd_decision& d) {
 
 }  // namespace
 
-DecisionWorker::DecisionWorker(EngineSetup setup, fcitx::EventDispatcher* dispatcher)
-    : setup_(std::move(setup)), dispatcher_(dispatcher), thread_([this] { Run(); }) {}
+DecisionWorker::DecisionWorker(EngineSetup setup, Post post)
+    : setup_(std::move(setup)), post_(std::move(post)), thread_([this] { Run(); }) {}
 
 DecisionWorker::~DecisionWorker() {
   {
@@ -178,8 +180,8 @@ void DecisionWorker::Serve(Job& job) {
     pending.done = true;
   }
   pending.cv.notify_all();
-  // Runs on the main loop; dropped by the dispatcher if the addon detached it (shut down).
-  dispatcher_->schedule([p = job.pending] { p->DeliverOnce(); });
+  // Runs on the main loop; dropped by the front end once it shut down.
+  post_([p = job.pending] { p->DeliverOnce(); });
 }
 
 Answer DecisionWorker::Apply(kd_session* session, const std::vector<Edit>& edits) {
@@ -203,6 +205,13 @@ Answer DecisionWorker::Apply(kd_session* session, const std::vector<Edit>& edits
       case Edit::kSetContext:
         rc = kd_session_set_context(session, e.text.c_str(), nullptr);
         break;
+      case Edit::kPick:
+        rc = e.id != 0 ? kd_session_pick(session, e.id, nullptr) : KD_ERR_NOT_SUPPORTED;
+        // A daemon without ids, or an id gone stale (an edit came between): the text.
+        if (rc == KD_ERR_NOT_SUPPORTED || rc == KD_INVALID_ARGUMENT) {
+          rc = kd_session_commit(session, e.text.c_str(), nullptr);
+        }
+        break;
     }
     if (rc != KD_OK) {
       answer.rc = rc;
@@ -220,4 +229,4 @@ Answer DecisionWorker::Apply(kd_session* session, const std::vector<Edit>& edits
   return answer;
 }
 
-}  // namespace keydecide::fcitx5
+}  // namespace keydecide::frontend
