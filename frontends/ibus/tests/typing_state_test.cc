@@ -2,6 +2,9 @@
 // repository's models: keys in, the application's text and the panel checked. Candidates are
 // found by text, not by position, because the models change.
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -209,6 +212,69 @@ TEST_F(LearningTest, PrivateFieldLearnsNothing) {
   EXPECT_EQ(learned.find("Privsecretqq"), std::string::npos);
   EXPECT_NE(learned.find("Openwordqq"), std::string::npos);
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(Store() + suffix);
+}
+
+// The same typing over the keydecided daemon (the engine's --backend daemon): a daemon of this
+// test on a socket of its own.
+class DaemonTest : public TypingStateTest {
+ protected:
+  DaemonTest() : TypingStateTest(OverDaemon()) {}
+  ~DaemonTest() override {
+    state_.reset();
+    worker_.reset();
+    if (daemon_ > 0) {
+      kill(daemon_, SIGTERM);
+      waitpid(daemon_, nullptr, 0);
+    }
+    std::filesystem::remove(Socket());
+  }
+
+  static std::string Socket() {
+    return (std::filesystem::temp_directory_path() /
+            ("ibus_typing_test_" + std::to_string(getpid()) + ".sock"))
+        .string();
+  }
+
+  // Starts the daemon and waits (up to 60 s) for its socket, before the worker connects.
+  static frontend::EngineSetup OverDaemon() {
+    setenv("KEYDECIDE_MODEL_DIR", KD_MODELS_DIR, 1);
+    const std::string socket = Socket();  // named by this process's id, not the child's
+    std::filesystem::remove(socket);
+    daemon_ = fork();
+    if (daemon_ == 0) {
+      execl(KD_DAEMON, KD_DAEMON, "--socket", socket.c_str(), "--lang", "en,zh", "--quiet",
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 600; ++i) {
+      struct stat st;
+      if (stat(socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) break;
+      usleep(100000);
+    }
+    frontend::EngineSetup setup;
+    setup.daemon = true;
+    setup.socket_path = socket;
+    return setup;
+  }
+
+  static pid_t daemon_;
+};
+
+pid_t DaemonTest::daemon_ = -1;
+
+TEST_F(DaemonTest, TypesAndPicksByIdOverTheDaemon) {
+  Start();
+  Type("see you tomo");
+  EXPECT_GE(app_.Find("tomorrow"), 0);
+  Key(Kind::kTab);
+  EXPECT_EQ(app_.text(), "see you tomorrow ");
+  Key(Kind::kSwitchLanguage);
+  Type("nihaozhongguo");
+  const int word = app_.Find("你好");
+  ASSERT_GT(word, 0);
+  state_->Pick(word);  // the id travels over the protocol
+  EXPECT_EQ(app_.text(), "see you tomorrow 你好");
+  EXPECT_EQ(app_.panel().preedit, "zhong'guo");
 }
 
 }  // namespace
