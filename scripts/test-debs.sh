@@ -78,7 +78,11 @@ export IBUS_ADDRESS=unix:path=/tmp/ibus.socket
 ibus-daemon --address=$IBUS_ADDRESS --panel=disable --config=disable \
   --emoji-extension=disable --cache=none >/tmp/ibus.log 2>&1 &
 daemon=$!
-for i in $(seq 100); do ibus engine keydecide 2>/dev/null && break; sleep 0.1; done
+for i in $(seq 100); do ibus list-engine >/dev/null 2>&1 && break; sleep 0.1; done
+ibus engine keydecide 2>/dev/null  # fails without a focused input context, yet starts it
+for i in $(seq 50); do
+  grep -qs "^/usr/libexec/ibus-engine-keydecide" /proc/[0-9]*/cmdline && break; sleep 0.1
+done
 ibus list-engine | grep -q keydecide-pinyin && [ "$(ibus engine)" = keydecide ] &&
   grep -qs "^/usr/libexec/ibus-engine-keydecide" /proc/[0-9]*/cmdline
 ok=$?
