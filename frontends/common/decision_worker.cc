@@ -112,18 +112,22 @@ void DecisionWorker::Run() {
 
 void DecisionWorker::OpenEngine() {
   engine_tried_ = std::chrono::steady_clock::now();
-  if (setup_.daemon) {
+  if (setup_.daemon && !in_process_) {
     engine_rc_ = kd_engine_connect(
         setup_.socket_path.empty() ? nullptr : setup_.socket_path.c_str(), &engine_);
-  } else {
-    kd_engine_params p = kd_engine_default_params();
-    p.language = "en,zh";
-    if (!setup_.model_dir.empty()) p.model_dir = setup_.model_dir.c_str();
-    if (!setup_.layout.empty()) p.keyboard_layout = setup_.layout.c_str();
-    p.personal = setup_.personal ? 1 : 0;
-    if (!setup_.user_store.empty()) p.user_store_path = setup_.user_store.c_str();
-    engine_rc_ = kd_engine_open(&p, &engine_);
+    if (engine_rc_ == KD_OK || !setup_.fall_back_in_process) {
+      if (engine_rc_ != KD_OK) engine_error_ = kd_last_error();
+      return;
+    }
+    in_process_ = true;  // no daemon: this process's own engine, from now on
   }
+  kd_engine_params p = kd_engine_default_params();
+  p.language = "en,zh";
+  if (!setup_.model_dir.empty()) p.model_dir = setup_.model_dir.c_str();
+  if (!setup_.layout.empty()) p.keyboard_layout = setup_.layout.c_str();
+  p.personal = setup_.personal ? 1 : 0;
+  if (!setup_.user_store.empty()) p.user_store_path = setup_.user_store.c_str();
+  engine_rc_ = kd_engine_open(&p, &engine_);
   if (engine_rc_ != KD_OK) engine_error_ = kd_last_error();
 }
 
@@ -131,7 +135,7 @@ void DecisionWorker::OpenEngine() {
 // that is not there is tried again every few seconds) or when the engine refused it.
 kd_session* DecisionWorker::SessionFor(SessionId id) {
   constexpr auto kRetry = std::chrono::seconds(3);
-  if (engine_ == nullptr && setup_.daemon &&
+  if (engine_ == nullptr && setup_.daemon && !in_process_ &&
       std::chrono::steady_clock::now() - engine_tried_ > kRetry) {
     OpenEngine();
   }

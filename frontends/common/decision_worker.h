@@ -33,10 +33,12 @@ namespace keydecide::frontend {
 struct EngineSetup {
   bool daemon = false;      // connect to keydecided instead of opening the engine here
   std::string socket_path;  // daemon: "" for the default socket
-  std::string model_dir;    // in-process: "" for the default search (docs/INTEGRATION.md)
-  std::string layout;       // in-process: keyboard layout name or file ("" qwerty)
-  bool personal = false;    // in-process: learn the person's words (the user store)
-  std::string user_store;   // ... "" for the default store
+  // daemon: when none answers at the start, open the engine here instead (and stay so)
+  bool fall_back_in_process = false;
+  std::string model_dir;   // in-process: "" for the default search (docs/INTEGRATION.md)
+  std::string layout;      // in-process: keyboard layout name or file ("" qwerty)
+  bool personal = false;   // in-process: learn the person's words (the user store)
+  std::string user_store;  // ... "" for the default store
 };
 
 // What a session is opened with (kd_session_params).
@@ -140,6 +142,7 @@ class DecisionWorker {
 
   // The worker thread's own: the engine and the sessions (by id).
   kd_engine* engine_ = nullptr;
+  bool in_process_ = false;  // fell back from the daemon (fall_back_in_process)
   int engine_rc_ = KD_OK;
   std::string engine_error_;
   std::chrono::steady_clock::time_point engine_tried_;

@@ -78,7 +78,9 @@ int main(int argc, char** argv) {
        "Type headlessly (no IBus): English and pinyin; exit 0 when both commit as expected",
        nullptr},
       {"backend", 0, 0, G_OPTION_ARG_STRING, &backend,
-       "in-process (default) or daemon (keydecided) [KEYDECIDE_IBUS_BACKEND]", "NAME"},
+       "in-process (default), daemon (keydecided), or auto (the daemon when one answers at "
+       "the start, else in process) [KEYDECIDE_IBUS_BACKEND]",
+       "NAME"},
       {"socket", 0, 0, G_OPTION_ARG_FILENAME, &socket,
        "The daemon's socket (default: its own) [KEYDECIDE_IBUS_SOCKET]", "PATH"},
       {"model-dir", 0, 0, G_OPTION_ARG_FILENAME, &model_dir,
@@ -115,12 +117,14 @@ int main(int argc, char** argv) {
   auto pick = [](gchar* flag, const char* env) { return flag != nullptr ? flag : Env(env); };
   EngineSetup setup;
   const std::string backend_name = pick(backend, "KEYDECIDE_IBUS_BACKEND");
-  if (!backend_name.empty() && backend_name != "in-process" && backend_name != "daemon") {
-    std::fprintf(stderr, "ibus-engine-keydecide: unknown backend '%s' (in-process, daemon)\n",
+  if (!backend_name.empty() && backend_name != "in-process" && backend_name != "daemon" &&
+      backend_name != "auto") {
+    std::fprintf(stderr, "ibus-engine-keydecide: unknown backend '%s' (in-process, daemon, auto)\n",
                  backend_name.c_str());
     return 2;
   }
-  setup.daemon = backend_name == "daemon";
+  setup.daemon = backend_name == "daemon" || backend_name == "auto";
+  setup.fall_back_in_process = backend_name == "auto";
   setup.socket_path = pick(socket, "KEYDECIDE_IBUS_SOCKET");
   setup.model_dir = model_dir != nullptr ? model_dir : "";
   setup.layout = pick(layout, "KEYDECIDE_IBUS_LAYOUT");

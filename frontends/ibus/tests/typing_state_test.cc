@@ -262,6 +262,25 @@ class DaemonTest : public TypingStateTest {
 
 pid_t DaemonTest::daemon_ = -1;
 
+// The engine's --backend auto where no daemon answers: the engine opened in process.
+class AutoWithoutDaemonTest : public TypingStateTest {
+ protected:
+  static frontend::EngineSetup Auto() {
+    frontend::EngineSetup setup = InProcess();
+    setup.daemon = true;
+    setup.fall_back_in_process = true;
+    setup.socket_path = "/nonexistent/keydecided.sock";
+    return setup;
+  }
+  AutoWithoutDaemonTest() : TypingStateTest(Auto()) {}
+};
+
+TEST_F(AutoWithoutDaemonTest, FallsBackInProcess) {
+  Start();
+  Type("see you tomo");
+  EXPECT_GE(app_.Find("tomorrow"), 0);
+}
+
 TEST_F(DaemonTest, TypesAndPicksByIdOverTheDaemon) {
   Start();
   Type("see you tomo");
