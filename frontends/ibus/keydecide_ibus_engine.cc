@@ -142,7 +142,8 @@ void Destroy(IBusObject* object) {
 }
 
 gboolean ProcessKeyEvent(IBusEngine* engine, guint keyval, guint /*keycode*/, guint modifiers) {
-  if ((modifiers & IBUS_RELEASE_MASK) == 0) Log("key", static_cast<long>(keyval));  // NOLINT
+  // Logged without the key: the log may be on while a password is typed.
+  if ((modifiers & IBUS_RELEASE_MASK) == 0) Log("key", 0);
   const KeyPress key = KeyPressFromIBus(keyval, modifiers);
   Glue* glue = GlueOf(engine);
   const std::string before = glue->state.language();

@@ -63,12 +63,13 @@ void RegisterComponent(IBusBus* bus) {  // run by hand: what keydecide.xml says 
 
 int main(int argc, char** argv) {
   gboolean by_ibus = FALSE, version = FALSE, check = FALSE, learn = FALSE;
-  gchar* backend = nullptr;
-  gchar* socket = nullptr;
-  gchar* model_dir = nullptr;
-  gchar* layout = nullptr;
-  gchar* user_store = nullptr;
-  gchar* log_path = nullptr;
+  // GOption hands these over, allocated; g_autofree frees them on every return.
+  g_autofree gchar* backend = nullptr;
+  g_autofree gchar* socket = nullptr;
+  g_autofree gchar* model_dir = nullptr;
+  g_autofree gchar* layout = nullptr;
+  g_autofree gchar* user_store = nullptr;
+  g_autofree gchar* log_path = nullptr;
   gint wait_ms = -1;
   const GOptionEntry entries[] = {
       {"ibus", 'i', 0, G_OPTION_ARG_NONE, &by_ibus, "Started by ibus-daemon (the component XML)",
@@ -98,7 +99,8 @@ int main(int argc, char** argv) {
        "[KEYDECIDE_IBUS_WAIT_MS]",
        "MS"},
       {"log", 0, 0, G_OPTION_ARG_FILENAME, &log_path,
-       "Debug: append each key and each panel drawn, with the time in µs [KEYDECIDE_IBUS_LOG]",
+       "Debug: append the time (µs) of each key (not which) and each panel drawn "
+       "[KEYDECIDE_IBUS_LOG]",
        "FILE"},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
   GOptionContext* options = g_option_context_new("- keydecide input method engine for IBus");
@@ -106,6 +108,8 @@ int main(int argc, char** argv) {
   GError* error = nullptr;
   if (!g_option_context_parse(options, &argc, &argv, &error)) {
     std::fprintf(stderr, "ibus-engine-keydecide: %s\n", error->message);
+    g_error_free(error);
+    g_option_context_free(options);
     return 2;
   }
   g_option_context_free(options);
