@@ -5,7 +5,8 @@
 #   libkeydecide-dev   dev      headers, the .so link, keydecide.pc, the CMake package
 #   keydecide          tools    the CLI, the daemon and its user unit, man pages, completion, Python
 #   keydecide-data     data     the default models (architecture all)
-#   fcitx5-keydecide   fcitx5   the input method
+#   fcitx5-keydecide   fcitx5   the fcitx5 input method
+#   ibus-keydecide     ibus     the IBus engine (under /usr/libexec) and its component XML
 # Shared-library dependencies come from dpkg-shlibdeps; ours are stated here, at this version.
 
 set(CPACK_GENERATOR DEB)
@@ -19,6 +20,9 @@ set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL lib dev tools data)
 if(TARGET fcitx5_keydecide)
   list(APPEND CPACK_COMPONENTS_ALL fcitx5)
+endif()
+if(TARGET ibus_engine_keydecide)
+  list(APPEND CPACK_COMPONENTS_ALL ibus)
 endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
@@ -62,5 +66,12 @@ set(CPACK_DEBIAN_FCITX5_PACKAGE_DEPENDS
     "libkeydecide1 (= ${KD_DEB_VERSION}), keydecide-data (= ${KD_DEB_VERSION}), fcitx5")
 set(CPACK_COMPONENT_FCITX5_DESCRIPTION
     "on-device typing decisions: fcitx5 input method\n English prediction (completions, next words, autocorrect with undo) and pinyin\n (sentences, words, associated words) for fcitx5, in-process or through the keydecided\n daemon.")
+
+set(CPACK_DEBIAN_IBUS_PACKAGE_NAME ibus-keydecide)
+set(CPACK_DEBIAN_IBUS_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_IBUS_PACKAGE_DEPENDS
+    "libkeydecide1 (= ${KD_DEB_VERSION}), keydecide-data (= ${KD_DEB_VERSION}), ibus")
+set(CPACK_COMPONENT_IBUS_DESCRIPTION
+    "on-device typing decisions: IBus input method\n English prediction (completions, next words, autocorrect with undo) and pinyin\n (sentences, words) for IBus (GNOME's input methods), in-process or through the\n keydecided daemon. Two engines: keydecide (English first) and keydecide-pinyin.")
 
 include(CPack)

@@ -11,6 +11,8 @@ BUILD_PACKAGES=(g++ cmake make pkg-config ccache zlib1g-dev nlohmann-json3-dev l
 # and man pages from the programs' --help.
 BUILD_PACKAGES+=(libfcitx5core-dev libfcitx5config-dev libfcitx5utils-dev fcitx5-modules-dev
                  help2man)
+# The IBus engine (frontends/ibus).
+BUILD_PACKAGES+=(libibus-1.0-dev)
 # clang and its sanitizer runtimes (libFuzzer) build the protocol fuzzer.
 # PyTorch (CPU, Debian's 1.13) runs the training tests and makes the C++ parity fixture.
 TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-pytest python3-numpy python3-torch python3-tqdm python3-matplotlib)
@@ -26,6 +28,9 @@ TEST_PACKAGES+=(g++-aarch64-linux-gnu qemu-user-static libhwy-dev:arm64 libgtest
 # module, a GTK3 entry (PyGObject), keys from xdotool, a session bus, screenshots.
 TEST_PACKAGES+=(xvfb xdotool x11-utils imagemagick dbus-daemon dbus-bin fcitx5 fcitx5-frontend-gtk3
                 python3-gi gir1.2-gtk-3.0 fonts-wqy-microhei)
+# ... and of the IBus engine (tests/e2e/ibus_gtk.sh): ibus-daemon with its candidate window
+# (ibus-ui-gtk3) and its GTK3 module; gsettings for ibus's settings.
+TEST_PACKAGES+=(ibus ibus-gtk3 libglib2.0-bin)
 # The Debian packages (cpack -G DEB: dpkg-shlibdeps, file) and scripts/test-debs.sh, which
 # installs them into a clean bookworm root (mmdebstrap).
 TEST_PACKAGES+=(dpkg-dev file mmdebstrap)

@@ -6,7 +6,10 @@
 #   - the CLI and the daemon start and decide with the installed models (/usr/share/keydecide);
 #   - the Python module imports and types through /usr/lib/<triplet>/libkeydecide.so.1;
 #   - the fcitx5 input method, as installed, types English and pinyin through fcitx5's own test
-#     addons (the fcitx5_typing_test program of the build tree, against the root's fcitx5).
+#     addons (the fcitx5_typing_test program of the build tree, against the root's fcitx5);
+#   - the IBus engine, as installed: its component XML is valid and names the installed engine,
+#     the engine types English and pinyin headlessly (--check), and the root's ibus-daemon
+#     lists it and starts it.
 #   scripts/test-debs.sh DEBS_DIR FCITX5_TYPING_TEST
 set -euo pipefail
 DEBS=$(cd "$1" && pwd) TYPING_TEST=$2
@@ -20,13 +23,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 includes=()
 for deb in "$DEBS"/*.deb; do includes+=(--include="$deb"); done
-((${#includes[@]} == 5)) || fail "expected 5 packages in $DEBS, found ${#includes[@]}"
+((${#includes[@]} == 6)) || fail "expected 6 packages in $DEBS, found ${#includes[@]}"
 echo "== a clean bookworm root with the packages ($ROOT)"
 mmdebstrap --variant=apt --mode=root --quiet \
   --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount "${includes[@]}" bookworm "$ROOT" \
   http://deb.debian.org/debian >"$ROOT.log" 2>&1 || { tail -30 "$ROOT.log"; fail "mmdebstrap"; }
 rm -f "$ROOT.log"
-for p in libkeydecide1 libkeydecide-dev keydecide keydecide-data fcitx5-keydecide; do
+for p in libkeydecide1 libkeydecide-dev keydecide keydecide-data fcitx5-keydecide ibus-keydecide; do
   chroot "$ROOT" dpkg-query -W -f='${Status}\n' "$p" | grep -q "install ok installed" ||
     fail "$p is not installed"
 done
@@ -53,4 +56,38 @@ for backend in in_process daemon; do
     --daemon /usr/bin/keydecided 2>&1 | grep -E "checks passed|FAILED|failed" ||
     fail "the installed input method ($backend)"
 done
+echo "ok: the fcitx5 input method"
+
+# The IBus engine as installed: the files where ibus looks, the XML valid and naming the engine,
+# the engine typing headlessly, and ibus-daemon (IBUS_COMPONENT_PATH unset: its own folders)
+# listing the engines and starting ours when one is chosen.
+ENGINE=/usr/libexec/ibus-engine-keydecide XML=/usr/share/ibus/component/keydecide.xml
+[ -x "$ROOT$ENGINE" ] || fail "$ENGINE is not installed"
+in_root python3 -c '
+import sys, xml.etree.ElementTree as ET
+c = ET.parse(sys.argv[1]).getroot()
+assert c.tag == "component" and c.findtext("name") == "org.keydecide.IBus", "component name"
+assert c.findtext("exec") == sys.argv[2] + " --ibus", "exec: " + str(c.findtext("exec"))
+names = [e.findtext("name") for e in c.iter("engine")]
+assert names == ["keydecide", "keydecide-pinyin"], names' "$XML" "$ENGINE" ||
+  fail "the installed $XML"
+in_root "$ENGINE" --version | grep -q "^ibus-engine-keydecide " || fail "$ENGINE --version"
+in_root "$ENGINE" --check || fail "the installed IBus engine's headless check"
+in_root sh -c '
+export IBUS_ADDRESS=unix:path=/tmp/ibus.socket
+ibus-daemon --address=$IBUS_ADDRESS --panel=disable --config=disable \
+  --emoji-extension=disable --cache=none >/tmp/ibus.log 2>&1 &
+daemon=$!
+for i in $(seq 100); do ibus list-engine >/dev/null 2>&1 && break; sleep 0.1; done
+ibus engine keydecide 2>/dev/null  # fails without a focused input context, yet starts it
+for i in $(seq 50); do
+  grep -qs "^/usr/libexec/ibus-engine-keydecide" /proc/[0-9]*/cmdline && break; sleep 0.1
+done
+ibus list-engine | grep -q keydecide-pinyin && [ "$(ibus engine)" = keydecide ] &&
+  grep -qs "^/usr/libexec/ibus-engine-keydecide" /proc/[0-9]*/cmdline
+ok=$?
+ibus exit >/dev/null 2>&1 || kill $daemon
+wait $daemon
+exit $ok' || fail "ibus-daemon did not list or start the installed engine"
+echo "ok: the IBus engine"
 echo "test-debs: the packages install on a clean bookworm root and type there"

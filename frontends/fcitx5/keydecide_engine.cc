@@ -1,5 +1,7 @@
 #include "keydecide_engine.h"
 
+#include <utility>
+
 #include <fcitx-config/iniparser.h>
 #include <fcitx-utils/log.h>
 #include <fcitx/inputcontextmanager.h>
@@ -46,7 +48,8 @@ void KeydecideEngine::StartWorker() {
   setup.layout = LayoutName(*config_.layout);
   setup.personal = *config_.learn;
   worker_.reset();  // its sessions die with it; states reopen theirs on the new one
-  worker_ = std::make_unique<DecisionWorker>(setup, &dispatcher_);
+  worker_ = std::make_unique<DecisionWorker>(
+      setup, [this](std::function<void()> f) { dispatcher_.schedule(std::move(f)); });
   ++worker_generation_;
 }
 

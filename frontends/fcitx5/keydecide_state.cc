@@ -119,9 +119,12 @@ void KeydecideState::EnsureSession() {
       spec.app = KD_APP_CODE;
     }
     // A terminal never flags its password prompts (sudo, ssh): nothing typed there is learned
-    // unless the person allows it (LearnInTerminals).
+    // unless the person allows it (LearnInTerminals). A field that says its text is private
+    // (Sensitive: GTK's INPUT_HINT_PRIVATE, Qt's ImhSensitiveData) gets candidates but teaches
+    // nothing.
     spec.no_learn =
-        caps.test(fcitx::CapabilityFlag::Terminal) && !*engine_->config().learnInTerminals;
+        (caps.test(fcitx::CapabilityFlag::Terminal) && !*engine_->config().learnInTerminals) ||
+        caps.test(fcitx::CapabilityFlag::Sensitive);
     // A field that asks for no spell checking is never autocorrected (candidates still show).
     spec.autocorrect_level = caps.test(fcitx::CapabilityFlag::NoSpellCheck)
                                  ? KD_AUTOCORRECT_OFF
@@ -282,8 +285,9 @@ void KeydecideState::HandleKey(fcitx::KeyEvent& event) {
     event.filterAndAccept();
     return;
   }
-  // Password and other sensitive fields are typed as they are, with nothing learned or kept.
-  if (ic_->capabilityFlags().testAny(fcitx::CapabilityFlag::PasswordOrSensitive)) return;
+  // A password or PIN field (fcitx5's clients flag a PIN as a password) is typed as it is,
+  // with nothing shown, learned or kept. A private (Sensitive) field only learns nothing.
+  if (ic_->capabilityFlags().test(fcitx::CapabilityFlag::Password)) return;
   if (key.isModifier()) return;
   EnsureSession();
   if (key.states().testAny(

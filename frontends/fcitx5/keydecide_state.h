@@ -25,6 +25,14 @@
 
 namespace keydecide::fcitx5 {
 
+// The worker the front ends share (frontends/common).
+using frontend::Answer;
+using frontend::DecisionCopy;
+using frontend::DecisionWorker;
+using frontend::Edit;
+using frontend::EngineSetup;
+using frontend::SessionSpec;
+
 class KeydecideEngine;
 
 class KeydecideState : public fcitx::InputContextProperty {

@@ -1,7 +1,11 @@
 #!/usr/bin/python3
-# The application of tests/e2e/fcitx5_gtk.sh: a GTK3 window "keydecide-e2e" with one Gtk.Entry.
-# Writes the entry's text to $OUT_FILE and its input-method preedit to $OUT_FILE.preedit on
-# every change; quits on SIGTERM or SIGINT. Run it with /usr/bin/python3 (it needs gi).
+# The application of tests/e2e/fcitx5_gtk.sh and ibus_gtk.sh: a GTK3 window "keydecide-e2e" with
+# one Gtk.Entry. Writes the entry's text to $OUT_FILE and its input-method preedit to
+# $OUT_FILE.preedit on every change; quits on SIGTERM or SIGINT. With ENTRY_PASSWORD=1 two more
+# entries, password fields (input purpose PASSWORD): one with its text hidden, which takes the
+# focus on SIGUSR1 and writes its text to $OUT_FILE.password, and one with its text shown (a
+# "show password" box ticked), which takes the focus on SIGUSR2 and writes $OUT_FILE.shown.
+# Run it with /usr/bin/python3 (it needs gi).
 import os
 import signal
 
@@ -30,7 +34,20 @@ win.set_default_size(700, 80)
 entry = Gtk.Entry()
 entry.connect("changed", lambda e: write(out, e.get_text()))
 entry.connect("preedit-changed", lambda e, text: write(out + ".preedit", text))
-win.add(entry)
+box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
+box.add(entry)
+win.add(box)
+if os.environ.get("ENTRY_PASSWORD") == "1":
+    for suffix, visible, sig in ((".password", False, signal.SIGUSR1),
+                                 (".shown", True, signal.SIGUSR2)):
+        password = Gtk.Entry()
+        password.set_visibility(visible)
+        password.set_input_purpose(Gtk.InputPurpose.PASSWORD)
+        password.connect("changed", lambda e, s=suffix: write(out + s, e.get_text()))
+        box.add(password)
+        write(out + suffix, "")
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig,
+                             lambda p=password: p.grab_focus() or True)
 win.connect("destroy", Gtk.main_quit)
 for sig in (signal.SIGTERM, signal.SIGINT):
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig, Gtk.main_quit)

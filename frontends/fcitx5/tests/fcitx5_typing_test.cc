@@ -228,6 +228,24 @@ void Terminal(Typist& t) {
   t.Type("I saw teh ");
 }
 
+// A private field (Sensitive: GTK's INPUT_HINT_PRIVATE, Qt's ImhSensitiveData) gets candidates
+// but teaches nothing: its words are not in the store after the run, while the same kind of
+// word typed in an ordinary field is (the control that learning was on).
+void Private(Typist& t) {
+  fcitx::InputContext* ic = t.NewContext(
+      fcitx::CapabilityFlags{fcitx::CapabilityFlag::Preedit, fcitx::CapabilityFlag::Sensitive});
+  for (const char* word : {"see ", "you "}) t.Expect(word);
+  t.Type("see you tomo");
+  CHECK(Find(ic, "tomorrow") >= 0);
+  t.Expect("tomorrow ");
+  t.Key("Tab");
+  for (const char* word : {"Privsecretqq ", "Privsecretqq "}) t.Expect(word);
+  t.Type("Privsecretqq Privsecretqq ");
+  t.NewContext();
+  for (const char* word : {"Openwordqq ", "Openwordqq "}) t.Expect(word);
+  t.Type("Openwordqq Openwordqq ");
+}
+
 // What the run's store learned: the export's text ("" when it cannot be read).
 std::string StoreText(const std::string& store) {
   char* json = nullptr;
@@ -378,6 +396,7 @@ int main(int argc, char** argv) {
         English(t);
         Shortcut(t);
         Terminal(t);
+        Private(t);
         Pinyin(t);
         Password(t);
       }
@@ -395,6 +414,8 @@ int main(int argc, char** argv) {
   const std::string learned = StoreText(o.store);
   CHECK(learned.find("Termsecretqq") == std::string::npos);
   CHECK(learned.find("\"sudo\"") == std::string::npos);
+  CHECK(learned.find("Privsecretqq") == std::string::npos);  // a private field's
+  CHECK(learned.find("Openwordqq") != std::string::npos);    // an ordinary field's
   std::cout << o.backend << ": " << g_checks - g_failures << " of " << g_checks
             << " checks passed\n";
   return g_failures == 0 && rc == 0 ? 0 : 1;

@@ -1,17 +1,17 @@
 // DecisionWorker: the thread that owns the keydecide engine (opened in this process, or a
-// connection to the keydecided daemon) and every input context's session, so that fcitx5's
-// event loop never waits on an engine load, a model step or the daemon.
+// connection to the keydecided daemon) and every input context's session, so that a front
+// end's event loop (fcitx5's, IBus's GLib loop) never waits on an engine load, a model step or
+// the daemon. Shared by the front ends; it knows none of their frameworks.
 //
 // The main loop queues a batch of edits for a session (Submit); the worker applies them in
 // order through the C ABI and answers with the decision for the state after the last. The
-// answer reaches the main loop exactly once: through the addon's EventDispatcher, or at once
-// when the main loop waits for it (Wait, bounded) to draw the decision with the key that
-// caused it.
+// answer reaches the main loop exactly once: through the front end's Post, or at once when the
+// main loop waits for it (Wait, bounded) to draw the decision with the key that caused it.
 //
-// Thread-safety: Submit, Wait and Close are called on fcitx5's main thread only.
+// Thread-safety: Open, Submit, Wait and Close are called on the front end's main thread only.
 
-#ifndef KEYDECIDE_FRONTENDS_FCITX5_DECISION_WORKER_H_
-#define KEYDECIDE_FRONTENDS_FCITX5_DECISION_WORKER_H_
+#ifndef KEYDECIDE_FRONTENDS_COMMON_DECISION_WORKER_H_
+#define KEYDECIDE_FRONTENDS_COMMON_DECISION_WORKER_H_
 
 #include <chrono>
 #include <condition_variable>
@@ -25,20 +25,20 @@
 #include <unordered_map>
 #include <vector>
 
-#include <fcitx-utils/eventdispatcher.h>
-
 #include "keydecide/keydecide.h"
 
-namespace keydecide::fcitx5 {
+namespace keydecide::frontend {
 
 // How the worker reaches an engine.
 struct EngineSetup {
   bool daemon = false;      // connect to keydecided instead of opening the engine here
   std::string socket_path;  // daemon: "" for the default socket
-  std::string model_dir;    // in-process: "" for the default search (docs/INTEGRATION.md)
-  std::string layout;       // in-process: keyboard layout name or file ("" qwerty)
-  bool personal = false;    // in-process: learn the person's words (the user store)
-  std::string user_store;   // ... "" for the default store
+  // daemon: when none answers at the start, open the engine here instead (and stay so)
+  bool fall_back_in_process = false;
+  std::string model_dir;   // in-process: "" for the default search (docs/INTEGRATION.md)
+  std::string layout;      // in-process: keyboard layout name or file ("" qwerty)
+  bool personal = false;   // in-process: learn the person's words (the user store)
+  std::string user_store;  // ... "" for the default store
 };
 
 // What a session is opened with (kd_session_params).
@@ -50,12 +50,15 @@ struct SessionSpec {
   int32_t n_candidates = 10;
 };
 
-// One edit of kd_session_* (count: backspace; t_ms < 0: untimed).
+// One edit of kd_session_* (count: backspace; t_ms < 0: untimed). kPick picks the candidate
+// `id` of the session's last decision (kd_session_pick); a daemon too old to pick by id gets
+// `text` committed instead.
 struct Edit {
-  enum Kind { kType, kBackspace, kCommit, kAutocorrect, kSetContext } kind;
+  enum Kind { kType, kBackspace, kCommit, kAutocorrect, kSetContext, kPick } kind;
   std::string text;
   int32_t count = 1;
   int64_t t_ms = -1;
+  uint32_t id = 0;
 };
 
 // A kd_decision copied out of the worker's storage.
@@ -63,6 +66,7 @@ struct DecisionCopy {
   struct Candidate {
     std::string text;
     int32_t kind = KD_COMPLETION;
+    uint32_t id = 0;  // what Edit::kPick names it by (0 from a daemon too old to send ids)
   };
   std::vector<Candidate> candidates;
   std::string composition;
@@ -84,10 +88,13 @@ class DecisionWorker {
  public:
   using SessionId = uint64_t;
   using Deliver = std::function<void(const Answer&)>;
+  // Runs a function on the main loop, later (fcitx5's EventDispatcher, GLib's idle source).
+  // Called on the worker thread; it may drop the function once the front end shuts down.
+  using Post = std::function<void(std::function<void()>)>;
 
-  // Starts the thread, which opens the engine first. REQUIRES: dispatcher is attached to the
-  // main loop and outlives this object.
-  DecisionWorker(EngineSetup setup, fcitx::EventDispatcher* dispatcher);
+  // Starts the thread, which opens the engine first. REQUIRES: `post` stays callable until
+  // this object is destroyed.
+  DecisionWorker(EngineSetup setup, Post post);
   // Stops the thread after the work queued; frees every session and the engine.
   ~DecisionWorker();
 
@@ -125,7 +132,7 @@ class DecisionWorker {
   Answer Apply(kd_session* session, const std::vector<Edit>& edits);
 
   const EngineSetup setup_;
-  fcitx::EventDispatcher* const dispatcher_;
+  const Post post_;
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -135,6 +142,7 @@ class DecisionWorker {
 
   // The worker thread's own: the engine and the sessions (by id).
   kd_engine* engine_ = nullptr;
+  bool in_process_ = false;  // fell back from the daemon (fall_back_in_process)
   int engine_rc_ = KD_OK;
   std::string engine_error_;
   std::chrono::steady_clock::time_point engine_tried_;
@@ -144,6 +152,6 @@ class DecisionWorker {
   std::thread thread_;
 };
 
-}  // namespace keydecide::fcitx5
+}  // namespace keydecide::frontend
 
-#endif  // KEYDECIDE_FRONTENDS_FCITX5_DECISION_WORKER_H_
+#endif  // KEYDECIDE_FRONTENDS_COMMON_DECISION_WORKER_H_

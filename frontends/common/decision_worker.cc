@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace keydecide::fcitx5 {
+namespace keydecide::frontend {
 
 // The answer of one batch, shared by the worker (which fills it), the dispatcher's callback
 // and Wait; `delivered` makes the delivery happen once, whichever comes first.
@@ -26,8 +26,10 @@ namespace {
 DecisionCopy Copy(const kd_session* session, const kd_decision& d) {
   DecisionCopy c;
   c.candidates.reserve(static_cast<size_t>(d.n_candidates));
+  const uint32_t* ids = kd_session_candidate_ids(session);
   for (int32_t i = 0; i < d.n_candidates; ++i) {
-    c.candidates.push_back({d.candidates[i].text, d.candidates[i].kind});
+    c.candidates.push_back(
+        {d.candidates[i].text, d.candidates[i].kind, ids != nullptr ? ids[i] : 0u});
   }
   c.composition = d.composition;
   c.preedit = kd_session_preedit(session);
@@ -43,8 +45,8 @@ DecisionCopy Copy(const kd_session* session, const kd_decision& d) {
 
 }  // namespace
 
-DecisionWorker::DecisionWorker(EngineSetup setup, fcitx::EventDispatcher* dispatcher)
-    : setup_(std::move(setup)), dispatcher_(dispatcher), thread_([this] { Run(); }) {}
+DecisionWorker::DecisionWorker(EngineSetup setup, Post post)
+    : setup_(std::move(setup)), post_(std::move(post)), thread_([this] { Run(); }) {}
 
 DecisionWorker::~DecisionWorker() {
   {
@@ -110,18 +112,22 @@ void DecisionWorker::Run() {
 
 void DecisionWorker::OpenEngine() {
   engine_tried_ = std::chrono::steady_clock::now();
-  if (setup_.daemon) {
+  if (setup_.daemon && !in_process_) {
     engine_rc_ = kd_engine_connect(
         setup_.socket_path.empty() ? nullptr : setup_.socket_path.c_str(), &engine_);
-  } else {
-    kd_engine_params p = kd_engine_default_params();
-    p.language = "en,zh";
-    if (!setup_.model_dir.empty()) p.model_dir = setup_.model_dir.c_str();
-    if (!setup_.layout.empty()) p.keyboard_layout = setup_.layout.c_str();
-    p.personal = setup_.personal ? 1 : 0;
-    if (!setup_.user_store.empty()) p.user_store_path = setup_.user_store.c_str();
-    engine_rc_ = kd_engine_open(&p, &engine_);
+    if (engine_rc_ == KD_OK || !setup_.fall_back_in_process) {
+      if (engine_rc_ != KD_OK) engine_error_ = kd_last_error();
+      return;
+    }
+    in_process_ = true;  // no daemon: this process's own engine, from now on
   }
+  kd_engine_params p = kd_engine_default_params();
+  p.language = "en,zh";
+  if (!setup_.model_dir.empty()) p.model_dir = setup_.model_dir.c_str();
+  if (!setup_.layout.empty()) p.keyboard_layout = setup_.layout.c_str();
+  p.personal = setup_.personal ? 1 : 0;
+  if (!setup_.user_store.empty()) p.user_store_path = setup_.user_store.c_str();
+  engine_rc_ = kd_engine_open(&p, &engine_);
   if (engine_rc_ != KD_OK) engine_error_ = kd_last_error();
 }
 
@@ -129,7 +135,7 @@ void DecisionWorker::OpenEngine() {
 // that is not there is tried again every few seconds) or when the engine refused it.
 kd_session* DecisionWorker::SessionFor(SessionId id) {
   constexpr auto kRetry = std::chrono::seconds(3);
-  if (engine_ == nullptr && setup_.daemon &&
+  if (engine_ == nullptr && setup_.daemon && !in_process_ &&
       std::chrono::steady_clock::now() - engine_tried_ > kRetry) {
     OpenEngine();
   }
@@ -178,8 +184,8 @@ void DecisionWorker::Serve(Job& job) {
     pending.done = true;
   }
   pending.cv.notify_all();
-  // Runs on the main loop; dropped by the dispatcher if the addon detached it (shut down).
-  dispatcher_->schedule([p = job.pending] { p->DeliverOnce(); });
+  // Runs on the main loop; dropped by the front end once it shut down.
+  post_([p = job.pending] { p->DeliverOnce(); });
 }
 
 Answer DecisionWorker::Apply(kd_session* session, const std::vector<Edit>& edits) {
@@ -203,6 +209,13 @@ Answer DecisionWorker::Apply(kd_session* session, const std::vector<Edit>& edits
       case Edit::kSetContext:
         rc = kd_session_set_context(session, e.text.c_str(), nullptr);
         break;
+      case Edit::kPick:
+        rc = e.id != 0 ? kd_session_pick(session, e.id, nullptr) : KD_ERR_NOT_SUPPORTED;
+        // A daemon without ids, or an id gone stale (an edit came between): the text.
+        if (rc == KD_ERR_NOT_SUPPORTED || rc == KD_INVALID_ARGUMENT) {
+          rc = kd_session_commit(session, e.text.c_str(), nullptr);
+        }
+        break;
     }
     if (rc != KD_OK) {
       answer.rc = rc;
@@ -220,4 +233,4 @@ Answer DecisionWorker::Apply(kd_session* session, const std::vector<Edit>& edits
   return answer;
 }
 
-}  // namespace keydecide::fcitx5
+}  // namespace keydecide::frontend
