@@ -87,7 +87,7 @@ scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 tex
   capi:15
 
 echo "== Debian packages, installed on a clean bookworm root"
-# The five packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
+# The six packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
 # apt with their dependencies into a fresh root and typed with there (scripts/test-debs.sh).
 scripts/build-debs.sh build-deb/debs
 scripts/test-debs.sh build-deb/debs build/bin/fcitx5_typing_test
