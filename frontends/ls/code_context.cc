@@ -60,13 +60,29 @@ bool IsProseLanguage(std::string_view language_id) {
   return std::find(kProse.begin(), kProse.end(), language_id) != kProse.end();
 }
 
-TextRegion RegionAt(std::string_view language_id, std::string_view text, size_t offset) {
+TextRegion RegionAt(std::string_view language_id, std::string_view text, size_t offset,
+                    RegionScan* checkpoint) {
   if (IsProseLanguage(language_id)) return {TextKind::kProse, 0};
   const Syntax& syntax = SyntaxOf(language_id);
   text = text.substr(0, std::min(offset, text.size()));
   TextRegion region;
   std::string_view close;  // what ends the current comment or string
-  for (size_t i = 0; i < text.size();) {
+  size_t i = 0;
+  if (checkpoint != nullptr && checkpoint->pos <= text.size()) {
+    i = checkpoint->pos;
+    region = checkpoint->region;
+    close = checkpoint->close;
+  }
+  RegionScan saved;  // the last state that the text beyond `offset` cannot change
+  saved.pos = i;
+  saved.region = region;
+  std::string_view saved_close = close;
+  while (i < text.size()) {
+    if (i + RegionScan::kLookahead <= text.size()) {
+      saved.pos = i;
+      saved.region = region;
+      saved_close = close;
+    }
     if (region.kind == TextKind::kCode) {
       const std::string_view line_open = At(text, i, syntax.line_comment)    ? syntax.line_comment
                                          : At(text, i, syntax.line_comment2) ? syntax.line_comment2
@@ -104,6 +120,10 @@ TextRegion RegionAt(std::string_view language_id, std::string_view text, size_t 
       continue;
     }
     ++i;
+  }
+  if (checkpoint != nullptr) {
+    saved.close.assign(saved_close);  // a copy: `close` may point into the text
+    *checkpoint = std::move(saved);
   }
   return region;
 }

@@ -14,6 +14,7 @@
 #define KEYDECIDE_FRONTENDS_LS_CODE_CONTEXT_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace keydecide::ls {
@@ -28,9 +29,23 @@ struct TextRegion {
                      // opening delimiter); 0 for prose and code
 };
 
+// Where a scan of a document stopped, so that the next one resumes there instead of reading
+// the whole document again (only a speed-up: typing at the end of a long source file). The
+// scanner's state at `pos` depends on the text before pos + kLookahead: an edit there makes
+// the checkpoint stale (Reset it).
+struct RegionScan {
+  static constexpr size_t kLookahead = 4;  // the longest token, "<!--"
+  size_t pos = 0;
+  TextRegion region;
+  std::string close;  // what ends the comment or string the scan is in
+  void Reset() { *this = RegionScan(); }
+};
+
 // What the text is at byte `offset` of `text` (a document of `language_id`): the region the
-// cursor is in, looking at text[0, offset) only.
-TextRegion RegionAt(std::string_view language_id, std::string_view text, size_t offset);
+// cursor is in, looking at text[0, offset) only. With `checkpoint` (may be null), resumes from
+// it when it lies before `offset`, and leaves there the furthest state it can.
+TextRegion RegionAt(std::string_view language_id, std::string_view text, size_t offset,
+                    RegionScan* checkpoint = nullptr);
 
 }  // namespace keydecide::ls
 

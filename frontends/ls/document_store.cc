@@ -11,6 +11,7 @@ void DocumentStore::Touch(std::list<OpenDocument>::iterator it) {
 
 void DocumentStore::DropText(OpenDocument* d) {
   d->doc.Assign(std::string());
+  d->scan.Reset();
   d->too_large = true;
   d->session.reset();
 }
@@ -55,6 +56,7 @@ void DocumentStore::Change(OpenDocument* d, Position from, Position to, std::str
     DropText(d);
     return;
   }
+  if (begin < d->scan.pos + RegionScan::kLookahead) d->scan.Reset();
   const AppliedEdit edit = d->doc.Replace(from, to, text, encoding);
   if (d->session) d->session->OnEdit(edit, d->doc.text());
 }
@@ -65,6 +67,7 @@ void DocumentStore::Replace(OpenDocument* d, std::string text) {
     return;
   }
   const size_t old_size = d->doc.text().size();
+  d->scan.Reset();
   d->doc.Assign(std::move(text));
   d->too_large = false;
   // As one edit of everything: the session starts again from SetContext.

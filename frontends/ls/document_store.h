@@ -20,6 +20,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "code_context.h"
 #include "document.h"
 #include "document_session.h"
 
@@ -31,6 +32,7 @@ struct OpenDocument {
   int64_t version = 0;
   Document doc;
   bool too_large = false;                    // its text is not kept
+  RegionScan scan;                           // the code/comment scanner's checkpoint
   std::unique_ptr<DocumentSession> session;  // made at its first completion
 };
 

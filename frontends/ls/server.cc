@@ -347,7 +347,7 @@ Server::Error Server::Completion(const json& params, json* result) {
   const bool prose = IsProseLanguage(d->language_id);
   size_t region_begin = 0;
   if (!prose && !options_.complete_in_code) {
-    const TextRegion region = RegionAt(d->language_id, text, cursor);
+    const TextRegion region = RegionAt(d->language_id, text, cursor, &d->scan);
     if (region.kind == TextKind::kCode) return {};
     region_begin = region.begin;
   }

@@ -50,5 +50,23 @@ TEST(CodeContextTest, OtherFamilies) {
   EXPECT_EQ(At("rust", "let x = 1; // wh|").kind, TextKind::kComment);
 }
 
+TEST(CodeContextTest, ResumedScansAgreeWithFreshOnes) {
+  const std::string text =
+      "int a = 1; // one \"two\"\n/* three\n * four */ puts(\"fi\\\"ve /* six\");\n"
+      "char c = '\\''; // seven\nx = `multi\nline`; <!-- y";
+  for (const std::string_view language : {"c", "javascript", "python", "html"}) {
+    RegionScan checkpoint;
+    for (size_t offset = 0; offset <= text.size(); ++offset) {
+      const TextRegion fresh = RegionAt(language, text, offset);
+      const TextRegion resumed = RegionAt(language, text, offset, &checkpoint);
+      ASSERT_EQ(resumed.kind, fresh.kind) << language << " at " << offset;
+      ASSERT_EQ(resumed.begin, fresh.begin) << language << " at " << offset;
+      EXPECT_LE(checkpoint.pos, offset);
+    }
+    // Back to an earlier offset: the checkpoint lies after it and is not used.
+    EXPECT_EQ(RegionAt(language, text, 12, &checkpoint).kind, RegionAt(language, text, 12).kind);
+  }
+}
+
 }  // namespace
 }  // namespace keydecide::ls

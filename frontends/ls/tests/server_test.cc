@@ -234,6 +234,15 @@ TEST(ServerTest, CodeOnlyInCommentsAndStrings) {
             (std::vector<std::string>{"fox", "foy"}));
   EXPECT_EQ(h.log_.calls.back(), "context:a fo");
 
+  // An edit before the cursor changes what the cursor is in (the scanner's checkpoint goes).
+  const std::string uri2 = "file:///b.c";
+  h.Open(uri2, "c", "int x; /* see you fo");
+  EXPECT_EQ(ServerHarness::Labels(h.Complete(uri2, 0, 20)).size(), 2u);
+  h.Edit(uri2, 0, 7, 0, 9, "x ");
+  EXPECT_TRUE(ServerHarness::Labels(h.Complete(uri2, 0, 20)).empty());
+  h.Edit(uri2, 0, 7, 0, 9, "//");
+  EXPECT_EQ(ServerHarness::Labels(h.Complete(uri2, 0, 20)).size(), 2u);
+
   ServerHarness everywhere;
   everywhere.Initialize({{"completeInCode", true}, {"maxItems", 1}});
   everywhere.Open(uri, "c", "int fo");
