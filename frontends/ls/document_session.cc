@@ -13,7 +13,8 @@ bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0
 
 }  // namespace
 
-DocumentSession::DocumentSession(std::unique_ptr<Session> session) : session_(std::move(session)) {}
+DocumentSession::DocumentSession(std::unique_ptr<Session> session, WordContinues word_continues)
+    : session_(std::move(session)), word_continues_(std::move(word_continues)) {}
 
 DocumentSession::~DocumentSession() = default;
 
@@ -68,11 +69,33 @@ void DocumentSession::Take(std::string_view text, const std::string& candidate, 
   synced_end_ = word_end;  // the session now holds the word taken
 }
 
+size_t DocumentSession::WordStart(std::string_view text, size_t begin, size_t end) const {
+  size_t start = end;
+  while (start > begin && end - start < kMaxReopenBytes) {
+    size_t p = start - 1;
+    while (p > begin && IsContinuation(text[p])) --p;
+    // Does every character from p on continue the word before it?
+    bool word = true;
+    for (size_t at = p; at < end && word;) {
+      size_t next = at + 1;
+      while (next < end && IsContinuation(text[next])) ++next;
+      word = word_continues_(text.substr(p, at - p), text.substr(at, next - at));
+      at = next;
+    }
+    if (!word) break;
+    start = p;
+  }
+  return start;
+}
+
 Status DocumentSession::SetContext(std::string_view text, size_t region_begin, size_t end) {
   size_t begin = std::max(region_begin, end > kContextBytes ? end - kContextBytes : 0);
   while (begin < end && IsContinuation(text[begin])) ++begin;
-  context_end_ = end;
-  return session_->SetContext(text.substr(begin, end - begin));
+  const size_t word = word_continues_ ? WordStart(text, begin, end) : end;
+  context_end_ = word;
+  Status status = session_->SetContext(text.substr(begin, word - begin));
+  if (status.ok() && word < end) status = session_->Type(text.substr(word, end - word));
+  return status;
 }
 
 Status DocumentSession::Complete(std::string_view text, size_t region_begin, size_t cursor,

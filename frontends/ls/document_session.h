@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,7 +45,16 @@ class DocumentSession {
   // Text before the cursor handed to the session at most (the session keeps about 4 KB).
   static constexpr size_t kContextBytes = 2048;
 
-  explicit DocumentSession(std::unique_ptr<Session> session);
+  // Whether the character `ch` typed after `word` continues it (keydecide::ExtendsWord with the
+  // pack's WordRule), for a pack whose composition is only what was typed into the session
+  // (PackTraits::word.reopens false: pinyin): the letters at the end of a context are then typed
+  // after it, so that they are a composition the engine converts. Null for a pack that finds
+  // the word in SetContext's text itself (English).
+  using WordContinues = std::function<bool(std::string_view word, std::string_view ch)>;
+  // The longest composition typed after a context for such a pack.
+  static constexpr size_t kMaxReopenBytes = 128;
+
+  explicit DocumentSession(std::unique_ptr<Session> session, WordContinues word_continues = {});
   ~DocumentSession();
 
   // The document is new and empty: what is typed into it from now on is the person's.
@@ -74,7 +84,11 @@ class DocumentSession {
   // The person took the offered candidate (`text`, `id`); the word ends at `word_end`.
   void Take(std::string_view text, const std::string& candidate, uint32_t id, size_t word_end);
 
+  // The start of the word that ends text[begin, end), by word_continues_ (end when none).
+  size_t WordStart(std::string_view text, size_t begin, size_t end) const;
+
   std::unique_ptr<Session> session_;
+  WordContinues word_continues_;
   static constexpr size_t kNone = static_cast<size_t>(-1);
   size_t synced_begin_ = kNone;  // region_begin of the last sync
   size_t synced_end_ = kNone;    // the cursor at the last sync; the session holds text up to it

@@ -109,6 +109,12 @@ int main(int argc, char** argv) {
       (info.personal.rfind("on", 0) == 0 ? std::string(no_learn ? "on, not learning" : "on")
                                          : info.personal) +
       ")");
+  if (!info.traits.word.reopens) {  // pinyin: the letters at a context's end are typed after it
+    server_options.word_continues = [rule = info.traits.word](std::string_view word,
+                                                              std::string_view ch) {
+      return keydecide::ExtendsWord(rule, word, ch);
+    };
+  }
   keydecide::ls::Server server(
       [&engine](const keydecide::SessionOptions& o) { return engine->NewSession(o); },
       server_options, Log);

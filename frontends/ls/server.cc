@@ -321,7 +321,7 @@ bool Server::OpenSession(OpenDocument* d) {
   std::unique_ptr<Session> session = sessions_(so);
   if (!session) return false;
   const bool empty = IsBlank(d->doc.text());
-  d->session = std::make_unique<DocumentSession>(std::move(session));
+  d->session = std::make_unique<DocumentSession>(std::move(session), options_.word_continues);
   if (empty) d->session->StartEmpty();
   documents_.TrimSessions();
   return true;

@@ -43,6 +43,8 @@ struct ServerOptions {
   // Learn from what the person types (false: SessionOptions::no_learn for every session).
   bool learn = true;
   size_t max_document_bytes = DocumentStore::kDefaultMaxDocumentBytes;
+  // For a pack whose composition is only what was typed (pinyin): DocumentSession::WordContinues.
+  DocumentSession::WordContinues word_continues;
 };
 
 // Makes the engine session for a new document (Engine::NewSession in the program; a fake in

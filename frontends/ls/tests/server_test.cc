@@ -220,6 +220,24 @@ TEST(ServerTest, ANewDocumentIsTypedFromItsFirstKey) {
   EXPECT_EQ(h.log_.calls[0], "type:Hi th");
 }
 
+TEST(ServerTest, APackThatDoesNotReopenGetsTheLettersTyped) {
+  ServerOptions options;
+  options.word_continues = [](std::string_view, std::string_view ch) {
+    return ch.size() == 1 && ch[0] >= 'a' && ch[0] <= 'z';
+  };
+  ServerHarness h(nullptr, options);
+  h.Initialize();
+  h.Open("file:///a.md", "markdown", "今天 nihao");
+  EXPECT_EQ(ServerHarness::Labels(h.Complete("file:///a.md", 0, 8)),
+            (std::vector<std::string>{"nihaox", "nihaoy"}));
+  ASSERT_EQ(h.log_.calls.size(), 2u);
+  EXPECT_EQ(h.log_.calls[0], "context:今天 ");
+  EXPECT_EQ(h.log_.calls[1], "type:nihao");
+  // Taking an item picks it: its letters were typed into the session.
+  h.Edit("file:///a.md", 0, 3, 0, 8, "nihaoy");
+  EXPECT_EQ(h.log_.calls.back(), "pick:nihaoy");
+}
+
 TEST(ServerTest, CodeOnlyInCommentsAndStrings) {
   ServerHarness h;
   h.Initialize();
@@ -300,6 +318,29 @@ TEST(ServerEngineTest, MarkdownCompletesTomorrow) {
   const json next = h.Complete(uri, 2, 20);
   EXPECT_FALSE(ServerHarness::Labels(next).empty());
   EXPECT_EQ(next["result"]["items"][0]["detail"], "keydecide: next word");
+}
+
+// Pinyin: the pack's word rule (PackTraits) makes the letters at the end of the context a
+// composition, as keydecide-ls's main() sets it up.
+TEST(ServerEngineTest, PinyinConvertsTheLettersBeforeTheCursor) {
+  std::unique_ptr<Engine> engine;
+  EngineOptions options;
+  options.language = "zh";
+  ASSERT_TRUE(Engine::Open(options, &engine).ok());
+  const WordRule rule = engine->info().traits.word;
+  ASSERT_FALSE(rule.reopens);
+  ServerOptions server_options;
+  server_options.word_continues = [rule](std::string_view word, std::string_view ch) {
+    return ExtendsWord(rule, word, ch);
+  };
+  ServerHarness h([&engine](const SessionOptions& o) { return engine->NewSession(o); },
+                  server_options);
+  h.Initialize();
+  h.Open("file:///a.md", "markdown", "今天 nihao");
+  const json reply = h.Complete("file:///a.md", 0, 8);
+  ASSERT_FALSE(ServerHarness::Labels(reply).empty()) << reply.dump();
+  EXPECT_EQ(ServerHarness::Labels(reply)[0], "你好");
+  EXPECT_EQ(reply["result"]["items"][0]["textEdit"]["range"]["start"]["character"], 3);
 }
 
 }  // namespace
