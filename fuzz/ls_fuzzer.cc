@@ -42,6 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FakeLog log;
   ServerOptions options;
   options.max_document_bytes = kMaxDocument;
+  if (data[0] & 0x80) {  // a pack that does not reopen words from context (pinyin's way)
+    options.word_continues = [](std::string_view word, std::string_view ch) {
+      return ch.size() == 1 && ((ch[0] >= 'a' && ch[0] <= 'z') || (!word.empty() && ch[0] == '\''));
+    };
+  }
   Server server(
       [&log](const keydecide::SessionOptions&) { return std::make_unique<FakeSession>(&log); },
       options, [](std::string_view) {});
