@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Latency of keydecide-ls end to end: a client on pipes types into a 50 KB document and asks
 for completion after every key, as an editor does; prints P50/P95/P99 of each keystroke's round
-trip (the didChange notification sent, the completion request sent, its reply read back whole).
+trip (the didChange notification sent, the completion request sent, its reply read back whole)
+and the server's CPU time per key.
 
   KEYDECIDE_SIMD=avx2 bench/ls_bench.py build/bin/keydecide-ls [--keys 2000] [--doc-kb 50]
       [--language-id markdown|c]
@@ -65,6 +66,11 @@ class Client:
                 return reply
 
 
+def server_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def utf16_len(s: str) -> int:
     return len(s.encode("utf-16-le")) // 2
 
@@ -101,6 +107,7 @@ def main() -> int:
         client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": pos})
 
     times, items, version = [], 0, 1
+    cpu_before = server_cpu_seconds(client.proc.pid)
     for ch in keys:
         version += 1
         start = time.perf_counter()
@@ -113,6 +120,7 @@ def main() -> int:
                                {"textDocument": {"uri": uri}, "position": pos})
         times.append((time.perf_counter() - start) * 1e3)
         items += len(reply["result"]["items"])
+    cpu_per_key = (server_cpu_seconds(client.proc.pid) - cpu_before) / len(keys) * 1e3
     client.request("shutdown", None)
     client.send("exit", None, False)
     client.proc.wait(timeout=30)
@@ -123,6 +131,9 @@ def main() -> int:
           f"{len(times)} keys (didChange + completion round trip), KEYDECIDE_SIMD={env_simd}")
     print(f"  P50 {q(0.50):.3f} ms  P95 {q(0.95):.3f} ms  P99 {q(0.99):.3f} ms  "
           f"mean {statistics.mean(times):.3f} ms  items/request {items / len(times):.1f}")
+    # The server's own CPU time per key (user + system): what other load on the machine
+    # inflates least.
+    print(f"  server CPU {cpu_per_key:.3f} ms per key")
     return 0
 
 
