@@ -14,6 +14,8 @@ size_t SequenceLength(unsigned char lead) {
   return 4;
 }
 
+bool HasLineEnd(std::string_view s) { return s.find_first_of("\r\n") != std::string_view::npos; }
+
 }  // namespace
 
 void Document::IndexLines() const {
@@ -81,8 +83,20 @@ AppliedEdit Document::Replace(Position from, Position to, std::string_view text,
   edit.begin = OffsetOf(from, encoding);
   edit.end = std::max(edit.begin, OffsetOf(to, encoding));  // a reversed range: an insertion
   edit.inserted_bytes = text.size();
+  const bool same_lines =
+      indexed_ && !HasLineEnd(text) &&
+      !HasLineEnd(std::string_view(text_).substr(edit.begin, edit.end - edit.begin)) &&
+      (edit.begin == 0 || text_[edit.begin - 1] != '\r');
   text_.replace(edit.begin, edit.end - edit.begin, text);
-  indexed_ = false;
+  if (same_lines) {
+    // No line end added, removed or split ("\r" then "\n"): the lines after the edit only
+    // move (typing within a line of a long document costs no rescan).
+    const auto first = std::upper_bound(line_starts_.begin(), line_starts_.end(), edit.begin);
+    for (auto it = first; it != line_starts_.end(); ++it)
+      *it = *it - (edit.end - edit.begin) + text.size();
+  } else {
+    indexed_ = false;
+  }
   return edit;
 }
 

@@ -3,6 +3,10 @@
 
 #include "document.h"
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "document_store.h"
@@ -59,6 +63,28 @@ TEST(DocumentTest, IncrementalEditsAsAnEditorSendsThem) {
   EXPECT_EQ(doc.text(), "see3");
   doc.Replace({0, 3}, {0, 1}, "!", kUtf16);  // a reversed range inserts at its start
   EXPECT_EQ(doc.text(), "see!3");
+}
+
+// Random edits, with and without line ends, near "\r\n" too: positions after each edit are
+// those of the same text indexed afresh (the line index is updated in place when it can be).
+TEST(DocumentTest, LineIndexAfterEditsMatchesAFreshOne) {
+  std::minstd_rand rng(7);  // 32-bit results: no narrowing below
+  const std::vector<std::string> pieces = {"a", "é", "😀", " ", "\n", "\r", "\r\n", "xy", ""};
+  Document doc("first\r\nsecond\nthird\rfourth");
+  for (int step = 0; step < 2000; ++step) {
+    const uint32_t line = static_cast<uint32_t>(rng() % 6), ch = static_cast<uint32_t>(rng() % 9);
+    const uint32_t down = rng() % 4 == 0 ? 1 : 0, more = static_cast<uint32_t>(rng() % 3);
+    const Position from{line, ch}, to{line + down, ch + more};
+    doc.Replace(from, to, pieces[rng() % pieces.size()], kUtf16);
+    const Document fresh(doc.text());
+    for (uint32_t l = 0; l < 8; ++l) {
+      for (uint32_t c = 0; c < 10; c += 3) {
+        ASSERT_EQ(doc.OffsetOf({l, c}, kUtf16), fresh.OffsetOf({l, c}, kUtf16))
+            << "step " << step << " at " << l << ":" << c;
+      }
+    }
+    if (doc.text().size() > 200) doc.Assign("first\r\nsecond\nthird\rfourth");
+  }
 }
 
 TEST(DocumentStoreTest, CapsTextPerDocument) {
