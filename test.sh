@@ -5,8 +5,8 @@
 # (headless, and in a GTK3 entry under Xvfb) through ctest in both builds, the threaded runtime and
 # service tests under ThreadSanitizer, brief libFuzzer runs of every fuzzer (fuzz/: protocol,
 # pinyin searches, text layer, layouts, lexicon, bigram, teacher n-gram, weight file, user store
-# export, C ABI call sequences), the Debian packages installed on a clean root, then the training package's
-# Python tests.
+# export, C ABI call sequences, the language server's messages), the Debian packages installed on
+# a clean root, then the training package's Python tests.
 
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -93,11 +93,11 @@ stage "libFuzzer: every format and surface, briefly (docs/FUZZING.md)"
 # the same runner fuzzes for hours with scripts/fuzz-long.sh.
 scripts/fuzz-long.sh --build build-fuzz --fresh-corpus protocol:30 pinyin:20 text:15 layout:15 ngram:15 \
   lexicon:15 bigram:15 weight:15 personal:10 import:10 adapter:10 wordset:10 popup:10 \
-  intent_ngrams:10 \
+  intent_ngrams:10 ls:10 \
   capi:15
 
 stage "Debian packages, installed on a clean bookworm root"
-# The six packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
+# The seven packages (scripts/build-debs.sh: a tree configured with the prefix /usr), installed by
 # apt with their dependencies into a fresh root and typed with there (scripts/test-debs.sh).
 scripts/build-debs.sh build-deb/debs
 scripts/test-debs.sh build-deb/debs build/bin/fcitx5_typing_test

@@ -7,6 +7,7 @@
 #   keydecide-data     data     the default models (architecture all)
 #   fcitx5-keydecide   fcitx5   the fcitx5 input method
 #   ibus-keydecide     ibus     the IBus engine (under /usr/libexec) and its component XML
+#   keydecide-ls       ls       the language server (LSP over stdio) for editors
 # Shared-library dependencies come from dpkg-shlibdeps; ours are stated here, at this version.
 
 set(CPACK_GENERATOR DEB)
@@ -17,7 +18,7 @@ set(CPACK_PACKAGE_CONTACT "keydecide developers <keydecide@localhost>")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://example.invalid/keydecide")
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL lib dev tools data)
+set(CPACK_COMPONENTS_ALL lib dev tools data ls)
 if(TARGET fcitx5_keydecide)
   list(APPEND CPACK_COMPONENTS_ALL fcitx5)
 endif()
@@ -73,5 +74,12 @@ set(CPACK_DEBIAN_IBUS_PACKAGE_DEPENDS
     "libkeydecide1 (= ${KD_DEB_VERSION}), keydecide-data (= ${KD_DEB_VERSION}), ibus")
 set(CPACK_COMPONENT_IBUS_DESCRIPTION
     "on-device typing decisions: IBus input method\n English prediction (completions, next words, autocorrect with undo) and pinyin\n (sentences, words) for IBus (GNOME's input methods), in-process or through the\n keydecided daemon. Two engines: keydecide (English first) and keydecide-pinyin.")
+
+set(CPACK_DEBIAN_LS_PACKAGE_NAME keydecide-ls)
+set(CPACK_DEBIAN_LS_PACKAGE_SECTION editors)
+set(CPACK_DEBIAN_LS_PACKAGE_DEPENDS
+    "libkeydecide1 (= ${KD_DEB_VERSION}), keydecide-data (= ${KD_DEB_VERSION})")
+set(CPACK_COMPONENT_LS_DESCRIPTION
+    "on-device typing decisions: language server for editors\n keydecide-ls offers keydecide's word completions and next words in any editor with\n a Language Server Protocol client (Neovim, Emacs eglot, Helix, VS Code): in prose\n documents everywhere, in source files only in comments and strings. The open\n documents are the context; it learns only what the person types.")
 
 include(CPack)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian packages (libkeydecide1, libkeydecide-dev, keydecide, keydecide-data,
-# fcitx5-keydecide, ibus-keydecide) into OUT (default: build-deb/debs): a Release tree configured with the prefix
-# /usr (so the library and the fcitx5 addon land in Debian's multiarch folders), then CPack.
+# fcitx5-keydecide, ibus-keydecide, keydecide-ls) into OUT (default: build-deb/debs): a Release
+# tree configured with the prefix /usr (so the library and the fcitx5 addon land in Debian's
+# multiarch folders), then CPack.
 #   scripts/build-debs.sh [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/.."

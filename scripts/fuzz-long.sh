@@ -13,7 +13,7 @@
 #                    DIR/fuzz-corpus/<name> across runs)
 #   --keep-going     run on after a finding (libFuzzer -fork=1, crashes/timeouts/ooms kept)
 #   NAME[:SECONDS]   fuzzers to run (default all): protocol pinyin text layout lexicon bigram
-#                    ngram weight personal import adapter wordset popup intent_ngrams capi; a
+#                    ngram weight personal import adapter wordset popup intent_ngrams capi ls; a
 #                    time after the colon overrides --time for that one
 #
 # Findings (crash-*, leak-*, timeout-*, oom-* inputs) go to DIR/fuzz-findings/<name>/; replay
@@ -28,7 +28,7 @@ BUILD=build-fuzz-long
 FRESH=0
 KEEP_GOING=0
 ALL="protocol pinyin text layout lexicon bigram ngram weight personal import adapter wordset"
-ALL+=" popup intent_ngrams capi"
+ALL+=" popup intent_ngrams capi ls"
 RUNS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in

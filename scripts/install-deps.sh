@@ -34,6 +34,9 @@ TEST_PACKAGES+=(ibus ibus-gtk3 libglib2.0-bin)
 # The Debian packages (cpack -G DEB: dpkg-shlibdeps, file) and scripts/test-debs.sh, which
 # installs them into a clean bookworm root (mmdebstrap).
 TEST_PACKAGES+=(dpkg-dev file mmdebstrap)
+# The language server's test with a real client (frontends/ls/tests/nvim_test.sh): Neovim's
+# built-in LSP client, headless (bookworm: 0.7.2).
+TEST_PACKAGES+=(neovim)
 
 want=("${BUILD_PACKAGES[@]}")
 if [[ "${1:-build}" == "test" ]]; then

@@ -10,6 +10,8 @@
 #   - the IBus engine, as installed: its component XML is valid and names the installed engine,
 #     the engine types English and pinyin headlessly (--check), and the root's ibus-daemon
 #     lists it and starts it.
+#   - the language server keydecide-ls answers a scripted initialize, didOpen and completion over
+#     stdio with "tomorrow" for "see you tomo".
 #   scripts/test-debs.sh DEBS_DIR FCITX5_TYPING_TEST
 set -euo pipefail
 DEBS=$(cd "$1" && pwd) TYPING_TEST=$2
@@ -23,13 +25,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 includes=()
 for deb in "$DEBS"/*.deb; do includes+=(--include="$deb"); done
-((${#includes[@]} == 6)) || fail "expected 6 packages in $DEBS, found ${#includes[@]}"
+((${#includes[@]} == 7)) || fail "expected 7 packages in $DEBS, found ${#includes[@]}"
 echo "== a clean bookworm root with the packages ($ROOT)"
 mmdebstrap --variant=apt --mode=root --quiet \
   --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount "${includes[@]}" bookworm "$ROOT" \
   http://deb.debian.org/debian >"$ROOT.log" 2>&1 || { tail -30 "$ROOT.log"; fail "mmdebstrap"; }
 rm -f "$ROOT.log"
-for p in libkeydecide1 libkeydecide-dev keydecide keydecide-data fcitx5-keydecide ibus-keydecide; do
+for p in libkeydecide1 libkeydecide-dev keydecide keydecide-data fcitx5-keydecide ibus-keydecide \
+         keydecide-ls; do
   chroot "$ROOT" dpkg-query -W -f='${Status}\n' "$p" | grep -q "install ok installed" ||
     fail "$p is not installed"
 done
@@ -45,6 +48,35 @@ out=$(in_root python3 -c \
   'import keydecide; print(keydecide.Engine().session().type("see you tomo").candidates[0].text)')
 [[ $out == tomorrow ]] || fail "installed Python module printed '$out'"
 echo "ok: CLI, models and the Python module"
+
+# The language server as installed: LSP messages over stdio (python3 frames them: the keydecide
+# package depends on it), the reply to the completion must offer "tomorrow" first.
+lsp_script='
+import json, subprocess, sys
+def frame(o):
+    b = json.dumps(o).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(b) + b
+msgs = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+    {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+    {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": "file:///tmp/a.md", "languageId": "markdown", "version": 1,
+        "text": "see you tomo"}}},
+    {"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion", "params": {
+        "textDocument": {"uri": "file:///tmp/a.md"}, "position": {"line": 0, "character": 12}}},
+    {"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": None},
+    {"jsonrpc": "2.0", "method": "exit", "params": None},
+]
+p = subprocess.run(["keydecide-ls", "--no-personal"], input=b"".join(map(frame, msgs)),
+                   capture_output=True, timeout=60)
+out = p.stdout.decode()
+replies = [json.loads(part.split("\r\n\r\n", 1)[1]) for part in out.split("Content-Length")[1:]]
+items = [r for r in replies if r.get("id") == 2][0]["result"]["items"]
+print(items[0]["label"], p.returncode)
+'
+out=$(in_root python3 -c "$lsp_script") || fail "installed keydecide-ls: $out"
+[[ $out == "tomorrow 0" ]] || fail "installed keydecide-ls offered '$out'"
+echo "ok: the language server"
 
 # The input method as installed: fcitx5 finds it in its own folders, the addon finds the models.
 cp "$TYPING_TEST" "$ROOT/usr/local/bin/fcitx5_typing_test"
