@@ -258,12 +258,12 @@ TEST_F(ShippedAutocorrectTest, RareWordsAreCorrectedFromTheCandidates) {
 
 // A lower-case word that neither the lexicon nor the known words (lexicon.kdws) hold fires at a
 // quarter of the threshold; a capitalised one (a name, likely) and a real word the lexicon lacks
-// do not. The head says 0.56 for "accomodation" and 0.18 for "axolotl" here (examples, not the
-// rule), so the threshold is set to 0.6 rather than taken from a level.
+// do not. The head says 0.45 for "accomodation" and 0.36 for "stoat" (-> "story") here
+// (examples, not the rule), so the threshold is set to 0.6 rather than taken from a level.
 TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   std::unique_ptr<Lexicon> lex;
   ASSERT_TRUE(Lexicon::Open(std::string(KD_MODELS_DIR) + "/en/lexicon.kdlex", &lex).ok());
-  ASSERT_EQ(lex->Find("axolotl"), lexicon::kNoEntry);  // only the word list has it
+  ASSERT_EQ(lex->Find("stoat"), lexicon::kNoEntry);  // only the word list has it
   ASSERT_EQ(lex->Find("accomodation"), lexicon::kNoEntry);
   SessionOptions bar;
   bar.autocorrect_threshold = 0.6f;
@@ -275,7 +275,7 @@ TEST_F(ShippedAutocorrectTest, UnknownLowerCaseWordsFireMoreReadily) {
   EXPECT_GE(d.autocorrect.confidence, UnknownWordThreshold(bar));
   d = TypeAndDecide("I met the Accomodation", bar);
   EXPECT_FALSE(d.autocorrect.apply);
-  d = TypeAndDecide("I met the axolotl", bar);
+  d = TypeAndDecide("I met the stoat", bar);
   EXPECT_FALSE(d.autocorrect.apply);
   EXPECT_GE(d.autocorrect.confidence, UnknownWordThreshold(bar));  // it would, if unknown
   // The "off" level stays off.

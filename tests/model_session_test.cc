@@ -180,9 +180,10 @@ TEST(ShippedModelSessionTest, TheTextsOwnWordsComeBackAfterTheirFirstLetters) {
 }
 
 // The general-language teacher beside the shipped lexicon (issue 47): the two words before are
-// its context, the words it expects next join the candidates, and its say moves them up. "Happy
-// new " offers "year" with it and not without; its proposals are lexicon words, found again by
-// their letters ("Get well so" completes to "soon").
+// its context, the words it expects next join the candidates, and its say moves them up. "I look
+// forward to " offers "seeing" with it and not without; its proposals are lexicon words, found
+// again by their letters ("Get well so" completes to "soon"). ("Happy new " was the example until
+// the distilled model of stop 54, which puts "year's" a hair above "year" there: 13.33 / 13.29.)
 TEST(ShippedModelSessionTest, TheTeacherProposesWhatGeneralLanguageSaysComesNext) {
   const auto top = [](float teacher_weight, const char* text, int k) {
     EngineOptions options;
@@ -201,8 +202,8 @@ TEST(ShippedModelSessionTest, TheTeacherProposesWhatGeneralLanguageSaysComesNext
   const auto has = [](const std::vector<std::string>& words, const std::string& w) {
     return std::find(words.begin(), words.end(), w) != words.end();
   };
-  EXPECT_FALSE(has(top(0, "Happy new ", 3), "year"));
-  EXPECT_TRUE(has(top(0.6f, "Happy new ", 3), "year"));
+  EXPECT_FALSE(has(top(0, "I look forward to ", 3), "seeing"));
+  EXPECT_TRUE(has(top(0.6f, "I look forward to ", 3), "seeing"));
   const std::vector<std::string> soon = top(0.6f, "Get well so", 3);
   ASSERT_FALSE(soon.empty());
   EXPECT_EQ(soon[0], "soon");
