@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_depth.h"
 #include "code_context.h"
 #include "keydecide/engine.h"
 
@@ -26,30 +27,6 @@ constexpr int kMaxJsonDepth = 64;
 constexpr int kMaxItemsLimit = 50;
 constexpr int kCompletionItemKindText = 1;
 constexpr int kTextDocumentSyncIncremental = 2;
-
-int JsonDepth(std::string_view text) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-      if (deepest > kMaxJsonDepth) break;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
 
 std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -133,7 +110,7 @@ void Server::HandleFramingError(std::string_view error, std::vector<std::string>
 }
 
 void Server::Handle(std::string_view body, std::vector<std::string>* out) {
-  if (JsonDepth(body) > kMaxJsonDepth) {
+  if (JsonNestingDepth(body, kMaxJsonDepth) > kMaxJsonDepth) {
     log_("refused a message nested deeper than 64");
     out->push_back(Dump(ErrorReply(nullptr, kParseError, "JSON nested deeper than 64")));
     return;
