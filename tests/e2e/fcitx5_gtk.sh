@@ -57,16 +57,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The X server, on a free display (Xvfb writes its number to fd 3 once it accepts clients).
-Xvfb -displayfd 3 -screen 0 800x220x24 -nolisten tcp -br 3>"$W/display" >"$OUT/xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 100); do
-  if [ -s "$W/display" ] || ! kill -0 "$XVFB" 2>/dev/null; then break; fi; sleep 0.1
-done
-[ -s "$W/display" ] || skip "Xvfb did not start (see $OUT/xvfb.log): no display server"
-DISPLAY=:$(head -1 "$W/display")
-export DISPLAY
-unset WAYLAND_DISPLAY
+# The X server, on a free display.
+. "$HERE/gtk_typing.sh"
+start_xvfb
 
 # fcitx5's configuration, isolated: keydecide is the group's default IM, active in every new
 # input context; no waiting for decisions to be cut short, nothing learned.
@@ -101,24 +94,6 @@ timeout 10 xdotool windowfocus --sync "$WID"
 focused_im() { fcitx_call CurrentInputMethod | grep '"keydecide"' >/dev/null; }
 for _ in $(seq 100); do focused_im && break; sleep 0.1; done
 focused_im || fail "keydecide is not the focused input method (see $OUT/fcitx5.log)"
-
-check() {  # text|preedit WANT: polls for up to 5 s until the entry's text or preedit is WANT
-  local file=$W/entry.txt got=""
-  [ "$1" = preedit ] && file=$W/entry.txt.preedit
-  for _ in $(seq 50); do
-    got=$(cat "$file" 2>/dev/null || true)
-    [ "$got" = "$2" ] && break; sleep 0.1
-  done
-  if [ "$got" = "$2" ]; then PASSED=$((PASSED + 1)); echo "PASS: $1 is '$2'"
-  else FAILED=$((FAILED + 1)); echo "FAIL: $1 is '$got', expected '$2'"; fi
-}
-type_() { xdotool type --delay 60 -- "$1"; }
-key() { xdotool key --delay 60 "$@"; }
-shot() {  # NAME: the screen (entry, inline preedit, candidate window) once the popup is drawn
-  sleep 0.7  # then cropped to the windows (the rest of the screen is black)
-  import -window root png:- | convert - -bordercolor black -border 1 -trim +repage -colors 64 \
-    "$OUT/$1.png"
-}
 
 echo "== English"
 check text ""

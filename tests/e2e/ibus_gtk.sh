@@ -57,17 +57,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The X server, on a free display (Xvfb writes its number to fd 3 once it accepts clients; the
-# fcitx5 test does the same, so the two never take the same display).
-Xvfb -displayfd 3 -screen 0 800x220x24 -nolisten tcp -br 3>"$W/display" >"$OUT/xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 100); do
-  if [ -s "$W/display" ] || ! kill -0 "$XVFB" 2>/dev/null; then break; fi; sleep 0.1
-done
-[ -s "$W/display" ] || skip "Xvfb did not start (see $OUT/xvfb.log): no display server"
-DISPLAY=:$(head -1 "$W/display")
-export DISPLAY
-unset WAYLAND_DISPLAY
+# The X server, on a free display.
+. "$HERE/gtk_typing.sh"
+start_xvfb
 
 # ibus, isolated: its own address, its settings in a file of this run, only our component; the
 # engine waits for every decision (so the checks see them), logs keys and panels (the latency),
@@ -102,26 +94,9 @@ WID=$(timeout 10 xdotool search --sync --name '^keydecide-e2e$' | head -1) ||
 timeout 10 xdotool windowfocus --sync "$WID"
 sleep 1  # the input context reaches ibus and gets the engine
 
-check() {  # text|preedit|password|shown WANT: polls for up to 5 s until the field is WANT
-  local file=$W/entry.txt got=""
-  [ "$1" != text ] && file=$W/entry.txt.$1
-  for _ in $(seq 50); do
-    got=$(cat "$file" 2>/dev/null || true)
-    [ "$got" = "$2" ] && break; sleep 0.1
-  done
-  if [ "$got" = "$2" ]; then PASSED=$((PASSED + 1)); echo "PASS: $1 is '$2'"
-  else FAILED=$((FAILED + 1)); echo "FAIL: $1 is '$got', expected '$2'"; fi
-}
 expect() {  # DESCRIPTION COMMAND...: a check of anything else
   if "${@:2}"; then PASSED=$((PASSED + 1)); echo "PASS: $1"
   else FAILED=$((FAILED + 1)); echo "FAIL: $1"; fi
-}
-type_() { xdotool type --delay 60 -- "$1"; }
-key() { xdotool key --delay 60 "$@"; }
-shot() {  # NAME: the screen (entry, inline preedit, candidate window) once the popup is drawn
-  sleep 0.7  # then cropped to the windows (the rest of the screen is black)
-  import -window root png:- | convert - -bordercolor black -border 1 -trim +repage -colors 64 \
-    "$OUT/$1.png"
 }
 timed_keys() {  # TEXT: one xdotool call per key, each preceded by the time it was sent (µs)
   local ch name
