@@ -38,8 +38,9 @@ namespace keydecide {
 
 // What a Learner's snapshot holds at most: the most used words and pairs of the store. A store
 // grows with all a person ever typed (every new pair of words is a row); the engine's memory
-// and each rebuild's time must not (issue 51's soak grew 13.6 MB every 10 minutes while 20
-// clients learned).
+// must not (issue 51's soak grew 13.6 MB every 10 minutes while 20 clients learned). The
+// snapshot's build is bounded too; the store's read still visits every row to find the most
+// used (SQLite keeps only the top rows while it sorts, but reads them all).
 struct SnapshotLimits {
   size_t words = 50000;
   size_t pairs = 100000;
